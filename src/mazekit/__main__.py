@@ -1,0 +1,5 @@
+"""``python -m mazekit``."""
+
+from mazekit.cli import run
+
+run()

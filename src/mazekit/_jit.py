@@ -1,0 +1,181 @@
+"""The single place that touches numba.
+
+Kernels are plain Python functions decorated with :func:`njit`. The decorator does
+not import numba: it returns a :class:`Kernel` that runs the *same source* either
+as plain Python (tiny inputs, where importing numba and loading the compiled code
+would cost more than the work) or compiled by numba with an on-disk cache.
+
+The choice is made per call by :meth:`Kernel.pick`, from the amount of work the
+caller announces (usually the number of cells):
+
+* mode ``"auto"`` (default): compiled once the kernel has been compiled in this
+  process, or when the work reaches :data:`THRESHOLD`, or when the work done in
+  plain Python by all kernels so far has added up to it;
+* mode ``"always"`` / ``"never"``: always compiled / never compiled.
+
+Set the mode with the environment variable ``MAZEKIT_JIT`` (``auto``, ``always``,
+``never``) or with :func:`set_mode`. The threshold can be set with
+``MAZEKIT_JIT_THRESHOLD``.
+
+A kernel may call another kernel: when it is compiled, the names of other kernels
+in its globals are replaced by their compiled versions.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import types
+from collections.abc import Callable
+from typing import Any, Literal
+
+__all__ = ["Kernel", "njit", "set_mode", "get_mode", "THRESHOLD", "numba_available"]
+
+Mode = Literal["auto", "always", "never"]
+
+_mode: Mode = "auto"
+_env = os.environ.get("MAZEKIT_JIT", "auto").strip().lower()
+if _env in ("auto", "always", "never"):
+    _mode = _env  # type: ignore[assignment]
+
+#: Work (cells) from which a call compiles rather than interprets.
+THRESHOLD: int = int(os.environ.get("MAZEKIT_JIT_THRESHOLD", "40000"))
+
+_lock = threading.RLock()
+_python_work = 0  # work done uncompiled in this process, all kernels together
+
+
+def set_mode(mode: Mode) -> None:
+    """Choose when kernels run compiled: ``"auto"``, ``"always"`` or ``"never"``."""
+    global _mode
+    if mode not in ("auto", "always", "never"):
+        raise ValueError(f"mode must be 'auto', 'always' or 'never', got {mode!r}")
+    _mode = mode
+
+
+def get_mode() -> Mode:
+    """The current mode (see :func:`set_mode`)."""
+    return _mode
+
+
+def numba_available() -> bool:
+    """True when numba can be imported."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:  # pragma: no cover - numba is a hard dependency
+        return False
+    return True
+
+
+class Kernel:
+    """A kernel function that runs compiled or interpreted from one source.
+
+    Attributes
+    ----------
+    py_func : callable
+        The plain Python function (the reference implementation).
+    calls_python, calls_compiled : int
+        How many times :meth:`pick` chose each path; tests use these to check
+        that large inputs really run compiled.
+    """
+
+    def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+        self._options = options
+        self._compiled: Any = None
+        self.calls_python = 0
+        self.calls_compiled = 0
+
+    def __repr__(self) -> str:
+        state = "compiled" if self._compiled is not None else "not compiled"
+        return f"<mazekit kernel {self.__module__}.{self.__name__} ({state})>"
+
+    @property
+    def is_compiled(self) -> bool:
+        """True once the numba version exists in this process."""
+        return self._compiled is not None
+
+    def compiled(self) -> Any:
+        """The numba dispatcher (compiled, or loaded from the cache, on first use)."""
+        if self._compiled is None:
+            with _lock:
+                if self._compiled is None:
+                    self._compiled = self._compile()
+        return self._compiled
+
+    def _compile(self) -> Any:
+        import numba
+
+        func = self.py_func
+        kernels = {
+            name: value
+            for name in func.__code__.co_names
+            if isinstance(value := func.__globals__.get(name), Kernel)
+        }
+        if kernels:
+            # Rebind calls to other kernels to their compiled versions.
+            glb = dict(func.__globals__)
+            for name, kern in kernels.items():
+                glb[name] = kern.compiled()
+            new = types.FunctionType(
+                func.__code__, glb, func.__name__, func.__defaults__, func.__closure__
+            )
+            new.__qualname__ = func.__qualname__
+            new.__module__ = func.__module__
+            func = new
+        opts = {"cache": True, "nogil": True}
+        opts.update(self._options)
+        return numba.njit(**opts)(func)
+
+    def pick(self, work: int) -> Callable[..., Any]:
+        """Return the function to call for a task of size ``work``.
+
+        Parameters
+        ----------
+        work : int
+            A measure of the task, normally the number of grid cells involved.
+        """
+        global _python_work
+        if _mode == "never":
+            self.calls_python += 1
+            return self.py_func
+        if (
+            _mode == "always"
+            or self._compiled is not None
+            or work >= THRESHOLD
+            or _python_work >= THRESHOLD
+        ):
+            self.calls_compiled += 1
+            return self.compiled()
+        _python_work += work
+        self.calls_python += 1
+        return self.py_func
+
+    def __call__(self, *args: Any) -> Any:
+        """Call the plain Python version (inside other kernels, or in tests)."""
+        return self.py_func(*args)
+
+
+def njit(func: Callable[..., Any] | None = None, **options: Any) -> Any:
+    """Mark ``func`` as a kernel; see the module docs. Options go to ``numba.njit``.
+
+    Examples
+    --------
+    >>> @njit
+    ... def total(a):
+    ...     s = 0
+    ...     for x in a:
+    ...         s += x
+    ...     return s
+    >>> total.py_func([1, 2, 3])
+    6
+    >>> total.calls_compiled
+    0
+    """
+    if func is None:
+        return lambda f: Kernel(f, options)
+    return Kernel(func, options)

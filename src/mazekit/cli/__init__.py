@@ -1,0 +1,85 @@
+"""The ``mazekit`` command line: ``main(argv) -> int``; only :func:`run` exits.
+
+Each command lives in its own module with two functions: ``register(sub)``
+adds its argparse sub-parser, and ``run(args) -> int`` does the work. Bad input
+raises :class:`~mazekit.errors.InputError` (or :class:`UsageError`), which
+:func:`main` turns into one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from ..errors import InputError
+from ._io import UsageError
+
+__all__ = ["main", "run", "COMMANDS", "UsageError"]
+
+#: Command name -> module (relative to this package). Order is the help order.
+COMMANDS: dict[str, str] = {
+    "demo": ".demo",
+    "robot": ".robot",
+    "forest": ".forest",
+    "path": ".path",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="mazekit",
+        description="Grid worlds: mazes, grid search, flood fill and grid puzzles.",
+    )
+    parser.add_argument("--version", action="version", version=f"mazekit {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        importlib.import_module(module, __name__).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    prog = f"mazekit {args.command}"
+    try:
+        status: int = args.func(args)
+    except (InputError, UsageError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            return 0
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"{prog}: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+def run() -> None:
+    """Console-script entry point."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = 0
+    except KeyboardInterrupt:
+        status = 130
+    # Keep a closed pipe (``mazekit ... | head``) from raising at exit.
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(status)
