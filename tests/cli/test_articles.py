@@ -221,7 +221,7 @@ def test_path_command(cli, tmp_path):
         (["path", "--start", "a,b"], b"--start must be R,C"),
         (["path", "--start", "0,0"], b"no goal"),
         (["path", "--start", "9,9", "--goal", "0,0"], b"start (9, 9) is outside"),
-        (["path", "-a", "greedy", "--border"], b"needs bfs, dfs or dijkstra"),
+        (["path", "-a", "greedy", "--border", "--start", "1,1"], b"needs bfs, dfs or dijkstra"),
     ]:
         status, out, err = cli(args, b"000\n000\n")
         assert status == 2 and msg in err and err.count(b"\n") == 1, err
