@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._jit import njit
 from .errors import InputError
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "format_grid",
     "draw_path",
     "border_mask",
+    "format_points",
 ]
 
 Point = tuple[int, int]
@@ -306,18 +309,25 @@ def parse_char_rows(
                 raise InputError(first + i + 1, f"expected {cols} cells, got {len(row)}")
         cleaned.append(row)
     joined = "".join(cleaned)
-    codes = np.array([ord(ch) for ch in allowed], dtype=np.uint32)
-    arr = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    known = np.isin(arr, codes)
-    if not known.all():
-        k = int(np.argmin(known))
+    if joined.isascii() and all(ord(ch) < 128 for ch in legend):
+        arr: NDArray[np.integer[Any]] = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+        table = np.zeros(128, dtype=np.uint8)  # 0 unknown, 1 wall, 2 free
+        for ch, ok in legend.items():
+            table[ord(ch)] = 2 if ok else 1
+        kind = table[arr]
+    else:
+        arr = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+        kind = np.zeros(arr.shape, dtype=np.uint8)
+        for ch, ok in legend.items():
+            kind[arr == ord(ch)] = 2 if ok else 1
+    if not kind.all():
+        k = int(np.argmin(kind))
         expected = " ".join(repr(ch) for ch in allowed)
         raise InputError(
             first + k // cols + 1,
             f"unexpected character {joined[k]!r} in column {k % cols + 1} (expected one of {expected})",
         )
-    free_codes = np.array([ord(ch) for ch, ok in legend.items() if ok], dtype=np.uint32)
-    passable = np.isin(arr, free_codes).reshape(rows, cols)
+    passable = (kind == 2).reshape(rows, cols)
     found: dict[str, list[Point]] = {}
     for ch in marks:
         idx = np.flatnonzero(arr == ord(ch))
@@ -468,3 +478,54 @@ def draw_path(
             parts.append(cell)
         out.append("".join(parts) + "\n")
     return "".join(out)
+
+
+@njit
+def _points_kernel(pts, base, out):  # type: ignore[no-untyped-def]
+    """Write ``r c\\n`` lines for the rows of ``pts`` (+ ``base``) into ``out``."""
+    pos = 0
+    for i in range(pts.shape[0]):
+        for j in range(2):
+            v = pts[i, j] + base
+            if v < 0:
+                out[pos] = 45
+                pos += 1
+                v = -v
+            start = pos
+            if v == 0:
+                out[pos] = 48
+                pos += 1
+            while v > 0:
+                out[pos] = 48 + v % 10
+                v //= 10
+                pos += 1
+            lo = start
+            hi = pos - 1
+            while lo < hi:
+                t = out[lo]
+                out[lo] = out[hi]
+                out[hi] = t
+                lo += 1
+                hi -= 1
+            out[pos] = 32 if j == 0 else 10
+            pos += 1
+    return pos
+
+
+def format_points(points: ArrayLike, *, base: int = 0) -> str:
+    """Cells as ``r c`` lines (adding ``base`` to each coordinate, e.g. 1 for 1-based).
+
+    Millions of points are written by a compiled loop, not by Python formatting.
+
+    >>> print(format_points([(0, 2), (10, 3)], base=1), end="")
+    1 3
+    11 4
+    """
+    pts = np.asarray(points, dtype=np.int64).reshape(-1, 2)
+    if pts.shape[0] == 0:
+        return ""
+    biggest = int(np.abs(pts).max()) + abs(base)
+    width = len(str(biggest)) + 1
+    out = np.empty(pts.shape[0] * (2 * width + 2), dtype=np.uint8)
+    n = _points_kernel.pick(pts.shape[0] * 4)(pts, base, out)
+    return out[:n].tobytes().decode("ascii")

@@ -16,7 +16,7 @@ import argparse
 import sys
 
 from ..errors import InputError
-from ..grid import Grid, Point, decode_text, draw_path, read_grid, split_lines
+from ..grid import Grid, Point, decode_text, draw_path, format_points, read_grid, split_lines
 from ._io import UsageError, read_input, stdout_is_tty, write_output
 
 ALGORITHMS = ("bfs", "astar", "dijkstra", "greedy", "dfs")
@@ -90,12 +90,11 @@ def run(args: argparse.Namespace) -> int:
         write_output(args.output, "-1\n")
         print(f"{args.algorithm}: no route ({result.visited} cells visited)", file=sys.stderr)
         return 1
-    path = result.path.tolist()
     if args.draw:
         color = args.color == "always" or (args.color == "auto" and args.output is None and stdout_is_tty())
-        out = draw_path(grid.passable, path, color=color, width=2 if color else 1)
+        out = draw_path(grid.passable, result.path, color=color, width=2 if color else 1)
     else:
-        out = "".join(f"{r + base} {c + base}\n" for r, c in path)
+        out = format_points(result.path, base=base)
     write_output(args.output, out)
     cost = f", cost {result.cost:g}" if args.algorithm == "dijkstra" or args.connectivity == 8 else ""
     print(f"{args.algorithm}: length {result.length}{cost}, {result.visited} cells visited", file=sys.stderr)

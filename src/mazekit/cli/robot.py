@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from ..grid import decode_text, parse_digit_rows, parse_header, split_lines
+from ..grid import decode_text, format_points, parse_digit_rows, parse_header, split_lines
 from ._io import read_input, write_output
 
 EXAMPLE = """\
@@ -67,7 +67,7 @@ def solve_text(data: bytes | str) -> str:
     result = bfs(passable, start, goal)
     if not result.found:
         return "-1\n"
-    return "".join(f"{r + 1} {c + 1}\n" for r, c in result.path.tolist())
+    return format_points(result.path, base=1)
 
 
 def run(args: argparse.Namespace) -> int:
