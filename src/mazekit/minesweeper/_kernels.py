@@ -1,0 +1,720 @@
+"""The compiled loops of mazekit.minesweeper: opening, deduction, probabilities, play.
+
+Every kernel works on a *padded, flattened* board (a one-cell border around it,
+raveled), so the 8 neighbours of cell ``u`` are ``u + offsets[k]`` and no loop
+checks bounds. Two arrays describe a position:
+
+* ``dens`` (int8): the density (0-8) of each safe cell, :data:`MINE` (9) for a
+  mine, :data:`BORDER` (-3) on the border;
+* ``know`` (int8): what the player knows: :data:`UNKNOWN` (-1) for a closed
+  cell, :data:`KNOWN_MINE` (-2) for a cell proved to be a mine, :data:`BORDER`
+  (-3) on the border, and 0-8 for an open cell (its density).
+
+The solver never reads ``dens`` except through :func:`reveal_kernel`, which
+plays the move on the true board; its deductions come from ``know`` only.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._jit import njit
+
+UNKNOWN = -1
+KNOWN_MINE = -2
+BORDER = -3
+MINE = 9
+
+# ----------------------------------------------------------------- opening
+
+
+@njit
+def reveal_kernel(dens, know, offsets, cell, queue):  # type: ignore[no-untyped-def]
+    """Open ``cell`` (a closed safe cell) and spread from zeros (the article's "loang").
+
+    Returns the number of cells opened; ``queue[:n]`` holds them in order.
+    """
+    if know[cell] != -1:
+        return 0
+    know[cell] = dens[cell]
+    queue[0] = cell
+    head = 0
+    tail = 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        if dens[u] == 0:
+            for k in range(8):
+                v = u + offsets[k]
+                if know[v] == -1:
+                    know[v] = dens[v]
+                    queue[tail] = v
+                    tail += 1
+    return tail
+
+
+# --------------------------------------------------------------- deduction
+
+
+@njit
+def simple_kernel(know, offsets, width, safe, mark):  # type: ignore[no-untyped-def]
+    """One pass of the local rules; proved mines are written into ``know``.
+
+    Single-cell rule: a number whose closed neighbours equal its missing mines
+    (all mines) or whose mines are all known (all safe). Pair rule: for two
+    numbers ``a`` and ``b`` at most two cells apart, the mines in their shared
+    closed cells lie in ``[lo, hi]``; when that forces ``a``'s other cells to be
+    all mines or all safe, they are. (This contains the subset rule.)
+    Safe cells are listed in ``safe`` (``mark`` is a scratch array of zeros,
+    left zeroed); returns ``(number of safe cells, number of mines found)``.
+    """
+    n = know.shape[0]
+    nsafe = 0
+    nmine = 0
+    for a in range(n):
+        ka = int(know[a])
+        if ka <= 0:
+            continue
+        # closed neighbours and missing mines of a
+        need_a = ka
+        size_a = 0
+        for k in range(8):
+            v = know[a + offsets[k]]
+            if v == -1:
+                size_a += 1
+            elif v == -2:
+                need_a -= 1
+        if size_a == 0:
+            continue
+        if need_a == 0 or need_a == size_a:
+            for k in range(8):
+                v = a + offsets[k]
+                if know[v] == -1:
+                    if need_a == 0:
+                        if mark[v] == 0:
+                            mark[v] = 1
+                            safe[nsafe] = v
+                            nsafe += 1
+                    else:
+                        know[v] = -2
+                        nmine += 1
+            continue
+        ra = a // width
+        ca = a % width
+        for dr in range(-2, 3):
+            for dc in range(-2, 3):
+                if dr == 0 and dc == 0:
+                    continue
+                b = a + dr * width + dc
+                if b < 0 or b >= n:
+                    continue
+                kb = int(know[b])
+                if kb <= 0:
+                    continue
+                need_b = kb
+                size_b = 0
+                inter = 0
+                rb = ra + dr
+                cb = ca + dc
+                for k in range(8):
+                    v = b + offsets[k]
+                    x = know[v]
+                    if x == -1:
+                        size_b += 1
+                        vr = v // width
+                        vc = v % width
+                        if abs(vr - ra) <= 1 and abs(vc - ca) <= 1:
+                            inter += 1
+                    elif x == -2:
+                        need_b -= 1
+                if inter == 0 or size_b == 0:
+                    continue
+                only_a = size_a - inter
+                only_b = size_b - inter
+                if only_a == 0:
+                    continue
+                lo = max(0, need_a - only_a, need_b - only_b)
+                hi = min(need_a, need_b, inter)
+                if need_a - hi == only_a or need_a - lo == 0:
+                    all_mine = need_a - hi == only_a
+                    for k in range(8):
+                        v = a + offsets[k]
+                        if know[v] != -1:
+                            continue
+                        vr = v // width
+                        vc = v % width
+                        if abs(vr - rb) <= 1 and abs(vc - cb) <= 1:
+                            continue
+                        if all_mine:
+                            know[v] = -2
+                            nmine += 1
+                        elif mark[v] == 0:
+                            mark[v] = 1
+                            safe[nsafe] = v
+                            nsafe += 1
+                    return nsafe_clear(safe, mark, nsafe), nmine
+    return nsafe_clear(safe, mark, nsafe), nmine
+
+
+@njit
+def nsafe_clear(safe, mark, nsafe):  # type: ignore[no-untyped-def]
+    """Zero ``mark`` at the listed cells; return ``nsafe``."""
+    for i in range(nsafe):
+        mark[safe[i]] = 0
+    return nsafe
+
+
+# ----------------------------------------------------------- probabilities
+
+
+@njit
+def _lchoose(n, k):  # type: ignore[no-untyped-def]
+    if k < 0 or k > n:
+        return -np.inf
+    return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
+
+
+@njit
+def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ignore[no-untyped-def]
+    """Exact mine probabilities of every closed cell, from ``know`` and the mine count.
+
+    The closed cells next to a number (the frontier) are split into independent
+    components (linked by shared numbers); each component's consistent mine
+    placements are enumerated by backtracking and counted by their number of
+    mines ``k``; the components are combined with the cells away from the
+    frontier (the interior), a total of ``K`` frontier mines being weighted by
+    ``C(interior, remaining - K)``. ``prob`` receives the probability of each
+    closed cell (-1 elsewhere), exactly 0.0 or 1.0 for proved cells.
+
+    Returns 0, or 1 when a component needed more than ``max_nodes`` search nodes
+    (its cells then get a local estimate and nothing is proved for them).
+    """
+    n = know.shape[0]
+    remaining = total_mines
+    for i in range(n):
+        prob[i] = -1.0
+        if know[i] == -2:
+            remaining -= 1
+    fidx = np.full(n, -1, np.int64)
+    front = np.empty(n, np.int64)
+    nf = 0
+    cons_cell = np.empty(n, np.int64)
+    nc = 0
+    interior = 0
+    for i in range(n):
+        if know[i] == -1:
+            edge = False
+            for k in range(8):
+                if know[i + offsets[k]] >= 0:
+                    edge = True
+                    break
+            if edge:
+                fidx[i] = nf
+                front[nf] = i
+                nf += 1
+            else:
+                interior += 1
+        elif know[i] > 0:
+            for k in range(8):
+                if know[i + offsets[k]] == -1:
+                    cons_cell[nc] = i
+                    nc += 1
+                    break
+    # constraints: need and member lists; cell -> constraints
+    need = np.empty(nc, np.int64)
+    csize = np.zeros(nc, np.int64)
+    cvars = np.empty((nc, 8), np.int64)
+    ccount = np.zeros(nf, np.int64)
+    ccons = np.empty((max(nf, 1), 8), np.int64)
+    for c in range(nc):
+        u = cons_cell[c]
+        m = int(know[u])
+        for k in range(8):
+            v = u + offsets[k]
+            if know[v] == -2:
+                m -= 1
+            elif know[v] == -1:
+                f = fidx[v]
+                cvars[c, csize[c]] = f
+                csize[c] += 1
+                ccons[f, ccount[f]] = c
+                ccount[f] += 1
+        need[c] = m
+    # components, each listed in breadth-first order (constraints close early)
+    comp = np.full(max(nf, 1), -1, np.int64)
+    order = np.empty(max(nf, 1), np.int64)
+    cstart = np.zeros(nf + 1, np.int64)
+    ncomp = 0
+    pos = 0
+    for s in range(nf):
+        if comp[s] >= 0:
+            continue
+        comp[s] = ncomp
+        order[pos] = s
+        head = pos
+        pos += 1
+        while head < pos:
+            f = order[head]
+            head += 1
+            for j in range(ccount[f]):
+                c = ccons[f, j]
+                for t in range(csize[c]):
+                    g = cvars[c, t]
+                    if comp[g] < 0:
+                        comp[g] = ncomp
+                        order[pos] = g
+                        pos += 1
+        ncomp += 1
+        cstart[ncomp] = pos
+    # enumerate each component
+    maxm = 0
+    for a in range(ncomp):
+        maxm = max(maxm, cstart[a + 1] - cstart[a])
+    cnt = np.zeros((max(ncomp, 1), maxm + 1), np.float64)
+    cellk = np.zeros((max(nf, 1), maxm + 1), np.float64)
+    rem_need = need.copy()
+    rem_left = csize.copy()
+    state = np.zeros(maxm + 1, np.int64)
+    status = 0
+    failed = np.zeros(max(ncomp, 1), np.bool_)
+    for a in range(ncomp):
+        lo = cstart[a]
+        m = cstart[a + 1] - lo
+        depth = 0
+        mines = 0
+        nodes = 0
+        for d in range(m + 1):
+            state[d] = 0
+        while True:
+            if depth == m:
+                cnt[a, mines] += 1.0
+                for d in range(m):
+                    if state[d] == 2:
+                        cellk[order[lo + d], mines] += 1.0
+                depth -= 1
+                continue
+            s = state[depth]
+            f = order[lo + depth]
+            if s > 0:
+                v = s - 1
+                for j in range(ccount[f]):
+                    c = ccons[f, j]
+                    rem_need[c] += v
+                    rem_left[c] += 1
+                mines -= v
+            if s == 2:
+                state[depth] = 0
+                depth -= 1
+                if depth < 0:
+                    break
+                continue
+            v = s
+            state[depth] = s + 1
+            ok = True
+            for j in range(ccount[f]):
+                c = ccons[f, j]
+                rem_need[c] -= v
+                rem_left[c] -= 1
+                if rem_need[c] < 0 or rem_need[c] > rem_left[c]:
+                    ok = False
+            mines += v
+            nodes += 1
+            if ok and mines <= remaining:
+                depth += 1
+            if nodes > max_nodes:
+                # undo what is applied and give up on this component
+                for d in range(m):
+                    sd = state[d]
+                    if sd > 0:
+                        g = order[lo + d]
+                        for j in range(ccount[g]):
+                            c = ccons[g, j]
+                            rem_need[c] += sd - 1
+                            rem_left[c] += 1
+                    state[d] = 0
+                failed[a] = True
+                status = 1
+                break
+        if failed[a]:
+            # a stand-in: one placement count at the expected number of mines,
+            # and local estimates for the cells (nothing is proved for them)
+            for d in range(m + 1):
+                cnt[a, d] = 0.0
+            for d in range(m):
+                for t in range(maxm + 1):
+                    cellk[order[lo + d], t] = 0.0
+            # pretend the component holds its expected local number of mines
+            est = 0.0
+            for d in range(m):
+                f = order[lo + d]
+                p = 0.0
+                for j in range(ccount[f]):
+                    c = ccons[f, j]
+                    q = need[c] / csize[c]
+                    if q > p:
+                        p = q
+                est += p
+            k = int(est + 0.5)
+            if k > m:
+                k = m
+            cnt[a, k] = 1.0
+            for d in range(m):
+                f = order[lo + d]
+                p = 0.0
+                for j in range(ccount[f]):
+                    c = ccons[f, j]
+                    q = need[c] / csize[c]
+                    if q > p:
+                        p = q
+                # keep it strictly between 0 and 1: nothing is proved
+                cellk[f, k] = min(max(p, 1e-6), 1.0 - 1e-6)
+        else:
+            # scale by a power of two (exact) to keep the numbers in range
+            top = 0.0
+            for d in range(m + 1):
+                if cnt[a, d] > top:
+                    top = cnt[a, d]
+            if top > 0.0:
+                e = math.floor(math.log2(top))
+                sc = 2.0 ** (-e)
+                for d in range(m + 1):
+                    cnt[a, d] *= sc
+                for d in range(m):
+                    f = order[lo + d]
+                    for t in range(m + 1):
+                        cellk[f, t] *= sc
+    # weights of a total of K frontier mines
+    logw = np.empty(nf + 1, np.float64)
+    top = -np.inf
+    for kk in range(nf + 1):
+        logw[kk] = _lchoose(interior, remaining - kk)
+        if logw[kk] > top:
+            top = logw[kk]
+    w = np.zeros(nf + 1, np.float64)
+    if top > -np.inf:
+        for kk in range(nf + 1):
+            if logw[kk] > -np.inf:
+                w[kk] = math.exp(logw[kk] - top)
+    # prefix and suffix convolutions of the components' counts
+    pre = np.zeros((ncomp + 1, nf + 1), np.float64)
+    suf = np.zeros((ncomp + 1, nf + 1), np.float64)
+    pre[0, 0] = 1.0
+    for a in range(ncomp):
+        m = cstart[a + 1] - cstart[a]
+        for i in range(nf + 1):
+            x = pre[a, i]
+            if x == 0.0:
+                continue
+            for k in range(m + 1):
+                if i + k <= nf:
+                    pre[a + 1, i + k] += x * cnt[a, k]
+    suf[ncomp, 0] = 1.0
+    for a in range(ncomp - 1, -1, -1):
+        m = cstart[a + 1] - cstart[a]
+        for i in range(nf + 1):
+            x = suf[a + 1, i]
+            if x == 0.0:
+                continue
+            for k in range(m + 1):
+                if i + k <= nf:
+                    suf[a, i + k] += x * cnt[a, k]
+    z = 0.0
+    zi_mine = 0.0
+    zi_safe = 0.0
+    for kk in range(nf + 1):
+        x = pre[ncomp, kk] * w[kk]
+        z += x
+        zi_mine += x * (remaining - kk)
+        zi_safe += x * (interior - (remaining - kk))
+    if z <= 0.0:
+        # inconsistent knowledge (cannot happen in a real game): fall back to a flat guess
+        for i in range(n):
+            if know[i] == -1:
+                prob[i] = 0.5
+        return 2
+    # interior cells
+    if interior > 0:
+        if zi_mine == 0.0:
+            pint = 0.0
+        elif zi_safe == 0.0:
+            pint = 1.0
+        else:
+            pint = zi_mine / (z * interior)
+        for i in range(n):
+            if know[i] == -1 and fidx[i] < 0:
+                prob[i] = pint
+    # frontier cells
+    others = np.zeros(nf + 1, np.float64)
+    wa = np.zeros(maxm + 1, np.float64)
+    for a in range(ncomp):
+        m = cstart[a + 1] - cstart[a]
+        for i in range(nf + 1):
+            others[i] = 0.0
+        for i in range(nf + 1):
+            x = pre[a, i]
+            if x == 0.0:
+                continue
+            for j in range(nf + 1 - i):
+                others[i + j] += x * suf[a + 1, j]
+        for k in range(m + 1):
+            s = 0.0
+            for j in range(nf + 1 - k):
+                s += others[j] * w[k + j]
+            wa[k] = s
+        for d in range(m):
+            f = order[cstart[a] + d]
+            pm = 0.0
+            ps = 0.0
+            for k in range(m + 1):
+                pm += cellk[f, k] * wa[k]
+                ps += (cnt[a, k] - cellk[f, k]) * wa[k]
+            cell = front[f]
+            if failed[a]:
+                prob[cell] = cellk[f, int(np.argmax(cnt[a, : m + 1]))]
+            elif pm == 0.0:
+                prob[cell] = 0.0
+            elif ps == 0.0:
+                prob[cell] = 1.0
+            else:
+                prob[cell] = pm / (pm + ps)
+    return status
+
+
+# ---------------------------------------------------------------- guessing
+
+
+@njit
+def choose_kernel(know, prob, offsets, width, height, tol):  # type: ignore[no-untyped-def]
+    """The cell to open when nothing is proved: the safest, then the most promising.
+
+    Among closed cells whose mine probability is within ``tol`` of the lowest,
+    the one with the highest chance to show a zero (the product of its closed
+    neighbours' safety; cells with known-mine neighbours score 0), so corners
+    and edges win among equal interior cells; then the lowest index.
+    """
+    n = know.shape[0]
+    best = 2.0
+    for i in range(n):
+        if know[i] == -1 and prob[i] < best:
+            best = prob[i]
+    pick = -1
+    score = -1.0
+    for i in range(n):
+        if know[i] != -1 or prob[i] > best + tol:
+            continue
+        z = 1.0 - prob[i]
+        for k in range(8):
+            v = know[i + offsets[k]]
+            if v == -1:
+                z *= 1.0 - prob[i + offsets[k]]
+            elif v == -2:
+                z = 0.0
+        if z > score + 1e-12:
+            score = z
+            pick = i
+    return pick
+
+
+# ------------------------------------------------------------- playing
+
+
+@njit
+def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, tol, max_nodes, queue, safe, mark, prob):  # type: ignore[no-untyped-def]
+    """Play from ``know`` (opening ``first`` if >= 0) until won, lost or stuck.
+
+    With ``guess`` false the kernel only makes proved moves and stops when
+    stuck. Returns ``(status, guesses, opened)``: status 1 won, -1 lost (a guess
+    hit a mine), 0 stuck; ``opened`` counts the open cells at the end.
+    """
+    n = know.shape[0]
+    safe_cells = 0
+    for i in range(n):
+        if dens[i] >= 0 and dens[i] != 9:
+            safe_cells += 1
+    opened = 0
+    for i in range(n):
+        if know[i] >= 0:
+            opened += 1
+    guesses = 0
+    if first >= 0 and know[first] == -1:
+        if dens[first] == 9:
+            return -1, 1, opened
+        opened += reveal_kernel(dens, know, offsets, first, queue)
+    while opened < safe_cells:
+        ns, nm = simple_kernel(know, offsets, width, safe, mark)
+        if ns > 0:
+            for i in range(ns):
+                opened += reveal_kernel(dens, know, offsets, safe[i], queue)
+            continue
+        if nm > 0:
+            continue
+        probability_kernel(know, offsets, total_mines, prob, max_nodes)
+        moved = False
+        for i in range(n):
+            if know[i] == -1:
+                if prob[i] == 0.0:
+                    opened += reveal_kernel(dens, know, offsets, i, queue)
+                    moved = True
+                elif prob[i] == 1.0:
+                    know[i] = -2
+                    moved = True
+        if moved:
+            continue
+        if not guess:
+            return 0, guesses, opened
+        g = choose_kernel(know, prob, offsets, width, height, tol)
+        guesses += 1
+        if dens[g] == 9:
+            return -1, guesses, opened
+        opened += reveal_kernel(dens, know, offsets, g, queue)
+    return 1, guesses, opened
+
+
+@njit
+def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, rand, max_nodes, max_moves):  # type: ignore[no-untyped-def]
+    """Move mines until the board is solved from ``first`` without guessing.
+
+    ``mines`` (uint8, padded) is changed in place; ``protect`` marks cells that
+    must stay free (the first-click rule); ``rand`` holds uniform numbers in
+    [0, 1) drawn by the wrapper. When the solver gets stuck, a random closed
+    cell next to the open area is swapped with a random cell of the other kind
+    away from it (a mine leaves the frontier, or a free cell enters it), the
+    open numbers are updated, and solving resumes; a board that is finished is
+    verified again from scratch. Returns the number of mine moves, or -1 when
+    ``max_moves`` or the random numbers ran out.
+    """
+    n = mines.shape[0]
+    dens = np.empty(n, np.int8)
+    know = np.empty(n, np.int8)
+    queue = np.empty(n, np.int64)
+    safe = np.empty(n, np.int64)
+    mark = np.zeros(n, np.int8)
+    prob = np.empty(n, np.float64)
+    cand = np.empty(n, np.int64)
+    cand2 = np.empty(n, np.int64)
+    r = 0
+    nr = rand.shape[0]
+    moves = 0
+    for i in range(n):
+        know[i] = -3
+    for row in range(1, height + 1):
+        for col in range(1, width - 1):
+            know[row * width + col] = -1
+    _densities(mines, know, offsets, dens)
+    fresh = True
+    while True:
+        if fresh:
+            for i in range(n):
+                if know[i] != -3:
+                    know[i] = -1
+            fresh = False
+            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, queue, safe, mark, prob)
+        else:
+            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, -1, False, 0.0, max_nodes, queue, safe, mark, prob)
+        if st == 1:
+            if moves == 0 or _verified(dens, offsets, width, height, total_mines, first, max_nodes):
+                return moves
+            fresh = True
+            continue
+        if moves >= max_moves or r + 2 > nr:
+            return -1
+        # frontier cells (closed, not proved, next to an open cell) and interior cells
+        nf = 0
+        ni = 0
+        for i in range(n):
+            if know[i] != -1 or protect[i] != 0:
+                continue
+            edge = False
+            for k in range(8):
+                if know[i + offsets[k]] >= 0:
+                    edge = True
+                    break
+            if edge:
+                cand[nf] = i
+                nf += 1
+            else:
+                cand2[ni] = i
+                ni += 1
+        if nf == 0:
+            return -1
+        f = cand[int(rand[r] * nf)]
+        r += 1
+        want = 0 if mines[f] != 0 else 1  # the kind of cell to swap with
+        # partners: interior cells of the other kind, else frontier cells of the other kind
+        np_ = 0
+        for j in range(ni):
+            if mines[cand2[j]] == want:
+                queue[np_] = cand2[j]
+                np_ += 1
+        if np_ == 0:
+            for j in range(nf):
+                if mines[cand[j]] == want:
+                    queue[np_] = cand[j]
+                    np_ += 1
+        if np_ == 0:
+            r += 1
+            moves += 1
+            continue
+        g = queue[int(rand[r] * np_)]
+        r += 1
+        mines[f] = want
+        mines[g] = 1 - want
+        moves += 1
+        _update_densities(mines, know, offsets, dens, f)
+        _update_densities(mines, know, offsets, dens, g)
+        # open cells keep showing the truth; newly zero cells spread
+        for i in range(n):
+            if know[i] >= 0:
+                know[i] = dens[i]
+        for i in range(n):
+            if know[i] == 0:
+                for k in range(8):
+                    v = i + offsets[k]
+                    if know[v] == -1:
+                        reveal_kernel(dens, know, offsets, v, queue)
+
+
+@njit
+def _densities(mines, know, offsets, dens):  # type: ignore[no-untyped-def]
+    n = mines.shape[0]
+    for i in range(n):
+        if know[i] == -3:
+            dens[i] = -3
+        elif mines[i] != 0:
+            dens[i] = 9
+        else:
+            s = 0
+            for k in range(8):
+                s += mines[i + offsets[k]]
+            dens[i] = s
+
+
+@njit
+def _update_densities(mines, know, offsets, dens, cell):  # type: ignore[no-untyped-def]
+    for k in range(9):
+        u = cell if k == 8 else cell + offsets[k]
+        if dens[u] == -3:
+            continue
+        if mines[u] != 0:
+            dens[u] = 9
+        else:
+            s = 0
+            for j in range(8):
+                s += mines[u + offsets[j]]
+            dens[u] = s
+
+
+@njit
+def _verified(dens, offsets, width, height, total_mines, first, max_nodes):  # type: ignore[no-untyped-def]
+    n = dens.shape[0]
+    know = np.empty(n, np.int8)
+    for i in range(n):
+        know[i] = -3 if dens[i] == -3 else -1
+    queue = np.empty(n, np.int64)
+    safe = np.empty(n, np.int64)
+    mark = np.zeros(n, np.int8)
+    prob = np.empty(n, np.float64)
+    st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, queue, safe, mark, prob)
+    return st == 1

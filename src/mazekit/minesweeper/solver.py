@@ -1,0 +1,223 @@
+"""A Minesweeper solver: exact deductions, exact probabilities, a guessing policy.
+
+What the player knows is a *view*: an int array of the board's shape with
+``-1`` for a closed cell, ``-2`` for a cell known to be a mine, and ``0``-``8``
+for an open cell (its density). User flags are not knowledge: pass only what
+is proved.
+
+The solver, in order of cost:
+
+1. **Local rules**: a number whose missing mines equal its closed neighbours
+   (all mines) or whose mines are all known (all safe); the pair rule for two
+   numbers at most two cells apart (the mines in their shared cells lie in
+   ``[lo, hi]``), which contains the subset rule.
+2. **Exact probabilities** with the global mine count: the frontier (closed
+   cells next to a number) splits into independent components; each one's
+   placements are enumerated and counted by number of mines, the components are
+   convolved, and ``K`` frontier mines are weighted by ``C(I, M - K)``, where
+   ``I`` closed cells lie away from the frontier and ``M`` mines remain. A cell
+   of probability 0 (1) is proved safe (a mine): this is every deduction the
+   position allows.
+3. **Guessing** when nothing is proved: the lowest mine probability; among cells
+   within ``tol`` of it, the best chance to show a zero (an opening), which
+   favours corners and edges when opening the interior.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..grid import Point, check_point
+from . import _kernels as K
+from .board import Board, _padded
+
+__all__ = [
+    "CLOSED",
+    "KNOWN_MINE",
+    "Deduction",
+    "Move",
+    "PlayResult",
+    "deduce",
+    "next_move",
+    "play",
+    "probabilities",
+    "solvable",
+]
+
+CLOSED = -1
+KNOWN_MINE = -2
+
+#: Search nodes allowed per frontier component before falling back to estimates.
+MAX_NODES = 2_000_000
+#: Probability tolerance within which guesses count as equally safe.
+TOL = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class Deduction:
+    """Cells proved safe and proved to be mines (sorted ``(r, c)`` tuples)."""
+
+    safe: tuple[Point, ...]
+    mines: tuple[Point, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """The solver's next move: ``kind`` "open" or "flag" at ``cell``;
+    ``p_mine`` is the cell's mine probability (0 or 1 for proved moves)."""
+
+    kind: Literal["open", "flag"]
+    cell: Point
+    p_mine: float
+
+    @property
+    def guess(self) -> bool:
+        return 0.0 < self.p_mine < 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    """A game played by the solver: won or not, guesses made, cells opened."""
+
+    won: bool
+    guesses: int
+    opened: int
+
+
+class _Padded:
+    __slots__ = ("rows", "cols", "width", "know", "offsets")
+
+    def __init__(self, view: ArrayLike) -> None:
+        v = np.asarray(view)
+        if v.ndim != 2 or v.shape[0] < 1 or v.shape[1] < 1:
+            raise ValueError(f"view must be a non-empty 2-D array, got shape {v.shape}")
+        if v.size and (v.min() < -2 or v.max() > 8):
+            raise ValueError("view values must be -2 (known mine), -1 (closed) or 0-8 (open)")
+        self.rows, self.cols = int(v.shape[0]), int(v.shape[1])
+        self.width = self.cols + 2
+        know = np.full((self.rows + 2, self.width), K.BORDER, dtype=np.int8)
+        know[1:-1, 1:-1] = v
+        self.know = know.reshape(-1)
+        w = self.width
+        self.offsets = np.array([dr * w + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))], dtype=np.int64)
+
+    def unpad(self, flat: NDArray[np.generic]) -> NDArray[np.generic]:
+        return flat.reshape(self.rows + 2, self.width)[1:-1, 1:-1]
+
+    def point(self, i: int) -> Point:
+        return (i // self.width - 1, i % self.width - 1)
+
+
+def probabilities(view: ArrayLike, total_mines: int, *, max_nodes: int = MAX_NODES) -> NDArray[np.float64]:
+    """The exact mine probability of every closed cell (NaN for the others).
+
+    Parameters
+    ----------
+    view : array_like of int, shape (R, C)
+        What is known (see the module docs).
+    total_mines : int
+        The number of mines on the board.
+    max_nodes : int
+        Search budget per frontier component; past it, that component's cells
+        get local estimates (never exactly 0 or 1).
+
+    Examples
+    --------
+    >>> view = [[1, -1],
+    ...         [-1, -1]]
+    >>> probabilities(view, 1).round(3).tolist()
+    [[nan, 0.333], [0.333, 0.333]]
+    >>> probabilities([[1, -1, -1]], 1).tolist()
+    [[nan, 1.0, 0.0]]
+    """
+    pp = _Padded(view)
+    prob = np.empty(pp.know.shape[0], dtype=np.float64)
+    K.probability_kernel.pick(pp.rows * pp.cols * 8)(pp.know, pp.offsets, int(total_mines), prob, int(max_nodes))
+    out = pp.unpad(prob).astype(np.float64)
+    out[np.asarray(view) != CLOSED] = np.nan
+    return out
+
+
+def deduce(view: ArrayLike, total_mines: int) -> Deduction:
+    """Every closed cell that the view and the mine count prove safe or a mine.
+
+    >>> deduce([[1, -1, -1], [1, -1, -1]], 1)
+    Deduction(safe=((0, 2), (1, 2)), mines=())
+    """
+    p = probabilities(view, total_mines)
+    safe = tuple((int(r), int(c)) for r, c in np.argwhere(p == 0.0))
+    mines = tuple((int(r), int(c)) for r, c in np.argwhere(p == 1.0))
+    return Deduction(safe, mines)
+
+
+def next_move(view: ArrayLike, total_mines: int, *, tol: float = TOL) -> Move | None:
+    """The solver's next move from ``view``: a proved one if any, else its guess.
+
+    None when no cell is closed.
+
+    >>> next_move([[-1, -1], [-1, -1]], 1)
+    Move(kind='open', cell=(0, 0), p_mine=0.25)
+    >>> next_move([[1, -1, -1]], 1)
+    Move(kind='open', cell=(0, 2), p_mine=0.0)
+    """
+    pp = _Padded(view)
+    if not np.any(pp.know == CLOSED):
+        return None
+    prob = np.empty(pp.know.shape[0], dtype=np.float64)
+    work = pp.rows * pp.cols * 8
+    K.probability_kernel.pick(work)(pp.know, pp.offsets, int(total_mines), prob, MAX_NODES)
+    closed = pp.know == CLOSED
+    safe = np.flatnonzero(closed & (prob == 0.0))
+    if safe.size:
+        return Move("open", pp.point(int(safe[0])), 0.0)
+    mine = np.flatnonzero(closed & (prob == 1.0))
+    if mine.size:
+        return Move("flag", pp.point(int(mine[0])), 1.0)
+    g = int(K.choose_kernel.pick(work)(pp.know, prob, pp.offsets, pp.width, pp.rows, float(tol)))
+    return Move("open", pp.point(g), float(prob[g]))
+
+
+def _buffers(n: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8], NDArray[np.float64]]:
+    return (np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8), np.empty(n, np.float64))
+
+
+def play(
+    board: Board,
+    click: Point,
+    *,
+    guess: bool = True,
+    tol: float = TOL,
+    max_nodes: int = MAX_NODES,
+) -> PlayResult:
+    """Let the solver play ``board`` from the first click ``click``.
+
+    With ``guess=False`` it stops when nothing is proved (``won`` False).
+
+    >>> b = Board.parse("*...\\n....\\n....")
+    >>> play(b, (2, 3))
+    PlayResult(won=True, guesses=0, opened=11)
+    """
+    dens, offsets, width = _padded(board)
+    know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
+    first = (check_point(click, board.shape, name="click")[0] + 1) * width + click[1] + 1
+    queue, safe, mark, prob = _buffers(dens.shape[0])
+    st, guesses, opened = K.solve_kernel.pick(board.rows * board.cols * 20)(
+        dens, know, offsets, width, board.rows, board.n_mines, first, guess, float(tol), int(max_nodes),
+        queue, safe, mark, prob,
+    )
+    return PlayResult(bool(st == 1), int(guesses), int(opened))
+
+
+def solvable(board: Board, click: Point) -> bool:
+    """True when the solver opens the whole board from ``click`` without a guess.
+
+    >>> solvable(Board.parse("*...\\n....\\n...."), (2, 3))
+    True
+    >>> solvable(Board.parse("*.\\n.*"), (0, 1))
+    False
+    """
+    return play(board, click, guess=False).won
