@@ -127,7 +127,7 @@ class Kernel:
             new.__qualname__ = func.__qualname__
             new.__module__ = func.__module__
             func = new
-        opts = {"cache": True, "nogil": True}
+        opts: dict[str, Any] = {"cache": True, "nogil": True}
         opts.update(self._options)
         return numba.njit(**opts)(func)
 
@@ -150,7 +150,8 @@ class Kernel:
             or _python_work >= THRESHOLD
         ):
             self.calls_compiled += 1
-            return self.compiled()
+            compiled: Callable[..., Any] = self.compiled()
+            return compiled
         _python_work += work
         self.calls_python += 1
         return self.py_func

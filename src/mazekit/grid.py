@@ -128,8 +128,8 @@ def check_point(point: object, shape: tuple[int, int], *, name: str = "point") -
     ValueError: start (5, 0) is outside a 3x3 grid
     """
     try:
-        r, c = point  # type: ignore[misc]
-        r, c = int(r), int(c)
+        pr, pc = point  # type: ignore[misc]
+        r, c = int(pr), int(pc)  # type: ignore[has-type]
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a pair (r, c) of integers, got {point!r}") from None
     rows, cols = shape
@@ -261,7 +261,8 @@ def parse_digit_rows(lines: Sequence[str], rows: int, cols: int, *, first: int) 
             first + k // cols + 1,
             f"unexpected character {joined[k]!r} in column {k % cols + 1} (expected 0 or 1)",
         )
-    return (codes == 48).reshape(rows, cols)
+    passable: NDArray[np.bool_] = (codes == 48).reshape(rows, cols)
+    return passable
 
 
 def parse_char_rows(
@@ -481,7 +482,7 @@ def draw_path(
 
 
 @njit
-def _points_kernel(pts, base, out):  # type: ignore[no-untyped-def]
+def _points_kernel(pts: Any, base: int, out: Any) -> int:
     """Write ``r c\\n`` lines for the rows of ``pts`` (+ ``base``) into ``out``."""
     pos = 0
     for i in range(pts.shape[0]):
@@ -527,5 +528,5 @@ def format_points(points: ArrayLike, *, base: int = 0) -> str:
     biggest = int(np.abs(pts).max()) + abs(base)
     width = len(str(biggest)) + 1
     out = np.empty(pts.shape[0] * (2 * width + 2), dtype=np.uint8)
-    n = _points_kernel.pick(pts.shape[0] * 4)(pts, base, out)
+    n = int(_points_kernel.pick(pts.shape[0] * 4)(pts, base, out))
     return out[:n].tobytes().decode("ascii")

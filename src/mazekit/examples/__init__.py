@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 __all__ = ["names", "read_text", "read_bytes"]
 
 
-def _root():  # type: ignore[no-untyped-def]
+def _root() -> Traversable:
     return resources.files(__name__)
 
 
@@ -20,7 +21,7 @@ def names() -> list[str]:
     """The example files, as paths relative to this package (``sokoban/x.xsb``)."""
     out: list[str] = []
 
-    def walk(node, prefix: str) -> None:  # type: ignore[no-untyped-def]
+    def walk(node: Traversable, prefix: str) -> None:
         for child in node.iterdir():
             if child.is_dir():
                 if not child.name.startswith("__"):

@@ -1,10 +1,20 @@
+# mypy: allow-untyped-defs, allow-untyped-calls
 """Compiled loops of the maze generators.
 
 Mazes are carved on a cell grid of ``h`` x ``w`` cells drawn on a pixel grid of
 ``2h+1`` x ``2w+1`` (cell ``(i, j)`` at pixel ``(2i+1, 2j+1)``, the wall between
-two cells at the pixel between them). Kernels get their random numbers as an
-array drawn by the wrapper from a NumPy Generator, so a seed gives the same
-maze whether the kernel runs compiled or not.
+two cells at the pixel between them: for cells at pixels ``p`` and ``q`` the wall
+is at ``(p + q) // 2``). Kernels get their random numbers as an array drawn by
+the wrapper from a NumPy Generator, so a seed gives the same maze whether the
+kernel runs compiled or not. The two random-walk algorithms (Wilson,
+Aldous-Broder) need an unbounded number of draws: the wrapper draws a 32-bit
+seed and the kernel runs xorshift32 in plain integer arithmetic, identical
+compiled or not.
+
+Every kernel takes ``out`` (the flattened pixel grid, uint8, 1 = passage) and
+``order`` (int32, either empty or the size of ``out``): when ``order`` is not
+empty, each pixel the kernel changes gets the step at which it changed (the
+generation animation is drawn from it).
 """
 
 from __future__ import annotations
@@ -13,24 +23,39 @@ import numpy as np
 
 from .._jit import njit
 
+MASK32 = 0xFFFFFFFF
+
 
 @njit
-def backtracker_kernel(h, w, start, rand, out):  # type: ignore[no-untyped-def]
+def xorshift32(x):
+    """The next state of xorshift32 (a nonzero integer below 2**32)."""
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    return x
+
+
+@njit
+def backtracker_kernel(h, w, start, rand, out, order):
     """Recursive backtracker (randomized depth-first search), with an explicit stack.
 
-    ``out`` is the flattened (2h+1) x (2w+1) uint8 pixel grid, zero on entry;
-    carved pixels are set to 1. ``rand`` holds at least 2*h*w floats in [0, 1).
+    ``rand`` holds at least h*w floats in [0, 1). Returns the number used.
     """
     W = 2 * w + 1
     n = h * w
+    rec = order.shape[0] > 0
+    step = 0
     visited = np.zeros(n, dtype=np.uint8)
     stack = np.empty(n, dtype=np.int64)
     cand = np.empty(4, dtype=np.int64)
-    sp = 0
     stack[0] = start
     sp = 1
     visited[start] = 1
-    out[(2 * (start // w) + 1) * W + 2 * (start % w) + 1] = 1
+    p0 = (2 * (start // w) + 1) * W + 2 * (start % w) + 1
+    out[p0] = 1
+    if rec:
+        order[p0] = step
+    step += 1
     ri = 0
     while sp > 0:
         u = stack[sp - 1]
@@ -57,8 +82,894 @@ def backtracker_kernel(h, w, start, rand, out):  # type: ignore[no-untyped-def]
         visited[v] = 1
         vi = v // w
         vj = v - vi * w
-        out[(2 * vi + 1) * W + 2 * vj + 1] = 1
-        out[(ui + vi + 1) * W + uj + vj + 1] = 1
+        pv = (2 * vi + 1) * W + 2 * vj + 1
+        pw = (ui + vi + 1) * W + uj + vj + 1
+        out[pw] = 1
+        out[pv] = 1
+        if rec:
+            order[pw] = step
+            order[pv] = step + 1
+        step += 2
         stack[sp] = v
         sp += 1
     return ri
+
+
+@njit
+def prim_kernel(h, w, start, rand, out, order, mode):
+    """Randomized Prim. ``mode`` 0: a random wall from the list of walls of the
+    maze (the article's version); 1: a random frontier cell, joined to a random
+    neighbour already in the maze (simplified Prim).
+
+    ``rand`` holds at least 4*h*w floats.
+    """
+    W = 2 * w + 1
+    n = h * w
+    rec = order.shape[0] > 0
+    step = 0
+    state = np.zeros(n, dtype=np.uint8)  # 0 out, 1 in the maze, 2 in the frontier
+    la = np.empty(4 * n + 4, dtype=np.int64)  # mode 0: wall's inner cell; mode 1: frontier cell
+    lb = np.empty(4 * n + 4, dtype=np.int64)  # mode 0: wall's outer cell
+    cand = np.empty(4, dtype=np.int64)
+    nl = 0
+    ri = 0
+    u = start
+    src = start
+    state[u] = 1
+    pu = (2 * (u // w) + 1) * W + 2 * (u % w) + 1
+    out[pu] = 1
+    if rec:
+        order[pu] = step
+    step += 1
+    while True:
+        # add the walls (mode 0) or frontier cells (mode 1) around u
+        ui = u // w
+        uj = u - ui * w
+        m = 0
+        if ui > 0:
+            cand[m] = u - w
+            m += 1
+        if ui < h - 1:
+            cand[m] = u + w
+            m += 1
+        if uj > 0:
+            cand[m] = u - 1
+            m += 1
+        if uj < w - 1:
+            cand[m] = u + 1
+            m += 1
+        for k in range(m):
+            v = cand[k]
+            if mode == 0:
+                if state[v] == 0:
+                    la[nl] = u
+                    lb[nl] = v
+                    nl += 1
+            elif state[v] == 0:
+                state[v] = 2
+                la[nl] = v
+                nl += 1
+        # pick the next one
+        found = False
+        while nl > 0:
+            k = int(rand[ri] * nl)
+            ri += 1
+            a = la[k]
+            b = lb[k]
+            nl -= 1
+            la[k] = la[nl]
+            lb[k] = lb[nl]
+            if mode == 0:
+                if state[b] == 0:
+                    u = b
+                    src = a
+                    found = True
+                    break
+            else:
+                # join a to a random neighbour in the maze
+                ai = a // w
+                aj = a - ai * w
+                m = 0
+                if ai > 0 and state[a - w] == 1:
+                    cand[m] = a - w
+                    m += 1
+                if ai < h - 1 and state[a + w] == 1:
+                    cand[m] = a + w
+                    m += 1
+                if aj > 0 and state[a - 1] == 1:
+                    cand[m] = a - 1
+                    m += 1
+                if aj < w - 1 and state[a + 1] == 1:
+                    cand[m] = a + 1
+                    m += 1
+                src = cand[int(rand[ri] * m)]
+                ri += 1
+                u = a
+                found = True
+                break
+        if not found:
+            break
+        state[u] = 1
+        pu = (2 * (u // w) + 1) * W + 2 * (u % w) + 1
+        ps = (2 * (src // w) + 1) * W + 2 * (src % w) + 1
+        out[(pu + ps) // 2] = 1
+        out[pu] = 1
+        if rec:
+            order[(pu + ps) // 2] = step
+            order[pu] = step + 1
+        step += 2
+    return ri
+
+
+@njit
+def true_prim_kernel(h, w, start, weights, out, order):
+    """Prim's minimum spanning tree on random edge weights (a binary heap).
+
+    ``weights`` has 2*h*w floats: ``weights[c]`` for the edge from cell c to its
+    right neighbour, ``weights[n + c]`` for the edge to the cell below.
+    """
+    W = 2 * w + 1
+    n = h * w
+    rec = order.shape[0] > 0
+    step = 0
+    inside = np.zeros(n, dtype=np.uint8)
+    cap = 4 * n + 4
+    hk = np.empty(cap, dtype=np.float64)  # heap keys
+    ha = np.empty(cap, dtype=np.int64)  # cell in the maze
+    hb = np.empty(cap, dtype=np.int64)  # cell outside
+    hn = 0
+    u = start
+    src = -1
+    while True:
+        inside[u] = 1
+        pu = (2 * (u // w) + 1) * W + 2 * (u % w) + 1
+        if src >= 0:
+            ps = (2 * (src // w) + 1) * W + 2 * (src % w) + 1
+            out[(pu + ps) // 2] = 1
+            if rec:
+                order[(pu + ps) // 2] = step
+            step += 1
+        out[pu] = 1
+        if rec:
+            order[pu] = step
+        step += 1
+        ui = u // w
+        uj = u - ui * w
+        for k in range(4):
+            if k == 0:
+                if ui == 0:
+                    continue
+                v = u - w
+                key = weights[n + v]
+            elif k == 1:
+                if ui == h - 1:
+                    continue
+                v = u + w
+                key = weights[n + u]
+            elif k == 2:
+                if uj == 0:
+                    continue
+                v = u - 1
+                key = weights[v]
+            else:
+                if uj == w - 1:
+                    continue
+                v = u + 1
+                key = weights[u]
+            if inside[v] == 1:
+                continue
+            # push (key, u, v): sift up
+            i = hn
+            hn += 1
+            while i > 0:
+                par = (i - 1) // 2
+                if hk[par] <= key:
+                    break
+                hk[i] = hk[par]
+                ha[i] = ha[par]
+                hb[i] = hb[par]
+                i = par
+            hk[i] = key
+            ha[i] = u
+            hb[i] = v
+        # pop until an edge leads outside
+        found = False
+        while hn > 0:
+            a = ha[0]
+            b = hb[0]
+            hn -= 1
+            key = hk[hn]
+            la = ha[hn]
+            lb = hb[hn]
+            i = 0
+            while True:
+                c = 2 * i + 1
+                if c >= hn:
+                    break
+                if c + 1 < hn and hk[c + 1] < hk[c]:
+                    c += 1
+                if hk[c] >= key:
+                    break
+                hk[i] = hk[c]
+                ha[i] = ha[c]
+                hb[i] = hb[c]
+                i = c
+            hk[i] = key
+            ha[i] = la
+            hb[i] = lb
+            if inside[b] == 0:
+                u = b
+                src = a
+                found = True
+                break
+        if not found:
+            break
+    return step
+
+
+@njit
+def _find(parent, x):
+    root = x
+    while parent[root] != root:
+        root = parent[root]
+    while parent[x] != root:
+        nxt = parent[x]
+        parent[x] = root
+        x = nxt
+    return root
+
+
+@njit
+def kruskal_kernel(h, w, edges, out, order):
+    """Randomized Kruskal: join cells along ``edges`` (shuffled) when they are
+    in different trees (union-find with path compression and union by size).
+
+    An edge ``e < n`` joins cell e to its right neighbour; ``e >= n`` joins cell
+    ``e - n`` to the cell below.
+    """
+    W = 2 * w + 1
+    n = h * w
+    rec = order.shape[0] > 0
+    step = 0
+    parent = np.arange(n)
+    size = np.ones(n, dtype=np.int64)
+    joined = 0
+    for k in range(edges.shape[0]):
+        e = edges[k]
+        if e < n:
+            a = e
+            b = e + 1
+        else:
+            a = e - n
+            b = a + w
+        ra = _find(parent, a)
+        rb = _find(parent, b)
+        if ra == rb:
+            continue
+        if size[ra] < size[rb]:
+            ra, rb = rb, ra
+        parent[rb] = ra
+        size[ra] += size[rb]
+        pa = (2 * (a // w) + 1) * W + 2 * (a % w) + 1
+        pb = (2 * (b // w) + 1) * W + 2 * (b % w) + 1
+        for p in (pa, (pa + pb) // 2, pb):
+            if out[p] == 0:
+                out[p] = 1
+                if rec:
+                    order[p] = step
+                step += 1
+        joined += 1
+        if joined == n - 1:
+            break
+    if n == 1:
+        out[W + 1] = 1
+        if rec:
+            order[W + 1] = 0
+    return step
+
+
+@njit
+def wilson_kernel(h, w, cells, seed, out, order):
+    """Wilson's algorithm: loop-erased random walks from each cell of ``cells``
+    (a permutation; the first one starts the maze) until they hit the maze.
+    """
+    W = 2 * w + 1
+    n = h * w
+    rec = order.shape[0] > 0
+    step = 0
+    x = seed
+    inside = np.zeros(n, dtype=np.uint8)
+    nxt = np.empty(n, dtype=np.int64)
+    cand = np.empty(4, dtype=np.int64)
+    first = cells[0]
+    inside[first] = 1
+    p0 = (2 * (first // w) + 1) * W + 2 * (first % w) + 1
+    out[p0] = 1
+    if rec:
+        order[p0] = step
+    step += 1
+    for k in range(1, n):
+        s = cells[k]
+        if inside[s] == 1:
+            continue
+        u = s
+        while inside[u] == 0:
+            ui = u // w
+            uj = u - ui * w
+            m = 0
+            if ui > 0:
+                cand[m] = u - w
+                m += 1
+            if ui < h - 1:
+                cand[m] = u + w
+                m += 1
+            if uj > 0:
+                cand[m] = u - 1
+                m += 1
+            if uj < w - 1:
+                cand[m] = u + 1
+                m += 1
+            x = xorshift32(x)
+            v = cand[(x * m) >> 32]
+            nxt[u] = v
+            u = v
+        u = s
+        while inside[u] == 0:
+            inside[u] = 1
+            v = nxt[u]
+            pu = (2 * (u // w) + 1) * W + 2 * (u % w) + 1
+            pv = (2 * (v // w) + 1) * W + 2 * (v % w) + 1
+            out[pu] = 1
+            out[(pu + pv) // 2] = 1
+            if rec:
+                order[pu] = step
+                order[(pu + pv) // 2] = step + 1
+            step += 2
+            u = v
+    return x
+
+
+@njit
+def aldous_broder_kernel(h, w, start, seed, out, order):
+    """Aldous-Broder: a random walk that carves into every cell it enters first."""
+    W = 2 * w + 1
+    n = h * w
+    rec = order.shape[0] > 0
+    step = 0
+    x = seed
+    inside = np.zeros(n, dtype=np.uint8)
+    cand = np.empty(4, dtype=np.int64)
+    u = start
+    inside[u] = 1
+    pu = (2 * (u // w) + 1) * W + 2 * (u % w) + 1
+    out[pu] = 1
+    if rec:
+        order[pu] = step
+    step += 1
+    left = n - 1
+    while left > 0:
+        ui = u // w
+        uj = u - ui * w
+        m = 0
+        if ui > 0:
+            cand[m] = u - w
+            m += 1
+        if ui < h - 1:
+            cand[m] = u + w
+            m += 1
+        if uj > 0:
+            cand[m] = u - 1
+            m += 1
+        if uj < w - 1:
+            cand[m] = u + 1
+            m += 1
+        x = xorshift32(x)
+        v = cand[(x * m) >> 32]
+        if inside[v] == 0:
+            inside[v] = 1
+            left -= 1
+            pu = (2 * (u // w) + 1) * W + 2 * (u % w) + 1
+            pv = (2 * (v // w) + 1) * W + 2 * (v % w) + 1
+            out[(pu + pv) // 2] = 1
+            out[pv] = 1
+            if rec:
+                order[(pu + pv) // 2] = step
+                order[pv] = step + 1
+            step += 2
+        u = v
+    return x
+
+
+@njit
+def hunt_and_kill_kernel(h, w, start, rand, out, order):
+    """Hunt-and-kill: a random walk into unvisited cells; when stuck, scan the
+    rows for the first unvisited cell beside the maze and join it.
+
+    ``rand`` holds at least h*w floats.
+    """
+    W = 2 * w + 1
+    n = h * w
+    rec = order.shape[0] > 0
+    step = 0
+    visited = np.zeros(n, dtype=np.uint8)
+    cand = np.empty(4, dtype=np.int64)
+    ri = 0
+    u = start
+    visited[u] = 1
+    pu = (2 * (u // w) + 1) * W + 2 * (u % w) + 1
+    out[pu] = 1
+    if rec:
+        order[pu] = step
+    step += 1
+    scan = 0  # every cell before it is visited
+    src = start
+    while True:
+        ui = u // w
+        uj = u - ui * w
+        m = 0
+        if ui > 0 and visited[u - w] == 0:
+            cand[m] = u - w
+            m += 1
+        if ui < h - 1 and visited[u + w] == 0:
+            cand[m] = u + w
+            m += 1
+        if uj > 0 and visited[u - 1] == 0:
+            cand[m] = u - 1
+            m += 1
+        if uj < w - 1 and visited[u + 1] == 0:
+            cand[m] = u + 1
+            m += 1
+        if m > 0:
+            v = cand[int(rand[ri] * m)]
+            ri += 1
+            src = u
+        else:
+            # hunt
+            while scan < n and visited[scan] == 1:
+                scan += 1
+            if scan == n:
+                break
+            v = -1
+            c = scan
+            while c < n:
+                if visited[c] == 0:
+                    ci = c // w
+                    cj = c - ci * w
+                    m = 0
+                    if ci > 0 and visited[c - w] == 1:
+                        cand[m] = c - w
+                        m += 1
+                    if ci < h - 1 and visited[c + w] == 1:
+                        cand[m] = c + w
+                        m += 1
+                    if cj > 0 and visited[c - 1] == 1:
+                        cand[m] = c - 1
+                        m += 1
+                    if cj < w - 1 and visited[c + 1] == 1:
+                        cand[m] = c + 1
+                        m += 1
+                    if m > 0:
+                        v = c
+                        src = cand[int(rand[ri] * m)]
+                        ri += 1
+                        break
+                c += 1
+            if v < 0:  # pragma: no cover - the grid is connected
+                break
+        visited[v] = 1
+        pv = (2 * (v // w) + 1) * W + 2 * (v % w) + 1
+        ps = (2 * (src // w) + 1) * W + 2 * (src % w) + 1
+        out[(pv + ps) // 2] = 1
+        out[pv] = 1
+        if rec:
+            order[(pv + ps) // 2] = step
+            order[pv] = step + 1
+        step += 2
+        u = v
+    return ri
+
+
+@njit
+def growing_tree_kernel(h, w, start, newest, rand, out, order):
+    """Growing tree: keep a list of active cells; take the newest with
+    probability ``newest``, else a random one; carve to a random unvisited
+    neighbour or drop the cell when it has none.
+
+    ``rand`` holds at least 6*h*w floats.
+    """
+    W = 2 * w + 1
+    n = h * w
+    rec = order.shape[0] > 0
+    step = 0
+    visited = np.zeros(n, dtype=np.uint8)
+    active = np.empty(n, dtype=np.int64)
+    cand = np.empty(4, dtype=np.int64)
+    ri = 0
+    active[0] = start
+    na = 1
+    visited[start] = 1
+    p0 = (2 * (start // w) + 1) * W + 2 * (start % w) + 1
+    out[p0] = 1
+    if rec:
+        order[p0] = step
+    step += 1
+    while na > 0:
+        if newest >= 1.0:
+            k = na - 1
+        elif newest <= 0.0:
+            k = int(rand[ri] * na)
+            ri += 1
+        else:
+            if rand[ri] < newest:
+                k = na - 1
+            else:
+                k = int(rand[ri + 1] * na)
+            ri += 2
+        u = active[k]
+        ui = u // w
+        uj = u - ui * w
+        m = 0
+        if ui > 0 and visited[u - w] == 0:
+            cand[m] = u - w
+            m += 1
+        if ui < h - 1 and visited[u + w] == 0:
+            cand[m] = u + w
+            m += 1
+        if uj > 0 and visited[u - 1] == 0:
+            cand[m] = u - 1
+            m += 1
+        if uj < w - 1 and visited[u + 1] == 0:
+            cand[m] = u + 1
+            m += 1
+        if m == 0:
+            if newest <= 0.0:
+                na -= 1
+                active[k] = active[na]
+            else:
+                for i in range(k, na - 1):
+                    active[i] = active[i + 1]
+                na -= 1
+            continue
+        v = cand[int(rand[ri] * m)]
+        ri += 1
+        visited[v] = 1
+        pu = (2 * ui + 1) * W + 2 * uj + 1
+        pv = (2 * (v // w) + 1) * W + 2 * (v % w) + 1
+        out[(pu + pv) // 2] = 1
+        out[pv] = 1
+        if rec:
+            order[(pu + pv) // 2] = step
+            order[pv] = step + 1
+        step += 2
+        active[na] = v
+        na += 1
+    return ri
+
+
+@njit
+def eller_kernel(h, w, rand, out, order):
+    """Eller's algorithm, one row at a time with one row of set labels.
+
+    ``rand`` holds at least 3*h*w floats.
+    """
+    W = 2 * w + 1
+    rec = order.shape[0] > 0
+    step = 0
+    ri = 0
+    label = np.empty(w, dtype=np.int64)
+    count = np.zeros(h * w + w, dtype=np.int64)
+    down = np.zeros(w, dtype=np.uint8)
+    anydown = np.zeros(h * w + w, dtype=np.uint8)
+    nxt_label = 0
+    for j in range(w):
+        label[j] = nxt_label
+        nxt_label += 1
+    for i in range(h):
+        last = i == h - 1
+        row = (2 * i + 1) * W
+        for j in range(w):
+            p = row + 2 * j + 1
+            out[p] = 1
+            if rec:
+                order[p] = step
+            step += 1
+        # join neighbours in the row
+        for j in range(w - 1):
+            if label[j] == label[j + 1]:
+                continue
+            join = last
+            if not last:
+                join = rand[ri] < 0.5
+                ri += 1
+            if join:
+                old = label[j + 1]
+                new = label[j]
+                for k in range(w):
+                    if label[k] == old:
+                        label[k] = new
+                p = row + 2 * j + 2
+                out[p] = 1
+                if rec:
+                    order[p] = step
+                step += 1
+        if last:
+            break
+        # at least one way down per set
+        for j in range(w):
+            count[label[j]] += 1
+            d = rand[ri] < 0.5
+            ri += 1
+            down[j] = 1 if d else 0
+            if d:
+                anydown[label[j]] = 1
+        for j in range(w):
+            s = label[j]
+            if anydown[s] == 0 and count[s] > 0:
+                # choose one member of the set at random
+                t = int(rand[ri] * count[s])
+                ri += 1
+                for k in range(w):
+                    if label[k] == s:
+                        if t == 0:
+                            down[k] = 1
+                            break
+                        t -= 1
+                anydown[s] = 1
+        for j in range(w):
+            count[label[j]] = 0
+            anydown[label[j]] = 0
+        for j in range(w):
+            if down[j] == 1:
+                p = row + W + 2 * j + 1
+                out[p] = 1
+                if rec:
+                    order[p] = step
+                step += 1
+            else:
+                label[j] = nxt_label
+                nxt_label += 1
+    return ri
+
+
+@njit
+def binary_tree_kernel(h, w, rand, out, order):
+    """Binary tree: every cell opens north or east (the top row runs east, the
+    right column runs north)."""
+    W = 2 * w + 1
+    rec = order.shape[0] > 0
+    step = 0
+    for i in range(h):
+        for j in range(w):
+            p = (2 * i + 1) * W + 2 * j + 1
+            out[p] = 1
+            if rec:
+                order[p] = step
+            step += 1
+            north = i > 0
+            east = j < w - 1
+            q = -1
+            if north and east:
+                q = p - W if rand[i * w + j] < 0.5 else p + 1
+            elif north:
+                q = p - W
+            elif east:
+                q = p + 1
+            if q >= 0:
+                out[q] = 1
+                if rec:
+                    order[q] = step
+                step += 1
+    return step
+
+
+@njit
+def sidewinder_kernel(h, w, rand, out, order):
+    """Sidewinder: each row is cut into runs going east; every run opens north
+    from one of its cells, chosen at random. The top row is one run.
+
+    ``rand`` holds at least 2*h*w floats.
+    """
+    W = 2 * w + 1
+    rec = order.shape[0] > 0
+    step = 0
+    ri = 0
+    for i in range(h):
+        run_start = 0
+        for j in range(w):
+            p = (2 * i + 1) * W + 2 * j + 1
+            out[p] = 1
+            if rec:
+                order[p] = step
+            step += 1
+            at_east = j == w - 1
+            close = at_east
+            if i > 0 and not at_east:
+                close = rand[ri] < 0.5
+                ri += 1
+            if i > 0 and close:
+                k = run_start + int(rand[ri] * (j - run_start + 1))
+                ri += 1
+                q = (2 * i) * W + 2 * k + 1
+                out[q] = 1
+                if rec:
+                    order[q] = step
+                step += 1
+                run_start = j + 1
+            elif not at_east:
+                out[p + 1] = 1
+                if rec:
+                    order[p + 1] = step
+                step += 1
+    return ri
+
+
+@njit
+def division_kernel(h, w, rand, out, order):
+    """Recursive division with an explicit stack of chambers.
+
+    ``out`` starts with the whole inside open; each division draws a wall
+    across a chamber with one gap. ``order`` gets the step at which each wall
+    pixel was placed. ``rand`` holds at least 3*h*w floats.
+    """
+    W = 2 * w + 1
+    rec = order.shape[0] > 0
+    step = 0
+    ri = 0
+    cap = 2 * h * w + 4
+    sr = np.empty(cap, dtype=np.int64)
+    sc = np.empty(cap, dtype=np.int64)
+    sh = np.empty(cap, dtype=np.int64)
+    sw = np.empty(cap, dtype=np.int64)
+    sr[0] = 0
+    sc[0] = 0
+    sh[0] = h
+    sw[0] = w
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        r0 = sr[sp]
+        c0 = sc[sp]
+        rh = sh[sp]
+        rw = sw[sp]
+        if rh < 2 or rw < 2:
+            continue
+        if rw < rh:
+            horizontal = True
+        elif rw > rh:
+            horizontal = False
+        else:
+            horizontal = rand[ri] < 0.5
+            ri += 1
+        if horizontal:
+            k = 1 + int(rand[ri] * (rh - 1))
+            g = int(rand[ri + 1] * rw)
+            ri += 2
+            prow = 2 * (r0 + k) * W
+            for pc in range(2 * c0, 2 * (c0 + rw) + 1):
+                if pc == 2 * (c0 + g) + 1:
+                    continue
+                if out[prow + pc] == 1:
+                    out[prow + pc] = 0
+                    if rec:
+                        order[prow + pc] = step
+                    step += 1
+            sr[sp] = r0
+            sc[sp] = c0
+            sh[sp] = k
+            sw[sp] = rw
+            sr[sp + 1] = r0 + k
+            sc[sp + 1] = c0
+            sh[sp + 1] = rh - k
+            sw[sp + 1] = rw
+        else:
+            k = 1 + int(rand[ri] * (rw - 1))
+            g = int(rand[ri + 1] * rh)
+            ri += 2
+            pcol = 2 * (c0 + k)
+            for pr in range(2 * r0, 2 * (r0 + rh) + 1):
+                if pr == 2 * (r0 + g) + 1:
+                    continue
+                if out[pr * W + pcol] == 1:
+                    out[pr * W + pcol] = 0
+                    if rec:
+                        order[pr * W + pcol] = step
+                    step += 1
+            sr[sp] = r0
+            sc[sp] = c0
+            sh[sp] = rh
+            sw[sp] = k
+            sr[sp + 1] = r0
+            sc[sp + 1] = c0 + k
+            sh[sp + 1] = rh
+            sw[sp + 1] = rw - k
+        sp += 2
+    return ri
+
+
+@njit
+def cave_step_kernel(src, dst, rows, cols, birth, survive):
+    """One cellular-automaton step on a flattened rows x cols grid (1 = rock).
+
+    A rock cell stays rock with at least ``survive`` rock neighbours out of 8; an
+    open cell turns to rock with at least ``birth``. Outside the grid is rock.
+    """
+    for r in range(rows):
+        for c in range(cols):
+            k = 0
+            for dr in range(-1, 2):
+                rr = r + dr
+                for dc in range(-1, 2):
+                    if dr == 0 and dc == 0:
+                        continue
+                    cc = c + dc
+                    if rr < 0 or rr >= rows or cc < 0 or cc >= cols:
+                        k += 1
+                    elif src[rr * cols + cc] == 1:
+                        k += 1
+            i = r * cols + c
+            if src[i] == 1:
+                dst[i] = 1 if k >= survive else 0
+            else:
+                dst[i] = 1 if k >= birth else 0
+
+
+@njit
+def braid_kernel(h, w, dead, k, rand, out):
+    """Remove up to ``k`` dead ends, visiting the cells of ``dead`` in order.
+
+    A cell still a dead end opens a wall to a neighbour, preferring a neighbour
+    that is itself a dead end (which removes two at once). Returns the number of
+    dead ends removed.
+    """
+    W = 2 * w + 1
+    cand = np.empty(4, dtype=np.int64)
+    pref = np.empty(4, dtype=np.int64)
+    removed = 0
+    ri = 0
+    for t in range(dead.shape[0]):
+        if removed >= k:
+            break
+        u = dead[t]
+        ui = u // w
+        uj = u - ui * w
+        pu = (2 * ui + 1) * W + 2 * uj + 1
+        deg = out[pu - W] + out[pu + W] + out[pu - 1] + out[pu + 1]
+        if deg != 1:
+            continue
+        m = 0
+        mp = 0
+        for d in range(4):
+            if d == 0:
+                if ui == 0:
+                    continue
+                q = pu - 2 * W
+            elif d == 1:
+                if ui == h - 1:
+                    continue
+                q = pu + 2 * W
+            elif d == 2:
+                if uj == 0:
+                    continue
+                q = pu - 2
+            else:
+                if uj == w - 1:
+                    continue
+                q = pu + 2
+            if out[(pu + q) // 2] == 1:
+                continue
+            cand[m] = q
+            m += 1
+            if out[q - W] + out[q + W] + out[q - 1] + out[q + 1] == 1:
+                pref[mp] = q
+                mp += 1
+        if m == 0:
+            continue
+        if mp > 0:
+            q = pref[int(rand[ri] * mp)]
+            removed += 2
+        else:
+            q = cand[int(rand[ri] * m)]
+            removed += 1
+        ri += 1
+        out[(pu + q) // 2] = 1
+    return removed

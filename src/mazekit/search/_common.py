@@ -21,7 +21,7 @@ STEPS: tuple[tuple[int, int], ...] = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1)
 def check_connectivity(connectivity: object) -> int:
     if connectivity not in (4, 8):
         raise ValueError(f"connectivity must be 4 or 8, got {connectivity!r}")
-    return int(connectivity)  # type: ignore[call-overload]
+    return 4 if connectivity == 4 else 8
 
 
 class Padded:
@@ -46,7 +46,7 @@ class Padded:
         return self.shape[0] * self.shape[1]
 
     def index(self, point: Point) -> int:
-        return (point[0] + 1) * self.width + point[1] + 1
+        return int((point[0] + 1) * self.width + point[1] + 1)
 
     def points(self, idx: NDArray[np.integer[Any]]) -> NDArray[np.intp]:
         """Padded flat indices -> an (n, 2) array of (r, c)."""

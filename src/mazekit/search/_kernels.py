@@ -1,3 +1,4 @@
+# mypy: allow-untyped-defs, allow-untyped-calls
 """The compiled loops of mazekit.search.
 
 Every kernel works on a *padded, flattened* grid: the wrapper adds a one-cell
@@ -27,7 +28,7 @@ from .._jit import njit
 
 
 @njit
-def bfs_kernel(grid, offsets, sources, goal, targets, dist, pdir, queue, want_parent):  # type: ignore[no-untyped-def]
+def bfs_kernel(grid, offsets, sources, goal, targets, dist, pdir, queue, want_parent):
     """Breadth-first search from ``sources`` (FIFO, neighbours in offset order).
 
     Stops as soon as ``goal`` (a cell index, -1 for none) or any cell with
@@ -65,7 +66,7 @@ def bfs_kernel(grid, offsets, sources, goal, targets, dist, pdir, queue, want_pa
 
 
 @njit
-def bfs4_distances_kernel(grid, width, source, dist, queue):  # type: ignore[no-untyped-def]
+def bfs4_distances_kernel(grid, width, source, dist, queue):
     """BFS distances from one source, 4-connected, no parents: the tightest loop."""
     dist[source] = 0
     queue[0] = source
@@ -102,7 +103,7 @@ def bfs4_distances_kernel(grid, width, source, dist, queue):  # type: ignore[no-
 
 
 @njit
-def dfs_kernel(grid, offsets, start, goal, targets, order, pdir, stack_cell, stack_k):  # type: ignore[no-untyped-def]
+def dfs_kernel(grid, offsets, start, goal, targets, order, pdir, stack_cell, stack_k):
     """Depth-first search that visits cells in the order of the recursive DFS.
 
     A cell is entered when it is passable and not yet visited; neighbours are
@@ -143,7 +144,7 @@ def dfs_kernel(grid, offsets, start, goal, targets, order, pdir, stack_cell, sta
 
 
 @njit
-def walk_back_kernel(pdir, offsets, end, out):  # type: ignore[no-untyped-def]
+def walk_back_kernel(pdir, offsets, end, out):
     """Follow ``pdir`` from ``end`` back to a source; write the cells end-first.
 
     Returns the number of cells written.
@@ -164,7 +165,7 @@ def walk_back_kernel(pdir, offsets, end, out):  # type: ignore[no-untyped-def]
 
 
 @njit
-def astar_unit4_kernel(grid, width, start, goal, g, pdir, order):  # type: ignore[no-untyped-def]
+def astar_unit4_kernel(grid, width, start, goal, g, pdir, order):
     """A* for 4-connected unit-cost grids with the Manhattan heuristic.
 
     With unit steps, f = g + h changes by 0 or +2 along an edge, so the open
@@ -247,7 +248,7 @@ def astar_unit4_kernel(grid, width, start, goal, g, pdir, order):  # type: ignor
 
 
 @njit
-def _heap_less(hk1, hk2, hseq, a, b):  # type: ignore[no-untyped-def]
+def _heap_less(hk1, hk2, hseq, a, b):
     if hk1[a] != hk1[b]:
         return hk1[a] < hk1[b]
     if hk2[a] != hk2[b]:
@@ -257,7 +258,7 @@ def _heap_less(hk1, hk2, hseq, a, b):  # type: ignore[no-untyped-def]
 
 @njit
 def best_first_kernel(cost, offsets, step_len, coords_r, coords_c, width, start, goal, targets,
-                      mode, heuristic, hscale, g, pdir, order):  # type: ignore[no-untyped-def]
+                      mode, heuristic, hscale, g, pdir, order):
     """Best-first search on a cost grid with a binary heap.
 
     ``cost[v]`` is the cost of entering ``v`` (``inf`` = wall), multiplied by
@@ -415,7 +416,7 @@ def best_first_kernel(cost, offsets, step_len, coords_r, coords_c, width, start,
 
 
 @njit
-def flood_kernel(grid, offsets, seed, stop, out, queue):  # type: ignore[no-untyped-def]
+def flood_kernel(grid, offsets, seed, stop, out, queue):
     """Mark in ``out`` the cells reachable from ``seed`` (BFS order).
 
     Cells with ``stop[v] != 0`` are marked but not expanded (``stop`` may be
@@ -443,7 +444,7 @@ def flood_kernel(grid, offsets, seed, stop, out, queue):  # type: ignore[no-unty
 
 
 @njit
-def scanline_fill_kernel(grid, width, seed, out, diagonal):  # type: ignore[no-untyped-def]
+def scanline_fill_kernel(grid, width, seed, out, diagonal):
     """Scan-line flood fill from ``seed``: whole horizontal runs at a time.
 
     Fills ``out`` with 1 on every cell 4-connected (8-connected if
@@ -494,7 +495,7 @@ def scanline_fill_kernel(grid, width, seed, out, diagonal):  # type: ignore[no-u
 
 
 @njit
-def label_kernel(grid, offsets, labels, queue):  # type: ignore[no-untyped-def]
+def label_kernel(grid, offsets, labels, queue):
     """Label the connected components of passable cells, 1, 2, ... in scan order.
 
     Returns the number of components. ``labels`` must be zero on entry.
@@ -523,7 +524,7 @@ def label_kernel(grid, offsets, labels, queue):  # type: ignore[no-untyped-def]
 
 
 @njit
-def tree_depth_kernel(cells, pdir, offsets, depth):  # type: ignore[no-untyped-def]
+def tree_depth_kernel(cells, pdir, offsets, depth):
     """Depth of each cell in a search tree; ``cells`` lists parents before children."""
     for i in range(cells.shape[0]):
         v = cells[i]
