@@ -1,0 +1,95 @@
+"""Sokoban: levels, moves and pushes, level formats, deadlock detection.
+
+The engine every Sokoban feature stands on (the assignment's simulator, replay,
+the terminal game, pictures, the solver). A :class:`Level` holds the static
+arrays, a :class:`State` the player and the boxes as flat cell indices; the
+functions of :mod:`.rules` step from state to state.
+
+>>> from mazekit.sokoban import parse_level, replay
+>>> lv = parse_level('''
+... #######
+... #@ $ .#
+... #######''')
+>>> r = replay(lv, "rR"); r.moves, r.pushes, r.solved
+(2, 1, False)
+>>> replay(lv, "rRR").solved
+True
+"""
+
+from .deadlock import (
+    Deadlocks,
+    bipartite_deadlock,
+    block_deadlock,
+    corner_squares,
+    dead_squares,
+    freeze_deadlock,
+    goal_reach,
+    is_deadlocked,
+    wall_line_squares,
+)
+from .formats import (
+    Assignment,
+    fake_target,
+    format_assignment_map,
+    format_level,
+    format_levels,
+    from_xy,
+    parse_assignment,
+    parse_level,
+    parse_levels,
+    to_xy,
+)
+from .level import DIRECTIONS, STEPS, Level, State
+from .rules import (
+    Game,
+    Replay,
+    Step,
+    canonical,
+    legal_pushes,
+    push,
+    pushes_to_lurd,
+    reachable,
+    replay,
+    step,
+    walk,
+)
+from .assignment import Simulation, simulate
+
+__all__ = [
+    "Assignment",
+    "DIRECTIONS",
+    "Deadlocks",
+    "Game",
+    "Level",
+    "Replay",
+    "STEPS",
+    "Simulation",
+    "State",
+    "Step",
+    "bipartite_deadlock",
+    "block_deadlock",
+    "canonical",
+    "corner_squares",
+    "dead_squares",
+    "fake_target",
+    "format_assignment_map",
+    "format_level",
+    "format_levels",
+    "freeze_deadlock",
+    "from_xy",
+    "goal_reach",
+    "is_deadlocked",
+    "legal_pushes",
+    "parse_assignment",
+    "parse_level",
+    "parse_levels",
+    "push",
+    "pushes_to_lurd",
+    "reachable",
+    "replay",
+    "simulate",
+    "step",
+    "to_xy",
+    "walk",
+    "wall_line_squares",
+]

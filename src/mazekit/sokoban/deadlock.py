@@ -1,0 +1,361 @@
+"""Deadlock detection: positions from which the boxes can never all reach goals.
+
+Every rule is *sound*: it never calls a solvable position dead (the tests replay
+reference solutions and check every position along them). A rule may miss a
+deadlock; the solver only loses time then.
+
+Rules, cheapest first:
+
+* **dead squares** (:func:`dead_squares`): cells from which a lone box can
+  never be pushed onto any goal, found by *pulling* a box backwards from every
+  goal. They include the two classic special cases, kept as their own functions
+  for explanation and tests: :func:`corner_squares` (two walls at right angles)
+  and :func:`wall_line_squares` (a stretch along a wall, closed at both ends,
+  with no goal on it).
+* **2x2 blocks** (:func:`block_deadlock`): four cells in a square, each a wall or
+  a box, with a box off its goal: none of those boxes can ever move.
+* **freeze deadlocks** (:func:`freeze_deadlock`): a box off goal that can move
+  along neither axis, because of walls, dead squares on both sides, or
+  neighbouring boxes that are themselves frozen (checked recursively, with the
+  boxes already on the chain treated as walls, within a bounded budget).
+* **bipartite deadlocks** (:func:`bipartite_deadlock`): no matching of the boxes
+  to distinct goals such that each box could reach its goal alone.
+
+:func:`is_deadlocked` applies them all; a :class:`Deadlocks` object keeps the
+per-level tables for repeated checks (the solver's use).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._kernels import pull_kernel
+from .level import Level, State
+
+__all__ = [
+    "Deadlocks",
+    "goal_reach",
+    "dead_squares",
+    "corner_squares",
+    "wall_line_squares",
+    "block_deadlock",
+    "freeze_deadlock",
+    "bipartite_deadlock",
+    "is_deadlocked",
+]
+
+#: Recursive calls allowed per freeze check of one box (beyond it: "not frozen").
+FREEZE_BUDGET = 256
+
+
+def goal_reach(level: Level) -> NDArray[np.bool_]:
+    """For each goal, the cells from which a lone box can be pushed onto it.
+
+    Returns a bool array of shape ``(goals, cells)`` (flat cells), goals in
+    the order of :attr:`Level.goal_cells`.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("######\\n#@$ .#\\n######")
+    >>> goal_reach(lv).reshape(-1, *lv.shape)[0, 1].astype(int).tolist()
+    [0, 0, 1, 1, 1, 0]
+    """
+    n = level.size
+    floor = level.floor.ravel().astype(np.uint8)
+    out = np.zeros((len(level.goal_cells), n), dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int32)
+    kern = pull_kernel.pick(n * max(1, len(level.goal_cells)))
+    for i, g in enumerate(level.goal_cells):
+        live = np.zeros(n, dtype=np.uint8)
+        kern(level.nbr, floor, np.array([g], dtype=np.int32), live, queue)
+        out[i] = live.astype(np.bool_)
+    return out
+
+
+def dead_squares(level: Level) -> NDArray[np.bool_]:
+    """Floor cells from which a lone box can reach no goal, shape ``(R, C)``.
+
+    Computed by pulling a box backwards from all the goals at once (one BFS):
+    every cell a pulled box reaches is live; the rest of the floor is dead.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("#####\\n#@  #\\n#$ .#\\n#####")
+    >>> dead_squares(lv).astype(int).tolist()
+    [[0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 1, 0, 0, 0], [0, 0, 0, 0, 0]]
+    """
+    n = level.size
+    floor = level.floor.ravel().astype(np.uint8)
+    live = np.zeros(n, dtype=np.uint8)
+    queue = np.empty(n, dtype=np.int32)
+    sources = np.array(level.goal_cells, dtype=np.int32)
+    pull_kernel.pick(n)(level.nbr, floor, sources, live, queue)
+    out: NDArray[np.bool_] = (level.floor.ravel() & (live == 0)).reshape(level.shape)
+    return out
+
+
+def corner_squares(level: Level) -> NDArray[np.bool_]:
+    """Floor cells, not goals, with a wall (or the map edge) above or below *and* left or right.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("#####\\n#@  #\\n#$ .#\\n#####")
+    >>> np.argwhere(corner_squares(lv)).tolist()
+    [[1, 1], [1, 3], [2, 1]]
+    """
+    nbr = level.nbr
+    vert = (nbr[:, 0] < 0) | (nbr[:, 1] < 0)
+    horiz = (nbr[:, 2] < 0) | (nbr[:, 3] < 0)
+    out = vert & horiz & level.floor.ravel() & ~level.goals.ravel()
+    return out.reshape(level.shape)
+
+
+def wall_line_squares(level: Level) -> NDArray[np.bool_]:
+    """Floor cells on a stretch along a wall, closed at both ends, with no goal on it.
+
+    A box there can only slide along the wall and never leave it. For each
+    cell and each side, the stretch is followed both ways while the wall on
+    that side continues; it must end against walls at both ends.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("#######\\n#@    #\\n# $ . #\\n#######")
+    >>> wall_line_squares(lv)[1].astype(int).tolist()
+    [0, 1, 1, 1, 1, 1, 0]
+    """
+    nbr = level.nbr
+    floor = level.floor.ravel()
+    goals = level.goals.ravel()
+    n = level.size
+    out = np.zeros(n, dtype=np.bool_)
+    # (side of the wall, the two directions along it)
+    for side, (a, b) in ((0, (2, 3)), (1, (2, 3)), (2, (0, 1)), (3, (0, 1))):
+        done = np.zeros(n, dtype=np.bool_)
+        for u in range(n):
+            if done[u] or not floor[u] or nbr[u, side] >= 0:
+                continue
+            # walk to the start of the stretch in direction a, then collect it towards b
+            s = u
+            while nbr[s, a] >= 0 and nbr[nbr[s, a], side] < 0:
+                s = int(nbr[s, a])
+            closed_a = nbr[s, a] < 0
+            stretch = [s]
+            while nbr[stretch[-1], b] >= 0 and nbr[nbr[stretch[-1], b], side] < 0:
+                stretch.append(int(nbr[stretch[-1], b]))
+            closed_b = nbr[stretch[-1], b] < 0
+            done[stretch] = True
+            if closed_a and closed_b and not goals[stretch].any():
+                out[stretch] = True
+    return (out & floor).reshape(level.shape)
+
+
+def _box_mask(level: Level, boxes: Iterable[int]) -> NDArray[np.bool_]:
+    m = np.zeros(level.size, dtype=np.bool_)
+    m[list(boxes)] = True
+    return m
+
+
+def block_deadlock(level: Level, state: State) -> bool:
+    """True when some 2x2 square is all walls and boxes with a box off its goal.
+
+    Cells outside the map count as walls. No box of such a square can ever
+    move: each has a wall or a box beside it along both axes.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("######\\n#@   #\\n# $$ #\\n# $$ #\\n#....#\\n######")
+    >>> block_deadlock(lv, lv.start)
+    True
+    """
+    rows, cols = level.shape
+    walls = level.walls
+    boxes = _box_mask(level, state.boxes).reshape(rows, cols)
+    goals = level.goals
+    for b in state.boxes:
+        r, c = level.rc(b)
+        for dr in (-1, 1):
+            for dc in (-1, 1):
+                square = ((r + dr, c), (r, c + dc), (r + dr, c + dc))
+                solid = True
+                off_goal = not goals[r, c]
+                for rr, cc in square:
+                    if 0 <= rr < rows and 0 <= cc < cols and not walls[rr, cc]:
+                        if not boxes[rr, cc]:
+                            solid = False
+                            break
+                        off_goal = off_goal or not goals[rr, cc]
+                if solid and off_goal:
+                    return True
+    return False
+
+
+def _axis_blocked(
+    nbr: NDArray[np.int32],
+    box: int,
+    axis: int,
+    boxes: NDArray[np.bool_],
+    dead: NDArray[np.bool_],
+    fixed: tuple[int, ...],
+    budget: list[int],
+) -> bool:
+    """Can ``box`` never move along ``axis`` (0 vertical, 1 horizontal)?"""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False  # out of budget: assume it can move (sound)
+    d1, d2 = (0, 1) if axis == 0 else (2, 3)
+    n1 = int(nbr[box, d1])
+    n2 = int(nbr[box, d2])
+    if n1 < 0 or n2 < 0 or n1 in fixed or n2 in fixed:
+        return True
+    if dead[n1] and dead[n2]:
+        return True
+    chain = fixed + (box,)
+    for nb in (n1, n2):
+        if boxes[nb] and _axis_blocked(nbr, nb, 1 - axis, boxes, dead, chain, budget):
+            return True
+    return False
+
+
+def freeze_deadlock(
+    level: Level,
+    state: State,
+    *,
+    boxes: Iterable[int] | None = None,
+    dead: NDArray[np.bool_] | None = None,
+    budget: int = FREEZE_BUDGET,
+) -> bool:
+    """True when a box off its goal is frozen: it can move along neither axis.
+
+    Parameters
+    ----------
+    level, state : Level, State
+        The position.
+    boxes : iterable of int, optional
+        Only check these boxes (a solver checks the box it just pushed);
+        default every box off its goal.
+    dead : ndarray of bool, optional
+        Flat dead squares (default computed with :func:`dead_squares`).
+    budget : int
+        Recursive calls allowed per box; when exhausted the box is assumed free.
+
+    Examples
+    --------
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("######\\n#   .#\\n#@$$ #\\n#####.\\n")
+    >>> freeze_deadlock(lv, lv.start)
+    True
+    """
+    nbr = level.nbr
+    goals = level.goals.ravel()
+    if dead is None:
+        dead = dead_squares(level).ravel()
+    mask = _box_mask(level, state.boxes)
+    check = state.boxes if boxes is None else tuple(boxes)
+    for b in check:
+        if goals[b]:
+            continue
+        if _axis_blocked(nbr, b, 0, mask, dead, (), [budget]) and _axis_blocked(nbr, b, 1, mask, dead, (), [budget]):
+            return True
+    return False
+
+
+def _matching_size(adj: list[list[int]], n_goals: int) -> int:
+    """Maximum bipartite matching (augmenting paths)."""
+    owner = [-1] * n_goals
+
+    def augment(i: int, seen: list[bool]) -> bool:
+        for g in adj[i]:
+            if not seen[g]:
+                seen[g] = True
+                if owner[g] < 0 or augment(owner[g], seen):
+                    owner[g] = i
+                    return True
+        return False
+
+    size = 0
+    for i in range(len(adj)):
+        if augment(i, [False] * n_goals):
+            size += 1
+    return size
+
+
+def bipartite_deadlock(level: Level, state: State, *, reach: NDArray[np.bool_] | None = None) -> bool:
+    """True when the boxes cannot be matched to distinct goals each could reach alone.
+
+    ``reach`` is :func:`goal_reach` of the level (computed when not given).
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("#######\\n#.$ $.#\\n#  @  #\\n#######")
+    >>> bipartite_deadlock(lv, lv.start)
+    False
+    >>> lv = parse_level("########\\n#.$  $ #\\n#  @   #\\n#     .#\\n########")
+    >>> bipartite_deadlock(lv, lv.start)
+    True
+    """
+    if reach is None:
+        reach = goal_reach(level)
+    adj = [np.flatnonzero(reach[:, b]).tolist() for b in state.boxes]
+    return _matching_size(adj, reach.shape[0]) < len(state.boxes)
+
+
+class Deadlocks:
+    """The deadlock tables of one level, for repeated checks.
+
+    Attributes
+    ----------
+    dead : ndarray of bool, shape (cells,)
+        The flat dead squares.
+    reach : ndarray of bool, shape (goals, cells)
+        :func:`goal_reach`.
+
+    Examples
+    --------
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("#####\\n#@  #\\n#$ .#\\n#####")
+    >>> Deadlocks(lv).check(lv.start)
+    'dead square'
+    """
+
+    __slots__ = ("level", "dead", "reach", "goals")
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.dead = dead_squares(level).ravel()
+        self.reach = goal_reach(level)
+        self.goals = level.goals.ravel()
+
+    def check(self, state: State, *, pushed: int | None = None) -> str:
+        """The name of the first rule that finds ``state`` dead, or '' when none does.
+
+        With ``pushed`` (the cell of the box just pushed), the dead-square and
+        freeze rules look at that box only, the cheap incremental check of a search.
+        Names: ``'dead square'``, ``'2x2 block'``, ``'freeze'``, ``'bipartite'``.
+        """
+        boxes = state.boxes if pushed is None else (pushed,)
+        if any(self.dead[b] for b in boxes):
+            return "dead square"
+        if block_deadlock(self.level, state):
+            return "2x2 block"
+        if freeze_deadlock(self.level, state, boxes=boxes, dead=self.dead):
+            return "freeze"
+        if bipartite_deadlock(self.level, state, reach=self.reach):
+            return "bipartite"
+        return ""
+
+
+_CACHE: weakref.WeakKeyDictionary[Level, Deadlocks] = weakref.WeakKeyDictionary()
+
+
+def is_deadlocked(level: Level, state: State) -> bool:
+    """True when some rule proves that ``state`` can never be solved.
+
+    The tables are computed once per level and kept while the level lives.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("######\\n#@$ .#\\n######")
+    >>> is_deadlocked(lv, lv.start)
+    False
+    """
+    dl = _CACHE.get(level)
+    if dl is None:
+        dl = _CACHE[level] = Deadlocks(level)
+    return dl.check(state) != ""

@@ -1,0 +1,401 @@
+"""Reading and writing Sokoban levels: XSB collections, run-length rows, the assignment's map.
+
+This is the only module of mazekit that knows the assignment's ``(x, y)``
+coordinates (column, row counted from the bottom); everything else uses ``(r, c)``.
+
+Formats read:
+
+* **XSB** (the standard text form): ``#`` wall, ``@`` player, ``+`` player on a
+  goal, ``$`` box, ``*`` box on a goal, ``.`` goal, space, ``-`` or ``_`` floor.
+  A file may hold a collection: levels are separated by blank lines, ``;``
+  comments and free text; a level's title is the text of a ``Title:`` line after
+  it, else the last text line before it (``; 12`` gives ``12``).
+* **Run-length encoded rows**: a count before a character repeats it, ``|``
+  separates rows: ``4#|#-@$.#`` is the two rows ``####`` and ``#-@$.#``.
+* **The assignment's map** (article 004): 10 lines of at most 20 characters
+  (``@`` player, ``o`` box, ``x`` target, space floor, ``#`` wall), then one line
+  of moves over ``^ v < >``. One target, the *fake* one, does not count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from ..grid import decode_text, split_lines
+from .level import Level, State
+
+__all__ = [
+    "parse_levels",
+    "parse_level",
+    "format_level",
+    "format_levels",
+    "Assignment",
+    "parse_assignment",
+    "format_assignment_map",
+    "fake_target",
+    "to_xy",
+    "from_xy",
+    "ASSIGNMENT_ROWS",
+    "ASSIGNMENT_COLS",
+    "ASSIGNMENT_MOVES",
+]
+
+_XSB = set("#@+$*.-_ ")
+_RLE = set("0123456789|")
+_SOLID = set("#@+$*.")
+
+#: The assignment's map size.
+ASSIGNMENT_ROWS = 10
+ASSIGNMENT_COLS = 20
+#: The assignment's move characters and their LURD letters.
+ASSIGNMENT_MOVES = {"^": "u", "v": "d", "<": "l", ">": "r"}
+
+
+# ----------------------------------------------------------------------- XSB
+
+
+def _is_board_line(line: str) -> bool:
+    s = line.strip()
+    if not s:
+        return False
+    if re.match(r"\d*#", s):
+        return True
+    return set(s) <= (_XSB | _RLE) and bool(set(s) & _SOLID)
+
+
+def _expand_rle(text: str, lineno: int) -> list[str]:
+    """Expand one run-length encoded line into rows."""
+    rows: list[str] = []
+    out: list[str] = []
+    count = ""
+    for col, ch in enumerate(text, 1):
+        if ch.isdigit():
+            count += ch
+            continue
+        if ch == "|":
+            if count:
+                raise InputError(lineno, f"count {count} before '|' in column {col}")
+            rows.append("".join(out))
+            out = []
+            continue
+        n = int(count) if count else 1
+        if n > 100000:
+            raise InputError(lineno, f"run length {n} in column {col} is too large")
+        out.append(ch * n)
+        count = ""
+    if count:
+        raise InputError(lineno, f"count {count} at the end of the row repeats nothing")
+    rows.append("".join(out))
+    return rows
+
+
+def _build_xsb(rows: list[tuple[int, str]], title: str) -> Level:
+    """A level from ``(line number, row text)`` pairs of XSB rows."""
+    first_line = rows[0][0]
+    height = len(rows)
+    width = max(len(t) for _, t in rows)
+    walls = np.zeros((height, width), dtype=np.bool_)
+    goals = np.zeros((height, width), dtype=np.bool_)
+    players: list[tuple[int, int, int]] = []
+    boxes: list[int] = []
+    for r, (lineno, text) in enumerate(rows):
+        for c, ch in enumerate(text):
+            if ch == "#":
+                walls[r, c] = True
+            elif ch in "@+":
+                players.append((lineno, r, c))
+            if ch in "$*":
+                boxes.append(r * width + c)
+            if ch in ".+*":
+                goals[r, c] = True
+            if ch not in _XSB:
+                raise InputError(lineno, f"unexpected character {ch!r} in column {c + 1} of the level")
+    if not players:
+        raise InputError(first_line, "level has no player ('@' or '+')")
+    if len(players) > 1:
+        lineno, r, c = players[1]
+        raise InputError(lineno, f"a second player in column {c + 1} (a level has exactly one)")
+    if not boxes:
+        raise InputError(first_line, "level has no boxes")
+    n_goals = int(goals.sum())
+    if len(boxes) > n_goals:
+        raise InputError(first_line, f"level has {len(boxes)} boxes but only {n_goals} goals")
+    _, pr, pc = players[0]
+    start = State.make(pr * width + pc, boxes)
+    return Level(walls, goals, start, np.zeros_like(goals), title)
+
+
+def _title_of(text: str) -> str:
+    s = text.strip()
+    s = s.lstrip(";").strip()
+    if s.lower().startswith("title:"):
+        s = s[6:].strip()
+    return s
+
+
+def parse_levels(data: bytes | str) -> list[Level]:
+    """Read every level of an XSB collection (run-length rows accepted).
+
+    Raises :class:`~mazekit.errors.InputError` naming the line of the first
+    problem: a strange character in a level row, no player or two, no boxes,
+    more boxes than goals, or no level at all.
+
+    Examples
+    --------
+    >>> text = "; Two tiny levels\\n\\n; one\\n#####\\n#@$.#\\n#####\\n\\n5#|#.$@#|5#\\nTitle: two\\n"
+    >>> levels = parse_levels(text)
+    >>> [(lv.title, lv.shape) for lv in levels]
+    [('one', (3, 5)), ('two', (3, 5))]
+    >>> parse_levels("####\\n#@@#\\n####")
+    Traceback (most recent call last):
+    ...
+    mazekit.errors.InputError: line 2: a second player in column 3 (a level has exactly one)
+    """
+    lines = split_lines(decode_text(data))
+    blocks: list[tuple[list[tuple[int, str]], list[str], list[str]]] = []
+    text_lines: list[str] = []
+    current: list[tuple[int, str]] = []
+    for i, raw in enumerate(lines, 1):
+        line = raw.rstrip()
+        if _is_board_line(line):
+            if not current:
+                blocks.append((current, text_lines, []))
+                text_lines = []
+            if set(line.strip()) & _RLE:
+                expanded = _expand_rle(line.strip() if "|" in line else line, i)
+                current.extend((i, row) for row in expanded)
+            else:
+                current.append((i, line))
+            continue
+        if current:
+            current = []
+        if line.strip():
+            if blocks:
+                blocks[-1][2].append(line)
+            text_lines.append(line)
+    if not blocks:
+        raise InputError(0, "no level found (expected rows of '#', '@', '$', '.' ...)")
+    levels: list[Level] = []
+    for rows, before, after in blocks:
+        title = ""
+        titled = [t for t in after if _title_line(t)]
+        if titled:
+            title = _title_of(titled[0])
+        else:
+            pool = [t for t in before if not _title_line(t)]
+            if pool:
+                title = _title_of(pool[-1])
+        levels.append(_build_xsb(rows, title))
+    return levels
+
+
+def _title_line(t: str) -> bool:
+    return t.strip().lower().startswith("title:")
+
+
+def parse_level(data: bytes | str) -> Level:
+    """Read a text holding exactly one level (see :func:`parse_levels`).
+
+    >>> parse_level("#####\\n#@$.#\\n#####").start
+    State(player=6, boxes=(7,))
+    """
+    levels = parse_levels(data)
+    if len(levels) != 1:
+        raise InputError(0, f"expected one level, found {len(levels)}")
+    return levels[0]
+
+
+def _chars(level: Level, state: State | None) -> list[list[str]]:
+    st = level.start if state is None else state
+    rows, cols = level.shape
+    grid = np.full((rows, cols), " ", dtype="<U1")
+    grid[level.goals] = "."
+    grid[level.walls] = "#"
+    flat = grid.reshape(-1)
+    for b in st.boxes:
+        flat[b] = "*" if level.goals.flat[b] else "$"
+    flat[st.player] = "+" if level.goals.flat[st.player] else "@"
+    return [list(row) for row in grid]
+
+
+def _rle_row(row: str) -> str:
+    out: list[str] = []
+    for m in re.finditer(r"(.)\1*", row):
+        run = m.group(0)
+        out.append((str(len(run)) if len(run) > 1 else "") + run[0])
+    return "".join(out)
+
+
+def format_level(level: Level, state: State | None = None, *, rle: bool = False, floor: str = " ") -> str:
+    """Write a level (at ``state``, default its start) in XSB, one row per line.
+
+    Trailing floor is dropped from each row. With ``rle`` the rows are run-length
+    encoded and joined by ``|`` on one line (floor written ``-``). ``floor``
+    chooses the floor character (``" "``, ``"-"`` or ``"_"``).
+
+    >>> lv = parse_level("#####\\n#@$.#\\n#####")
+    >>> print(format_level(lv), end="")
+    #####
+    #@$.#
+    #####
+    >>> format_level(lv, rle=True)
+    '5#|#@$.#|5#\\n'
+    """
+    rows = ["".join(r).rstrip() for r in _chars(level, state)]
+    if rle:
+        return "|".join(_rle_row(r.replace(" ", "-")) for r in rows) + "\n"
+    if floor != " ":
+        rows = [r.replace(" ", floor) for r in rows]
+    return "".join(r + "\n" for r in rows)
+
+
+def format_levels(levels: Iterable[Level], *, rle: bool = False) -> str:
+    """Write a collection: each level preceded by a ``; title`` line, blank lines between.
+
+    The output reads back with :func:`parse_levels` to the same levels.
+    """
+    parts = []
+    for i, lv in enumerate(levels, 1):
+        parts.append(f"; {lv.title or i}\n\n" + format_level(lv, rle=rle))
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------- assignment
+
+
+def to_xy(level: Level, cell: int) -> tuple[int, int]:
+    """The assignment's ``(x, y)`` of flat ``cell``: column, and row counted from the bottom.
+
+    >>> lv = Level.build(np.zeros((10, 20)), goals=[(0, 0)], player=(2, 18), boxes=[(3, 18)])
+    >>> to_xy(lv, lv.start.player), to_xy(lv, lv.start.boxes[0])
+    ((18, 7), (18, 6))
+    """
+    r, c = level.rc(cell)
+    return (c, level.shape[0] - 1 - r)
+
+
+def from_xy(level: Level, xy: tuple[int, int]) -> int:
+    """The flat cell of the assignment's ``(x, y)`` (inverse of :func:`to_xy`)."""
+    x, y = xy
+    return level.cell((level.shape[0] - 1 - y, x))
+
+
+def fake_target(targets: Sequence[tuple[int, int]]) -> int:
+    """Index in ``targets`` (``(x, y)`` points) of the assignment's fake target.
+
+    The fake target is the one nearest the diagonal ``y = x`` (smallest
+    ``|x - y|``); ties go to the smallest ``x + y``. Two targets can still tie,
+    mirror images ``(a, b)`` and ``(b, a)``: the article is silent, and mazekit
+    takes the one with the smaller ``x``.
+
+    >>> fake_target([(10, 2), (4, 7), (3, 6), (6, 3)])
+    2
+    """
+    return min(range(len(targets)), key=lambda i: (abs(targets[i][0] - targets[i][1]), sum(targets[i]), targets[i][0]))
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """An assignment input: the level (the fake target as a decoy) and its moves in LURD letters."""
+
+    level: Level
+    moves: str
+
+
+def parse_assignment(data: bytes | str) -> Assignment:
+    """Read the assignment's input: 10 map lines of at most 20 characters, then the moves.
+
+    Shorter map lines are padded with spaces. The map has exactly one ``@``, one
+    to four boxes ``o`` and one target ``x`` more than boxes; the fake target
+    becomes :attr:`Level.decoys`, the others :attr:`Level.goals`. The moves line
+    holds ``^ v < >`` (spaces ignored) and may be empty; it is returned as the
+    lower-case letters ``u d l r``.
+
+    >>> rows = ["#" * 20] + ["#@ o x     x       #"] + ["#" * 20] * 8
+    >>> a = parse_assignment("\\n".join(rows) + "\\n>>\\n")
+    >>> a.moves, to_xy(a.level, a.level.goal_cells[0])
+    ('rr', (11, 8))
+    """
+    lines = split_lines(decode_text(data))
+    rows = ASSIGNMENT_ROWS
+    if len(lines) < rows:
+        raise InputError(len(lines) + 1, f"missing map row: expected {rows} rows, got {len(lines)}")
+    if len(lines) < rows + 1:
+        raise InputError(rows + 1, "missing the line of moves (^ v < >) after the map")
+    for i in range(rows + 1, len(lines)):
+        if lines[i].strip():
+            raise InputError(i + 1, f"unexpected text after the line of moves: {lines[i][:20]!r}")
+    cols = ASSIGNMENT_COLS
+    walls = np.zeros((rows, cols), dtype=np.bool_)
+    players: list[tuple[int, int]] = []
+    boxes: list[tuple[int, int]] = []
+    targets: list[tuple[int, int]] = []
+    for r in range(rows):
+        text = lines[r]
+        if len(text) > cols:
+            raise InputError(r + 1, f"map row has {len(text)} characters, at most {cols}")
+        for c, ch in enumerate(text):
+            if ch == "#":
+                walls[r, c] = True
+            elif ch == "@":
+                if players:
+                    raise InputError(r + 1, f"a second player '@' in column {c + 1} (the map has exactly one)")
+                players.append((r, c))
+            elif ch == "o":
+                boxes.append((r, c))
+            elif ch == "x":
+                targets.append((r, c))
+            elif ch != " ":
+                raise InputError(r + 1, f"unexpected character {ch!r} in column {c + 1} (expected '@', 'o', 'x', '#' or space)")
+    if not players:
+        raise InputError(1, "the map has no player '@'")
+    if not boxes:
+        raise InputError(1, "the map has no box 'o'")
+    if len(boxes) > 4:
+        raise InputError(boxes[4][0] + 1, f"the map has {len(boxes)} boxes, at most 4")
+    if len(targets) != len(boxes) + 1:
+        raise InputError(1, f"the map has {len(boxes)} boxes and {len(targets)} targets 'x'; expected {len(boxes) + 1} (one more than boxes)")
+    moves_line = lines[rows]
+    moves: list[str] = []
+    for c, ch in enumerate(moves_line, 1):
+        if ch in ASSIGNMENT_MOVES:
+            moves.append(ASSIGNMENT_MOVES[ch])
+        elif not ch.isspace():
+            raise InputError(rows + 1, f"unexpected move {ch!r} in column {c} (expected ^ v < >)")
+    xy = [(c, rows - 1 - r) for r, c in targets]
+    fake = fake_target(xy)
+    level = Level.build(
+        walls,
+        goals=[t for i, t in enumerate(targets) if i != fake],
+        decoys=[targets[fake]],
+        player=players[0],
+        boxes=boxes,
+    )
+    return Assignment(level, "".join(moves))
+
+
+def format_assignment_map(level: Level, state: State | None = None) -> str:
+    """Draw the map in the assignment's characters, as its ``printCurrentMap`` does.
+
+    Every target (the fake one too) is ``x``; the player and the boxes are drawn
+    over them. Each row is written in full (20 characters for the assignment).
+
+    >>> rows = ["#" * 20] + ["#@ o x     x       #"] + ["#" * 20] * 8
+    >>> a = parse_assignment("\\n".join(rows) + "\\n\\n")
+    >>> format_assignment_map(a.level).splitlines()[1]
+    '#@ o x     x       #'
+    """
+    st = level.start if state is None else state
+    grid = np.full(level.shape, " ", dtype="<U1")
+    grid[level.goals | level.decoys] = "x"
+    grid[level.walls] = "#"
+    flat = grid.reshape(-1)
+    for b in st.boxes:
+        flat[b] = "o"
+    flat[st.player] = "@"
+    return "".join("".join(row) + "\n" for row in grid)
