@@ -1,0 +1,141 @@
+"""What the benchmark scripts share: timing, the machine's load, the C build, RESULTS.md.
+
+Every ``bench_NAME.py`` next to this file exposes ``main(argv) -> int`` and is run by
+``python benchmarks/run.py NAME [options]``. A script writes its figures into its
+own section of ``benchmarks/RESULTS.md`` with :func:`write_section`, which rewrites
+only the text between that section's two marker comments.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+BUILD = HERE / "_build"
+RESULTS = HERE / "RESULTS.md"
+
+HEADER = """\
+# mazekit benchmarks
+
+All figures come from one command per section, run on one machine, with mazekit and
+its peers measured **in the same run on the same inputs**; compare the ratios, not
+the absolute times (the machine is shared, so the load is noted beside each run).
+
+How to run (from the repository root, in an environment where mazekit is installed):
+
+```sh
+pip install -r benchmarks/requirements.txt      # the peers (not mazekit dependencies)
+python benchmarks/run.py search                 # grid search: BFS, pair path, flood fill, labels
+python benchmarks/run.py search --quick         # a fast smoke run (small grids, few repeats)
+python benchmarks/run.py search --sizes 1000 --repeat 3 --no-write   # print only
+python benchmarks/startup.py                    # process start-up figures (CLI, forest)
+```
+
+`python benchmarks/run.py --list` shows the available benchmarks. Each section below
+names the exact command that produced it. *warm* is the median of N calls after a
+first one; *cold* is the first call in a fresh process (imports done, the call
+itself timed: numba cache loading, lazy initialisation and first-touch memory
+included). Every result is checked against a reference before it is timed.
+"""
+
+
+def now() -> float:
+    return time.perf_counter()
+
+
+def time_call(fn: Callable[[], Any], repeat: int) -> tuple[list[float], Any]:
+    """Call ``fn`` ``repeat`` times; return the durations (s) and the last result."""
+    times = []
+    out = None
+    for _ in range(max(1, repeat)):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return times, out
+
+
+def median(xs: list[float]) -> float:
+    return statistics.median(xs)
+
+
+def load() -> str:
+    """The 1/5/15-minute load averages and the CPU count, as text."""
+    try:
+        a, b, c = os.getloadavg()
+        return f"load {a:.2f} {b:.2f} {c:.2f} on {os.cpu_count()} CPUs"
+    except OSError:  # pragma: no cover
+        return "load unknown"
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import numpy
+
+    return f"{cpu}; Python {platform.python_version()}; NumPy {numpy.__version__}"
+
+
+def command_line(script: str, argv: list[str]) -> str:
+    return "python " + " ".join(shlex.quote(a) for a in [script, *argv])
+
+
+def build_c(name: str) -> Path:
+    """Compile ``benchmarks/NAME.c`` into ``benchmarks/_build/NAME.so`` (gcc -O3) when stale."""
+    src = HERE / f"{name}.c"
+    out = BUILD / f"{name}.so"
+    BUILD.mkdir(exist_ok=True)
+    if not out.exists() or out.stat().st_mtime < src.stat().st_mtime:
+        cc = os.environ.get("CC", "gcc")
+        tmp = out.with_suffix(".so.tmp")
+        subprocess.run([cc, "-O3", "-shared", "-fPIC", "-o", str(tmp), str(src)], check=True)
+        os.replace(tmp, out)
+    return out
+
+
+def write_section(key: str, title: str, body: str) -> None:
+    """Replace the section ``key`` of RESULTS.md (creating the file or section if needed)."""
+    begin = f"<!-- BEGIN {key} -->"
+    end = f"<!-- END {key} -->"
+    block = f"{begin}\n## {title}\n\n{body.rstrip()}\n{end}\n"
+    text = RESULTS.read_text() if RESULTS.exists() else HEADER
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        text = head + block.rstrip("\n") + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + block
+    tmp = RESULTS.with_suffix(".md.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, RESULTS)
+
+
+def fmt_ms(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    ms = seconds * 1000
+    if ms >= 1000:
+        return f"{ms / 1000:.2f} s"
+    if ms >= 100:
+        return f"{ms:.0f} ms"
+    if ms >= 10:
+        return f"{ms:.1f} ms"
+    return f"{ms:.2f} ms"
+
+
+def python() -> str:
+    return sys.executable
