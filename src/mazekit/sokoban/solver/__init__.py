@@ -1,0 +1,13 @@
+"""A Sokoban solver: push-level best-first search, compiled.
+
+>>> from mazekit.sokoban.solver import solve
+>>> solve(["#####", "#@$.#", "#####"]).lurd
+'R'
+"""
+
+from __future__ import annotations
+
+from .problem import Problem, as_problem
+from .search import DEFAULT_MEMORY, SearchResult, SearchStats, Solution, search, solve
+
+__all__ = ["solve", "search", "Solution", "SearchStats", "SearchResult", "Problem", "as_problem", "DEFAULT_MEMORY"]

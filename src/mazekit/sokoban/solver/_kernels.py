@@ -1,0 +1,480 @@
+"""The compiled loops of the Sokoban solver.
+
+Every kernel works on a *padded, flattened* level: the wrapper adds a wall
+border, ravels the grid, and passes ``off`` (int64, the four steps up, down,
+left, right as flat offsets), so a neighbour of cell ``u`` is ``u + off[d]`` and
+no loop checks bounds.
+
+Conventions:
+
+* ``floor``: uint8, 1 for a cell the player can ever stand on (walls and the
+  outside are 0); ``goalm``: uint8, 1 on goals; ``dead``: uint8, 1 on floor cells
+  from which no box can ever reach a goal (dead squares);
+* ``dist``: int32 ``(goals, cells)``, the number of pushes that bring a lone box
+  from a cell to a goal, -1 when it never can;
+* a search state is the sorted array of box cells plus the *normalised* player:
+  the smallest cell index of the region the player can walk to;
+* the node pool holds states by index (``pboxes``, ``pplayer``, ``pparent``,
+  ``pg`` pushes so far, ``ppush`` = ``cell * 4 + direction`` of the push that made
+  the node, ``phash`` its Zobrist key); ``table`` is an open-addressing hash
+  table of ``node + 1`` (0 empty); the open list is a binary heap of
+  ``(key, node)`` in ``hkey``/``hnode``.
+
+The search kernel is resumable: it runs at most ``budget`` expansions, keeps
+all its state in the arrays and in ``ctr``, and returns a status, so the Python
+wrapper can check the clock and Ctrl-C between calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import njit
+
+#: Cost of an impossible box-to-goal pair in the assignment.
+BIG = 1 << 20
+#: Larger than any assignment cost.
+INF = 1 << 50
+
+# ctr slots
+C_NODES = 0
+C_HEAP = 1
+C_EXPANDED = 2
+C_GENERATED = 3
+C_STAMP = 4
+C_SOLUTION = 5
+C_CAP = 6
+C_BEST_H = 7
+
+# statuses
+RUNNING = 0
+SOLVED = 1
+EXHAUSTED = 2
+MEMORY = 3
+
+
+@njit
+def pull_distances_kernel(floor, off, goals, dist, queue):  # type: ignore[no-untyped-def]
+    """Fill ``dist[k]`` with push counts from every cell to goal ``goals[k]``.
+
+    A breadth-first search of *pulls* from the goal: a box on ``x`` can have
+    come from ``y = x - off[d]`` when ``y`` and ``y - off[d]`` (the player's
+    cell) are floor. Other boxes are ignored, so the count is a lower bound.
+    """
+    for k in range(goals.shape[0]):
+        g = goals[k]
+        dist[k, g] = 0
+        queue[0] = g
+        head = 0
+        tail = 1
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for d in range(4):
+                y = x - off[d]
+                if floor[y] != 0 and floor[y - off[d]] != 0 and dist[k, y] < 0:
+                    dist[k, y] = dist[k, x] + 1
+                    queue[tail] = y
+                    tail += 1
+    return 0
+
+
+@njit
+def flood_min_kernel(floor, boxat, off, start, stamp, mark, queue):  # type: ignore[no-untyped-def]
+    """Flood the player's region from ``start``; mark it with ``stamp``; return its minimum cell."""
+    mark[start] = stamp
+    queue[0] = start
+    head = 0
+    tail = 1
+    low = start
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for d in range(4):
+            w = u + off[d]
+            if floor[w] != 0 and boxat[w] < 0 and mark[w] != stamp:
+                mark[w] = stamp
+                queue[tail] = w
+                tail += 1
+                if w < low:
+                    low = w
+    return low
+
+
+@njit
+def augment_kernel(i, cells, dist, u, v, p, way, minv, used):  # type: ignore[no-untyped-def]
+    """Add row ``i`` (1-based; box ``cells[i - 1]``) to a partial assignment.
+
+    One shortest augmenting path of the Hungarian method (potentials ``u`` for
+    boxes, ``v`` for goals, ``p[j]`` the box assigned to goal ``j``, 1-based, 0
+    none). Other rows' potentials must be feasible; row ``i`` may be anything.
+    """
+    m = v.shape[0] - 1
+    for j in range(m + 1):
+        minv[j] = INF
+        used[j] = 0
+    p[0] = i
+    u[i] = 0
+    j0 = 0
+    while True:
+        used[j0] = 1
+        i0 = p[j0]
+        c0 = cells[i0 - 1]
+        delta = INF
+        j1 = 0
+        for j in range(1, m + 1):
+            if used[j] == 0:
+                dd = dist[j - 1, c0]
+                cost = BIG if dd < 0 else dd
+                cur = cost - u[i0] - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        for j in range(m + 1):
+            if used[j] != 0:
+                u[p[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if p[j0] == 0:
+            break
+    while True:
+        j1 = way[j0]
+        p[j0] = p[j1]
+        j0 = j1
+        if j0 == 0:
+            break
+    return 0
+
+
+@njit
+def assignment_cost_kernel(cells, dist, p):  # type: ignore[no-untyped-def]
+    """The cost of the assignment ``p`` (goal -> 1-based box), capped at ``BIG``."""
+    total = 0
+    for j in range(1, p.shape[0]):
+        if p[j] != 0:
+            dd = dist[j - 1, cells[p[j] - 1]]
+            if dd < 0:
+                return BIG
+            total += dd
+    return total
+
+
+@njit
+def hungarian_kernel(cells, dist, u, v, p, way, minv, used):  # type: ignore[no-untyped-def]
+    """Minimum-cost matching of boxes ``cells`` to goals; returns its cost (>= BIG: none)."""
+    for j in range(p.shape[0]):
+        p[j] = 0
+        v[j] = 0
+    for i in range(u.shape[0]):
+        u[i] = 0
+    for i in range(1, cells.shape[0] + 1):
+        augment_kernel(i, cells, dist, u, v, p, way, minv, used)
+    return assignment_cost_kernel(cells, dist, p)
+
+
+@njit
+def child_bound_kernel(i, cells, dist, u, v, p, u2, v2, p2, way, minv, used):  # type: ignore[no-untyped-def]
+    """The matching cost after box ``i`` (1-based) moved, from the parent's solution ``u, v, p``.
+
+    Copies the parent's potentials and assignment, frees row ``i`` and runs one
+    augmenting path: O(boxes * goals) instead of a full O(boxes^2 * goals) solve.
+    """
+    for j in range(u.shape[0]):
+        u2[j] = u[j]
+    for j in range(v.shape[0]):
+        v2[j] = v[j]
+        p2[j] = p[j]
+        if p2[j] == i:
+            p2[j] = 0
+    augment_kernel(i, cells, dist, u2, v2, p2, way, minv, used)
+    return assignment_cost_kernel(cells, dist, p2)
+
+
+@njit
+def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no-untyped-def]
+    """True when some box that can never move again stands off a goal (freeze deadlock).
+
+    The greatest fixed point: every box starts frozen; a box thaws when on one
+    axis neither neighbour is a wall or a frozen box and the two are not both
+    dead squares. The boxes still frozen at the end can never move.
+    """
+    nb = cells.shape[0]
+    for j in range(nb):
+        fz[j] = 1
+    changed = True
+    while changed:
+        changed = False
+        for j in range(nb):
+            if fz[j] == 0:
+                continue
+            c = cells[j]
+            free_axis = False
+            for a in range(0, 4, 2):
+                x = c + off[a]
+                y = c + off[a + 1]
+                if floor[x] == 0 or floor[y] == 0:
+                    continue
+                if dead[x] != 0 and dead[y] != 0:
+                    continue
+                if boxat[x] >= 0 and fz[boxat[x]] != 0:
+                    continue
+                if boxat[y] >= 0 and fz[boxat[y]] != 0:
+                    continue
+                free_axis = True
+                break
+            if free_axis:
+                fz[j] = 0
+                changed = True
+    for j in range(nb):
+        if fz[j] != 0 and goalm[cells[j]] == 0:
+            return True
+    return False
+
+
+@njit
+def heap_push_kernel(hkey, hnode, size, key, node):  # type: ignore[no-untyped-def]
+    """Push ``(key, node)`` on the heap of ``size`` entries; return the new size."""
+    i = size
+    while i > 0:
+        parent = (i - 1) >> 1
+        if hkey[parent] <= key:
+            break
+        hkey[i] = hkey[parent]
+        hnode[i] = hnode[parent]
+        i = parent
+    hkey[i] = key
+    hnode[i] = node
+    return size + 1
+
+
+@njit
+def heap_pop_kernel(hkey, hnode, size):  # type: ignore[no-untyped-def]
+    """Remove the smallest entry of a heap of ``size >= 1``; return ``(key, node)``."""
+    top_key = hkey[0]
+    top_node = hnode[0]
+    size -= 1
+    key = hkey[size]
+    node = hnode[size]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and hkey[c + 1] < hkey[c]:
+            c += 1
+        if hkey[c] >= key:
+            break
+        hkey[i] = hkey[c]
+        hnode[i] = hnode[c]
+        i = c
+    if size > 0:
+        hkey[i] = key
+        hnode[i] = node
+    return top_key, top_node
+
+
+@njit
+def lookup_kernel(table, phash, pplayer, pboxes, key, cells, player):  # type: ignore[no-untyped-def]
+    """Find a state in the table: its node (>= 0), or ``-1 - slot`` of the empty slot to use."""
+    mask = table.shape[0] - 1
+    pos = key & mask
+    nb = cells.shape[0]
+    while True:
+        e = table[pos]
+        if e == 0:
+            return -1 - pos
+        k = e - 1
+        if phash[k] == key and pplayer[k] == player:
+            same = True
+            for j in range(nb):
+                if pboxes[k, j] != cells[j]:
+                    same = False
+                    break
+            if same:
+                return k
+        pos = (pos + 1) & mask
+
+
+@njit
+def search_kernel(  # type: ignore[no-untyped-def]
+    floor, goalm, dead, dist, off, zbox, zpl,
+    pboxes, pplayer, pparent, pg, ppush, phash, table, hkey, hnode,
+    ctr, optimal, weight, budget,
+    boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
+):
+    """Best-first push search; see the module notes. Returns a status code.
+
+    ``optimal`` != 0: A* on ``g + h`` (h the minimum-cost matching, admissible
+    and consistent), the goal tested when a node is taken from the heap, so the
+    solution has the fewest pushes. Otherwise the key is ``weight * h + g`` and
+    the goal is tested when a node is generated.
+    """
+    nb = cells.shape[0]
+    cap = ctr[C_CAP]
+    hcap = hkey.shape[0]
+    shift = 20
+    hmask = (1 << shift) - 1
+    if ctr[C_NODES] == 0:
+        # the root: pboxes[0] sorted, pplayer[0] the raw player cell
+        for j in range(nb):
+            cells[j] = pboxes[0, j]
+            boxat[cells[j]] = j
+        ctr[C_STAMP] += 1
+        pl = flood_min_kernel(floor, boxat, off, pplayer[0], ctr[C_STAMP], mark, queue)
+        for j in range(nb):
+            boxat[cells[j]] = -1
+        h = hungarian_kernel(cells, dist, u, v, p, way, minv, used)
+        if h >= BIG:
+            return EXHAUSTED
+        key = zpl[pl]
+        for j in range(nb):
+            key ^= zbox[cells[j]]
+        pplayer[0] = pl
+        pparent[0] = -1
+        pg[0] = 0
+        ppush[0] = -1
+        phash[0] = key
+        table[key & (table.shape[0] - 1)] = 1
+        ctr[C_NODES] = 1
+        ctr[C_BEST_H] = h
+        if h == 0:
+            ctr[C_SOLUTION] = 0
+            return SOLVED
+        if optimal != 0:
+            hk = (np.int64(h) << shift) | h
+        else:
+            hk = (np.int64(weight * h) << shift) | h
+        ctr[C_HEAP] = heap_push_kernel(hkey, hnode, 0, hk, 0)
+    for _ in range(budget):
+        if ctr[C_HEAP] == 0:
+            return EXHAUSTED
+        top, k = heap_pop_kernel(hkey, hnode, ctr[C_HEAP])
+        ctr[C_HEAP] -= 1
+        hk_h = top & hmask
+        g = pg[k]
+        if optimal != 0:
+            if (top >> shift) - hk_h != g:
+                continue  # stale entry: a shorter way to this node was found
+            if hk_h == 0:
+                ctr[C_SOLUTION] = k
+                return SOLVED
+        ctr[C_EXPANDED] += 1
+        for j in range(nb):
+            cells[j] = pboxes[k, j]
+            boxat[cells[j]] = j
+        ctr[C_STAMP] += 1
+        stamp = ctr[C_STAMP]
+        flood_min_kernel(floor, boxat, off, pplayer[k], stamp, mark, queue)
+        hungarian_kernel(cells, dist, u, v, p, way, minv, used)
+        parent_key = phash[k] ^ zpl[pplayer[k]]
+        status = RUNNING
+        for i in range(nb):
+            c = cells[i]
+            for d in range(4):
+                behind = c - off[d]
+                to = c + off[d]
+                if mark[behind] != stamp or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
+                    continue
+                # make the push
+                boxat[c] = -1
+                boxat[to] = i
+                cells[i] = to
+                # freeze test only when the pushed box is blocked on both axes
+                blocked = 0
+                for a in range(0, 4, 2):
+                    x = to + off[a]
+                    y = to + off[a + 1]
+                    if floor[x] == 0 or floor[y] == 0 or boxat[x] >= 0 or boxat[y] >= 0 or (
+                        dead[x] != 0 and dead[y] != 0
+                    ):
+                        blocked += 1
+                if blocked < 2 or not frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
+                    ctr[C_STAMP] += 1
+                    pl = flood_min_kernel(floor, boxat, off, c, ctr[C_STAMP], mark2, queue)
+                    key = parent_key ^ zbox[c] ^ zbox[to] ^ zpl[pl]
+                    # the sorted child state
+                    for j in range(nb):
+                        sorted_cells[j] = cells[j]
+                    j = i
+                    while j > 0 and sorted_cells[j - 1] > to:
+                        sorted_cells[j] = sorted_cells[j - 1]
+                        j -= 1
+                    while j < nb - 1 and sorted_cells[j + 1] < to:
+                        sorted_cells[j] = sorted_cells[j + 1]
+                        j += 1
+                    sorted_cells[j] = to
+                    found = lookup_kernel(table, phash, pplayer, pboxes, key, sorted_cells, pl)
+                    g2 = g + 1
+                    if found >= 0:
+                        if optimal != 0 and g2 < pg[found]:
+                            if ctr[C_HEAP] >= hcap - 1:
+                                status = MEMORY
+                            else:
+                                h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
+                                pg[found] = g2
+                                pparent[found] = k
+                                ppush[found] = c * 4 + d
+                                hk = (np.int64(g2 + h2) << shift) | h2
+                                ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
+                    else:
+                        h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
+                        if h2 < BIG:
+                            n = ctr[C_NODES]
+                            if n >= cap or ctr[C_HEAP] >= hcap - 1:
+                                status = MEMORY
+                            else:
+                                for jj in range(nb):
+                                    pboxes[n, jj] = sorted_cells[jj]
+                                pplayer[n] = pl
+                                pparent[n] = k
+                                pg[n] = g2
+                                ppush[n] = c * 4 + d
+                                phash[n] = key
+                                table[-1 - found] = n + 1
+                                ctr[C_NODES] = n + 1
+                                ctr[C_GENERATED] += 1
+                                if h2 < ctr[C_BEST_H]:
+                                    ctr[C_BEST_H] = h2
+                                if optimal != 0:
+                                    hk = (np.int64(g2 + h2) << shift) | h2
+                                    ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
+                                elif h2 == 0:
+                                    ctr[C_SOLUTION] = n
+                                    status = SOLVED
+                                else:
+                                    hk = (np.int64(weight * h2 + g2) << shift) | h2
+                                    ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
+                # undo the push
+                boxat[to] = -1
+                boxat[c] = i
+                cells[i] = c
+                if status != RUNNING:
+                    break
+            if status != RUNNING:
+                break
+        for j in range(nb):
+            boxat[cells[j]] = -1
+        if status == MEMORY:
+            # put the node back: its expansion is redone once there is room
+            ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], top, k)
+            return MEMORY
+        if status == SOLVED:
+            return SOLVED
+    return RUNNING
+
+
+@njit
+def rehash_kernel(table, phash, n):  # type: ignore[no-untyped-def]
+    """Insert nodes ``0 .. n-1`` (all distinct states) in an empty ``table``."""
+    mask = table.shape[0] - 1
+    for k in range(n):
+        pos = phash[k] & mask
+        while table[pos] != 0:
+            pos = (pos + 1) & mask
+        table[pos] = k + 1
+    return 0
