@@ -1,0 +1,346 @@
+"""The compiled loops of mazekit.universal.
+
+Every kernel works on the *move table* ``nxt`` (int32, shape ``(4, N)``): the
+free cells other than the exit are numbered ``0 .. n-1`` in reading order, the
+extra index ``n`` (``gone = N - 1``) stands for "has left through the exit",
+and ``nxt[k, i]`` is where command ``k`` (0 U, 1 D, 2 L, 3 R) takes a robot
+standing on ``i`` (itself when blocked, ``gone`` when it steps onto the exit;
+``nxt[k, gone] == gone``).
+
+A *set of robots* is an int32 array of distinct cell indices (never ``gone``);
+the exact search stores sets as bitsets of uint64 words (bit ``i`` = a robot on
+cell ``i``). Pair states ``(a, b)`` are encoded ``a * N + b``.
+
+These functions are plain Python; :mod:`mazekit._jit` compiles them for large
+inputs and the tests compare both versions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import njit
+
+# --------------------------------------------------------------- single robots
+
+
+@njit
+def walk_kernel(nxt, moves, starts, out_steps):  # type: ignore[no-untyped-def]
+    """Run every robot of ``starts`` through ``moves``.
+
+    ``out_steps[i]`` = the number of commands after which robot ``i`` left
+    through the exit, or -1 if it is still inside at the end.
+    """
+    gone = nxt.shape[1] - 1
+    m = moves.shape[0]
+    for i in range(starts.shape[0]):
+        cur = starts[i]
+        out_steps[i] = -1
+        for t in range(m):
+            cur = nxt[moves[t], cur]
+            if cur == gone:
+                out_steps[i] = t + 1
+                break
+
+
+@njit
+def step_set_kernel(nxt, k, pos, count, mark, stamp, out):  # type: ignore[no-untyped-def]
+    """Apply command ``k`` to the set ``pos[:count]``; write the new set to ``out``.
+
+    Robots that meet are merged and robots that leave are dropped. ``mark`` (int32,
+    one per index) must hold values below ``stamp``; cells written get ``stamp``.
+    Returns the size of the new set (robots keep their relative order).
+    """
+    gone = nxt.shape[1] - 1
+    c = 0
+    for i in range(count):
+        j = nxt[k, pos[i]]
+        if j != gone and mark[j] != stamp:
+            mark[j] = stamp
+            out[c] = j
+            c += 1
+    return c
+
+
+# --------------------------------------------------------------- pair product
+
+
+@njit
+def pair_bfs_kernel(nxt, pstart, plist, dist, queue):  # type: ignore[no-untyped-def]
+    """Backward BFS on the pair product graph from ``(gone, gone)``.
+
+    ``pstart``/``plist`` list the predecessors of each cell under each command
+    (CSR, row ``k * N + j`` = the cells that command ``k`` takes to ``j``).
+    ``dist[a * N + b]`` (int32, all -1 on entry) becomes the length of the
+    shortest command string that takes both a robot on ``a`` and one on ``b``
+    out of the maze (``dist[a * N + a]`` is a single robot's distance).
+    Returns the largest distance found.
+    """
+    n1 = nxt.shape[1]
+    gone = n1 - 1
+    s0 = gone * n1 + gone
+    dist[s0] = 0
+    queue[0] = s0
+    head = 0
+    tail = 1
+    best = 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        a = s // n1
+        b = s - a * n1
+        d = dist[s] + 1
+        for k in range(4):
+            ra = k * n1 + a
+            rb = k * n1 + b
+            for p in range(pstart[ra], pstart[ra + 1]):
+                x = plist[p]
+                base = x * n1
+                for q in range(pstart[rb], pstart[rb + 1]):
+                    t = base + plist[q]
+                    if dist[t] < 0:
+                        dist[t] = d
+                        queue[tail] = t
+                        tail += 1
+                        best = d
+    return best
+
+
+@njit
+def pair_forward_kernel(nxt, a, b, seen, queue, depth):  # type: ignore[no-untyped-def]
+    """Forward BFS on the pair product graph from ``(a, b)`` to ``(gone, gone)``.
+
+    ``seen`` (uint8, N*N, all zero on entry and on return) marks visited pairs;
+    ``queue`` (int64) must hold every pair visited; ``depth`` (int32, same
+    length as ``queue``). Returns the shortest length, or -1 if none (or if the
+    queue fills up).
+    """
+    n1 = nxt.shape[1]
+    gone = n1 - 1
+    goal = gone * n1 + gone
+    s0 = a * n1 + b
+    seen[s0] = 1
+    queue[0] = s0
+    depth[0] = 0
+    head = 0
+    tail = 1
+    found = -1
+    if s0 == goal:
+        found = 0
+    cap = queue.shape[0]
+    while head < tail and found < 0:
+        s = queue[head]
+        d = depth[head] + 1
+        head += 1
+        x = s // n1
+        y = s - x * n1
+        for k in range(4):
+            t = nxt[k, x] * n1 + nxt[k, y]
+            if seen[t] == 0:
+                if t == goal:
+                    found = d
+                    break
+                if tail == cap:
+                    found = -2
+                    break
+                seen[t] = 1
+                queue[tail] = t
+                depth[tail] = d
+                tail += 1
+    for i in range(tail):
+        seen[queue[i]] = 0
+    if found == -2:
+        return -1
+    return found
+
+
+# --------------------------------------------------------------- exact search
+
+
+@njit
+def expand_kernel(nxt, pd, words, out_words, out_h, members):  # type: ignore[no-untyped-def]
+    """Apply each command to the bitset ``words``; bound each child by pairs.
+
+    ``out_words[k]`` gets the child set for command ``k`` and ``out_h[k]`` its
+    pair bound: the largest ``pd[a * N + b]`` over robots ``a``, ``b`` of the
+    child (0 for the empty set). ``members`` is int32 scratch of size N.
+    """
+    n1 = nxt.shape[1]
+    gone = n1 - 1
+    nw = words.shape[0]
+    for k in range(4):
+        for w in range(nw):
+            out_words[k, w] = 0
+    for w in range(nw):
+        x = words[w]
+        if x == 0:
+            continue
+        for j in range(64):
+            if (x >> np.uint64(j)) & np.uint64(1):
+                i = w * 64 + j
+                for k in range(4):
+                    t = nxt[k, i]
+                    if t != gone:
+                        out_words[k, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+    for k in range(4):
+        c = 0
+        for w in range(nw):
+            x = out_words[k, w]
+            if x == 0:
+                continue
+            for j in range(64):
+                if (x >> np.uint64(j)) & np.uint64(1):
+                    members[c] = w * 64 + j
+                    c += 1
+        h = 0
+        for p in range(c):
+            base = members[p] * n1
+            for q in range(p, c):
+                v = pd[base + members[q]]
+                if v > h:
+                    h = v
+        out_h[k] = h
+
+
+# --------------------------------------------------------------- heuristics
+
+
+@njit
+def greedy_kernel(nxt, dist, pos, count, mark, out_moves, farthest):  # type: ignore[no-untyped-def]
+    """Farthest-first greedy: send one robot out by its shortest route, repeat.
+
+    ``pos[:count]`` is the starting set (overwritten). While robots remain, the
+    one with the largest ``dist`` (``nearest`` when ``farthest`` is False; ties:
+    the first in the set's order) is walked to the exit along steepest descent
+    of ``dist`` (commands tried U, D, L, R), every command applied to all.
+    Writes the commands to ``out_moves`` and returns their number, or -1 when
+    ``out_moves`` is too short.
+    """
+    gone = nxt.shape[1] - 1
+    cap = out_moves.shape[0]
+    buf = np.empty_like(pos)
+    cur_pos = pos
+    length = 0
+    stamp = 0
+    for i in range(mark.shape[0]):
+        if mark[i] > stamp:
+            stamp = mark[i]
+    while count > 0:
+        pick = cur_pos[0]
+        for i in range(1, count):
+            p = cur_pos[i]
+            if farthest:
+                if dist[p] > dist[pick]:
+                    pick = p
+            elif dist[p] < dist[pick]:
+                pick = p
+        cur = pick
+        while cur != gone:
+            dc = dist[cur]
+            kk = 0
+            for k in range(4):
+                t = nxt[k, cur]
+                if t == gone or dist[t] == dc - 1:
+                    kk = k
+                    break
+            if length == cap:
+                return -1
+            out_moves[length] = kk
+            length += 1
+            cur = nxt[kk, cur]
+            stamp += 1
+            c = 0
+            for i in range(count):
+                t = nxt[kk, cur_pos[i]]
+                if t != gone and mark[t] != stamp:
+                    mark[t] = stamp
+                    buf[c] = t
+                    c += 1
+            count = c
+            tmp = cur_pos
+            cur_pos = buf
+            buf = tmp
+    return length
+
+
+@njit
+def beam_kernel(  # type: ignore[no-untyped-def]
+    nxt, dist, keys, beam, counts, nbeam, cand, ccounts, mark, parents, pmoves, step0, steps, weight
+):
+    """Run up to ``steps`` steps of beam search over sets of robots.
+
+    ``beam[b, :counts[b]]`` for ``b < nbeam[0]`` are the current sets. Each step
+    applies the 4 commands to every set, scores the children by
+    ``sum(dist) + weight * max(dist) * count`` (lower is better), drops
+    duplicates (order-free hash: the xor of ``keys`` over the set, ties kept
+    apart by size) and keeps the ``beam.shape[0]`` best, in score then hash
+    order. ``parents[t, b]`` / ``pmoves[t, b]`` record where beam slot ``b`` of
+    step ``t`` came from. Returns ``(steps done, slot of an empty set or -1)``;
+    the beam arrays hold the new sets.
+    """
+    gone = nxt.shape[1] - 1
+    width = beam.shape[0]
+    nc = 4 * width
+    scores = np.empty(nc, dtype=np.float64)
+    hashes = np.empty(nc, dtype=np.uint64)
+    chosen_h = np.empty(width, dtype=np.uint64)
+    chosen_c = np.empty(width, dtype=np.int64)
+    stamp = 0
+    for i in range(mark.shape[0]):
+        if mark[i] > stamp:
+            stamp = mark[i]
+    for s in range(steps):
+        nb = nbeam[0]
+        for b in range(nb):
+            for k in range(4):
+                ci = 4 * b + k
+                stamp += 1
+                c = 0
+                tot = 0
+                mx = 0
+                h = np.uint64(0)
+                for i in range(counts[b]):
+                    t = nxt[k, beam[b, i]]
+                    if t != gone and mark[t] != stamp:
+                        mark[t] = stamp
+                        cand[ci, c] = t
+                        c += 1
+                        dt = dist[t]
+                        tot += dt
+                        if dt > mx:
+                            mx = dt
+                        h ^= keys[t]
+                ccounts[ci] = c
+                scores[ci] = tot + weight * mx * c
+                hashes[ci] = h
+                if c == 0:
+                    parents[step0 + s, 0] = b
+                    pmoves[step0 + s, 0] = k
+                    return s + 1, 0
+        used = 4 * nb
+        order = np.argsort(scores[:used], kind="mergesort")
+        kept = 0
+        for oi in range(used):
+            ci = order[oi]
+            dup = False
+            for q in range(kept):
+                if chosen_h[q] == hashes[ci] and ccounts[chosen_c[q]] == ccounts[ci]:
+                    dup = True
+                    break
+            if dup:
+                continue
+            chosen_h[kept] = hashes[ci]
+            chosen_c[kept] = ci
+            kept += 1
+            if kept == width:
+                break
+        for q in range(kept):
+            ci = chosen_c[q]
+            c = ccounts[ci]
+            for i in range(c):
+                beam[q, i] = cand[ci, i]
+            counts[q] = c
+            parents[step0 + s, q] = ci // 4
+            pmoves[step0 + s, q] = ci % 4
+        nbeam[0] = kept
+    return steps, -1

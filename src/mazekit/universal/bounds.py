@@ -1,0 +1,212 @@
+"""Lower bounds on the length of a universal escape string.
+
+Two bounds, the second never weaker than the first:
+
+* the **distance bound**: the largest BFS distance from a free cell to the exit
+  (a robot that starts there needs at least that many commands);
+* the **pair bound**: the largest, over pairs of start cells ``(a, b)``, of the
+  length of the shortest string that takes *both* a robot on ``a`` and one on
+  ``b`` out. It is the BFS distance in the product graph of pairs, computed for
+  all pairs at once by one backward BFS from ``(gone, gone)``, or for big mazes
+  over a sample of pairs by forward BFS (still a valid lower bound, maybe weaker).
+
+>>> from mazekit.universal import bounds, read_maze
+>>> passable, exit = read_maze("000\\n0x0\\n")
+>>> bounds.distance_bound(passable, exit), bounds.pair_bound(passable, exit).value
+(2, 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..grid import Point
+from . import _kernels as K
+from ._model import Model
+
+__all__ = ["PairBound", "distance_bound", "pair_bound", "pair_distances", "PAIR_TABLE_LIMIT"]
+
+#: Largest number of pair states ``(n + 1) ** 2`` for which the full pair table is built.
+PAIR_TABLE_LIMIT = 30_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class PairBound:
+    """The pair bound and how it was obtained.
+
+    Attributes
+    ----------
+    value : int
+        The bound (-1 when some cell cannot reach the exit).
+    pair : ((r, c), (r, c)) or None
+        Two start cells that need ``value`` commands together.
+    exhaustive : bool
+        True when every pair was considered, False for a sample.
+    pairs : int
+        How many pairs were considered.
+    """
+
+    value: int
+    pair: tuple[Point, Point] | None
+    exhaustive: bool
+    pairs: int
+
+
+def distance_bound(passable: ArrayLike, exit: Point) -> int:
+    """The largest BFS distance from a free cell to the exit (-1 if one cannot reach it).
+
+    >>> distance_bound([[1, 1, 1], [0, 0, 1]], (0, 0))
+    3
+    """
+    return _distance_bound(Model(passable, exit))
+
+
+def _distance_bound(model: Model) -> int:
+    d = model.dist[: model.n]
+    if d.size == 0:
+        return 0
+    return -1 if int(d.min()) < 0 else int(d.max())
+
+
+def _predecessors(nxt: NDArray[np.int32]) -> tuple[NDArray[np.int64], NDArray[np.int32]]:
+    """CSR lists: row ``k * N + j`` holds the cells ``i`` with ``nxt[k, i] == j``."""
+    n1 = nxt.shape[1]
+    keys = (np.arange(4, dtype=np.int64)[:, None] * n1 + nxt).ravel()
+    sources = np.tile(np.arange(n1, dtype=np.int32), 4)
+    order = np.argsort(keys, kind="stable")
+    start = np.zeros(4 * n1 + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=4 * n1), out=start[1:])
+    return start, sources[order]
+
+
+def _pair_table(model: Model) -> NDArray[np.int32]:
+    n1 = model.n + 1
+    pstart, plist = _predecessors(model.nxt)
+    dist = np.full(n1 * n1, -1, dtype=np.int32)
+    queue = np.empty(n1 * n1, dtype=np.int32)
+    K.pair_bfs_kernel.pick(n1 * n1)(model.nxt, pstart, plist, dist, queue)
+    return dist
+
+
+def pair_distances(passable: ArrayLike, exit: Point) -> NDArray[np.int32]:
+    """For every two free cells, the shortest string that takes both robots out.
+
+    Returns
+    -------
+    ndarray of int32, shape (R, C, R, C)
+        ``out[a][b]`` for cells ``a``, ``b`` (the diagonal ``out[a][a]`` is the
+        distance of ``a`` to the exit); -1 where impossible or not a free cell.
+        The exit itself counts as distance 0.
+
+    Notes
+    -----
+    Backward BFS over the ``(n + 1) ** 2`` pair states (``n`` free cells plus
+    "gone"); each state has at most 16 predecessors in a grid. Meant for small
+    mazes: memory is ``(R*C) ** 2`` integers.
+
+    Examples
+    --------
+    >>> pd = pair_distances([[1, 1, 1]], (0, 1))
+    >>> int(pd[0, 0, 0, 2]), int(pd[0, 0, 0, 0])
+    (2, 1)
+    """
+    model = Model(passable, exit)
+    n1 = model.n + 1
+    table = _pair_table(model).reshape(n1, n1)
+    rows, cols = model.shape
+    cell_of = np.full(rows * cols, -1, dtype=np.int64)
+    flat = model.cells[:, 0] * cols + model.cells[:, 1]
+    cell_of[flat] = np.arange(model.n)
+    cell_of[model.exit[0] * cols + model.exit[1]] = model.n
+    ok = cell_of >= 0
+    out = np.full((rows * cols, rows * cols), -1, dtype=np.int32)
+    idx = cell_of[ok]
+    out[np.ix_(ok, ok)] = table[np.ix_(idx, idx)]
+    return out.reshape(rows, cols, rows, cols)
+
+
+def pair_bound(
+    passable: ArrayLike,
+    exit: Point,
+    *,
+    sample: int | None = None,
+) -> PairBound:
+    """The pair lower bound (see the module docs).
+
+    Parameters
+    ----------
+    passable : array_like of bool
+        True where a cell is free.
+    exit : (r, c)
+        The exit.
+    sample : int, optional
+        Consider only pairs among this many cells (the farthest from the exit
+        and an even spread of the rest). Default: every pair when there are at
+        most :data:`PAIR_TABLE_LIMIT` pair states, else a sample of 48 cells.
+
+    Returns
+    -------
+    PairBound
+
+    Examples
+    --------
+    >>> b = pair_bound([[1, 1, 1, 1]], (0, 1))
+    >>> b.value, b.pair, b.exhaustive
+    (3, ((0, 0), (0, 3)), True)
+    """
+    return _pair_bound(Model(passable, exit), sample=sample)[0]
+
+
+def _pair_bound(model: Model, *, sample: int | None = None) -> tuple[PairBound, NDArray[np.int32] | None]:
+    """The bound and, when it was built, the full pair table."""
+    n = model.n
+    n1 = n + 1
+    if n == 0:
+        return PairBound(0, None, True, 0), None
+    if int(model.dist[:n].min()) < 0:
+        return PairBound(-1, None, True, 0), None
+    if sample is None and n1 * n1 <= PAIR_TABLE_LIMIT:
+        table = _pair_table(model)
+        view = table.reshape(n1, n1)[:n, :n]
+        k = int(np.argmax(view))
+        a, b = divmod(k, n)
+        pair = (_pt(model, a), _pt(model, b))
+        return PairBound(int(view[a, b]), pair, True, n * (n + 1) // 2), table
+    size = 48 if sample is None else max(1, int(sample))
+    cells = _sample_cells(model, size)
+    seen = np.zeros(n1 * n1, dtype=np.uint8)
+    cap = max(1 << 16, min(n1 * n1, 1 << 24))
+    queue = np.empty(cap, dtype=np.int64)
+    depth = np.empty(cap, dtype=np.int32)
+    kern = K.pair_forward_kernel.pick(n1 * 64)
+    best = int(model.dist[cells].max())
+    best_pair = (int(cells[0]), int(cells[0]))
+    count = 0
+    for i in range(len(cells)):
+        for j in range(i + 1, len(cells)):
+            a, b = int(cells[i]), int(cells[j])
+            count += 1
+            d = int(kern(model.nxt, a, b, seen, queue, depth))
+            if d > best:
+                best, best_pair = d, (a, b)
+    pair = (_pt(model, best_pair[0]), _pt(model, best_pair[1]))
+    exhaustive = len(cells) == n
+    return PairBound(best, pair, exhaustive, count), None
+
+
+def _sample_cells(model: Model, size: int) -> NDArray[np.int64]:
+    n = model.n
+    if size >= n:
+        return np.arange(n, dtype=np.int64)
+    far = np.argsort(-model.dist[:n], kind="stable")[: (size + 1) // 2]
+    spread = np.linspace(0, n - 1, size - len(far)).round().astype(np.int64)
+    cells = np.unique(np.concatenate([far.astype(np.int64), spread]))
+    return cells[np.argsort(-model.dist[cells], kind="stable")]
+
+
+def _pt(model: Model, i: int) -> Point:
+    r, c = model.cells[i]
+    return (int(r), int(c))

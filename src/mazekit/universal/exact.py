@@ -1,0 +1,138 @@
+"""Exact search: a shortest universal string, proven shortest.
+
+A* over *sets* of robot positions. The start state is the set of all free cells
+(the exit excluded), a command maps a set to the set of the robots' new cells
+(robots that meet merge, robots that reach the exit leave), and the goal is the
+empty set. The heuristic is the pair bound of the set: the largest pair
+distance (see :mod:`mazekit.universal.bounds`) over two robots of the set. It is
+*consistent* (one command lowers any pair distance by at most one), so the
+first time the empty set is met its depth is the optimum, and the smallest
+``f = g + h`` left on the frontier is a lower bound when the search is cut short.
+
+Sets are bitsets of uint64 words; one compiled kernel call expands a set into
+its four children and bounds them.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _kernels as K
+from ._model import Model
+
+__all__ = ["ExactOutcome", "astar_codes"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ExactOutcome:
+    """What the exact search established.
+
+    Attributes
+    ----------
+    codes : ndarray of int8 or None
+        A string shorter than ``limit`` (proven shortest), or None.
+    lower_bound : int
+        No string is shorter than this.
+    complete : bool
+        True when the search ran to its end (found, or proved that nothing
+        shorter than ``limit`` exists); False when a budget stopped it.
+    expanded : int
+        Sets expanded.
+    """
+
+    codes: NDArray[np.int8] | None
+    lower_bound: int
+    complete: bool
+    expanded: int
+
+
+def astar_codes(
+    model: Model,
+    table: NDArray[np.int32],
+    *,
+    limit: int,
+    node_limit: int | None = None,
+    deadline: float | None = None,
+    progress: Callable[[str], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> ExactOutcome:
+    """A* for a string of length ``< limit``; ``table`` is the full pair table."""
+    n = model.n
+    n1 = n + 1
+    if n == 0:
+        return ExactOutcome(np.empty(0, dtype=np.int8), 0, True, 0)
+    nw = (n + 63) // 64
+    start = np.zeros(nw, dtype=np.uint64)
+    full, rest = divmod(n, 64)
+    start[:full] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    if rest:
+        start[full] = np.uint64((1 << rest) - 1)
+    members = np.arange(n, dtype=np.int32)
+    h0 = int(table.reshape(n1, n1)[:n, :n].max())
+    if h0 >= limit:
+        return ExactOutcome(None, h0, True, 0)
+    kern = K.expand_kernel.pick(n1 * n1 * 64)  # called once per expansion: many
+    out_words = np.empty((4, nw), dtype=np.uint64)
+    out_h = np.empty(4, dtype=np.int64)
+    key0 = start.tobytes()
+    best_g: dict[bytes, int] = {key0: 0}
+    parent: dict[bytes, tuple[bytes, int]] = {}
+    tick = itertools.count()
+    heap: list[tuple[int, int, int, bytes]] = [(h0, 0, next(tick), key0)]
+    expanded = 0
+    started = last = time.monotonic()
+    goal_key: bytes | None = None
+    lower = h0
+    while heap:
+        f, neg_g, _, key = heapq.heappop(heap)
+        g = -neg_g
+        if best_g.get(key, -1) != g:
+            continue
+        lower = max(lower, f)
+        expanded += 1
+        if (expanded & 1023) == 0:
+            now = time.monotonic()
+            if (node_limit is not None and expanded > node_limit) or (
+                deadline is not None and now > deadline
+            ) or (stop is not None and stop()):
+                return ExactOutcome(None, lower, False, expanded)
+            if progress is not None and now - last > 1.0:
+                last = now
+                progress(f"exact: {expanded} sets expanded, {len(best_g)} seen, bound {lower}, "
+                         f"{now - started:.1f} s")
+        words = np.frombuffer(key, dtype=np.uint64)
+        kern(model.nxt, table, words, out_words, out_h, members)
+        g1 = g + 1
+        for k in range(4):
+            h = int(out_h[k])
+            if g1 + h >= limit:
+                continue
+            child = out_words[k].tobytes()
+            if h == 0:
+                parent[child] = (key, k)
+                goal_key = child
+                break
+            old = best_g.get(child)
+            if old is not None and old <= g1:
+                continue
+            best_g[child] = g1
+            parent[child] = (key, k)
+            heapq.heappush(heap, (g1 + h, -g1, next(tick), child))
+        if goal_key is not None:
+            break
+    if goal_key is None:
+        return ExactOutcome(None, limit, True, expanded)
+    codes: list[int] = []
+    key = goal_key
+    while key != key0:
+        key, k = parent[key]
+        codes.append(k)
+    codes.reverse()
+    return ExactOutcome(np.array(codes, dtype=np.int8), len(codes), True, expanded)

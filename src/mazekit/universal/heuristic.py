@@ -1,0 +1,96 @@
+"""Heuristic universal strings for mazes too big for the exact search.
+
+* :func:`greedy`: repeatedly send the farthest remaining robot out by its
+  shortest route, applying every command to all robots (each round takes at
+  least that robot out, so it always ends);
+* :func:`beam`: beam search over sets of robots, one command per step, keeping
+  the sets with the smallest ``sum(dist) + weight * max(dist) * count``.
+
+Both work on a prepared model (see :func:`mazekit.universal.find`, which runs
+them and keeps the shorter string).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _kernels as K
+from ._model import Model
+
+__all__ = ["greedy_codes", "beam_codes", "Interrupted"]
+
+Progress = Callable[[str], None]
+
+
+class Interrupted(Exception):
+    """The time limit passed during a search (internal)."""
+
+
+def greedy_codes(model: Model, *, farthest: bool = True) -> NDArray[np.int8]:
+    """Farthest-first (or nearest-first) greedy commands; the model must be solvable."""
+    n = model.n
+    pos = np.arange(n, dtype=np.int32)
+    mark = np.zeros(n + 1, dtype=np.int32)
+    dmax = int(model.dist[:n].max()) if n else 0
+    cap = max(16, min(n * max(dmax, 1) + 1, 1 << 28))
+    out = np.empty(cap, dtype=np.int8)
+    length = int(K.greedy_kernel.pick(n * 4)(model.nxt, model.dist, pos, n, mark, out, farthest))
+    if length < 0:  # pragma: no cover - cap is a proven upper bound
+        raise RuntimeError("greedy string overflow")
+    return out[:length].copy()
+
+
+def beam_codes(
+    model: Model,
+    *,
+    width: int = 16,
+    weight: float = 0.5,
+    max_length: int,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+    chunk: int = 256,
+) -> NDArray[np.int8] | None:
+    """Beam search; the commands, or None when no string of ``max_length`` or less was met."""
+    n = model.n
+    if n == 0:
+        return np.empty(0, dtype=np.int8)
+    gen = np.random.default_rng(0x5EED)  # fixed keys: the result is deterministic
+    keys = gen.integers(0, 2**63, size=n + 1, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    beam = np.empty((width, n), dtype=np.int32)
+    beam[0] = np.arange(n, dtype=np.int32)
+    counts = np.zeros(width, dtype=np.int64)
+    counts[0] = n
+    nbeam = np.array([1], dtype=np.int64)
+    cand = np.empty((4 * width, n), dtype=np.int32)
+    ccounts = np.zeros(4 * width, dtype=np.int64)
+    mark = np.zeros(n + 1, dtype=np.int32)
+    parents = np.zeros((max_length, width), dtype=np.int32)
+    pmoves = np.zeros((max_length, width), dtype=np.int8)
+    kern = K.beam_kernel.pick(n * width * 4)
+    done = 0
+    slot = -1
+    started = time.monotonic()
+    while done < max_length:
+        steps = min(chunk, max_length - done)
+        did, slot = kern(model.nxt, model.dist, keys, beam, counts, nbeam, cand, ccounts, mark,
+                         parents, pmoves, done, steps, float(weight))
+        done += int(did)
+        if slot >= 0:
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            raise Interrupted
+        if progress is not None and time.monotonic() - started > 1.0:
+            left = int(counts[: int(nbeam[0])].min())
+            progress(f"beam: {done} commands, {left} robots left in the best set")
+    if slot < 0:
+        return None
+    codes = np.empty(done, dtype=np.int8)
+    s = int(slot)
+    for t in range(done - 1, -1, -1):
+        codes[t] = pmoves[t, s]
+        s = int(parents[t, s])
+    return codes
