@@ -9,5 +9,27 @@
 """
 
 from .board import LEVELS, Board, FirstClick, density, generate, protected_cells, three_bv
+from .game import Game, State
+from .noguess import generate_no_guess
+from .solver import Deduction, Move, PlayResult, deduce, next_move, play, probabilities, solvable
 
-__all__ = ["LEVELS", "Board", "FirstClick", "density", "generate", "protected_cells", "three_bv"]
+__all__ = [
+    "LEVELS",
+    "Board",
+    "Deduction",
+    "FirstClick",
+    "Game",
+    "Move",
+    "PlayResult",
+    "State",
+    "deduce",
+    "density",
+    "generate",
+    "generate_no_guess",
+    "next_move",
+    "play",
+    "probabilities",
+    "protected_cells",
+    "solvable",
+    "three_bv",
+]

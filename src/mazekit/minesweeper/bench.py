@@ -1,0 +1,142 @@
+"""The solver benchmark: win rates on the classic boards beside the published best."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernels as K
+from .board import LEVELS, FirstClick, _padded, generate
+from .solver import CLOSED, MAX_NODES, TOL, _buffers
+
+__all__ = ["PUBLISHED", "BenchRow", "bench", "first_click_cell", "play_games", "format_table"]
+
+#: The best published win rates (first click in a corner), by (level, rule).
+PUBLISHED: dict[tuple[str, str], str] = {
+    ("beginner", "safe"): "91.7%",
+    ("intermediate", "safe"): "78.1%",
+    ("expert", "safe"): "39.6-41.1%",
+    ("beginner", "zero"): "97.1%",
+    ("intermediate", "zero"): "88.9%",
+    ("expert", "zero"): "52.8-54%",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BenchRow:
+    """Games played on one board under one first-click rule."""
+
+    level: str
+    rule: str
+    games: int
+    wins: int
+    guesses: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The Wilson 95% interval of the win rate."""
+        n, p, z = self.games, self.rate, 1.96
+        if n == 0:
+            return (0.0, 1.0)
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (centre - half, centre + half)
+
+
+def first_click_cell(level: str, rule: FirstClick) -> tuple[int, int]:
+    """Where the benchmark clicks first: the top-left corner under the "safe"
+    rule (the literature's corner start), the centre under "zero" (which
+    guarantees a 3x3 opening there)."""
+    rows, cols, _ = LEVELS[level]
+    return (0, 0) if rule == "safe" else ((rows - 1) // 2, (cols - 1) // 2)
+
+
+def play_games(level: str, rule: FirstClick, start: int, stop: int, seed: int = 0) -> tuple[int, int]:
+    """Play games ``start..stop-1`` of a level (first click: :func:`first_click_cell`).
+
+    Game ``i`` uses the board drawn from the seed ``(seed, i)`` and the level's
+    size, so any split of the games over processes gives the same results.
+    Returns ``(wins, guesses)``.
+    """
+    rows, cols, mines = LEVELS[level]
+    kernel = K.solve_kernel.compiled()
+    wins = guesses = 0
+    n = (rows + 2) * (cols + 2)
+    queue, safe, mark, prob = _buffers(n)
+    click = first_click_cell(level, rule)
+    first = (click[0] + 1) * (cols + 2) + click[1] + 1
+    for i in range(start, stop):
+        board = generate(rows, cols, mines, click=click, first_click=rule, rng=(seed, i))
+        dens, offsets, width = _padded(board)
+        know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
+        st, g, _ = kernel(dens, know, offsets, width, rows, mines, first, True, TOL, MAX_NODES,
+                          queue, safe, mark, prob)
+        wins += st == 1
+        guesses += g
+    return wins, guesses
+
+
+def _task(args: tuple[str, FirstClick, int, int, int]) -> tuple[str, str, int, int, int]:
+    level, rule, start, stop, seed = args
+    wins, guesses = play_games(level, rule, start, stop, seed)
+    return level, rule, stop - start, wins, guesses
+
+
+def bench(
+    games: int,
+    *,
+    levels: tuple[str, ...] = ("beginner", "intermediate", "expert"),
+    rules: tuple[FirstClick, ...] = ("safe", "zero"),
+    seed: int = 0,
+    workers: int = 2,
+    chunk: int = 1000,
+) -> list[BenchRow]:
+    """Play ``games`` games per (level, rule) with ``workers`` processes.
+
+    >>> [r.games for r in bench(3, levels=("beginner",), rules=("safe",), workers=1)]
+    [3]
+    """
+    rows: list[BenchRow] = []
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        for rule in rules:
+            tasks = [(level, rule, a, min(a + chunk, games), seed) for a in range(0, games, chunk)]
+            t0 = time.perf_counter()
+            if workers <= 1:
+                results = [_task(t) for t in tasks]
+            else:
+                import multiprocessing as mp
+
+                with mp.get_context("spawn").Pool(workers) as pool:
+                    pool.apply(K.solve_kernel.compiled)  # compile (or load) before timing-free work
+                    results = list(pool.imap_unordered(_task, tasks))
+            dt = time.perf_counter() - t0
+            played = sum(r[2] for r in results)
+            rows.append(BenchRow(level, rule, played, sum(r[3] for r in results), sum(r[4] for r in results), dt))
+    return rows
+
+
+def format_table(rows: list[BenchRow]) -> str:
+    """A markdown table of the results beside the published best."""
+    out = [
+        "| board | first click | games | solver wins | 95% interval | published best | guesses/game | ms/game |",
+        "|---|---|---:|---:|---|---:|---:|---:|",
+    ]
+    for r in rows:
+        R, C, M = LEVELS[r.level]
+        lo, hi = r.ci95
+        out.append(
+            f"| {r.level} {C}x{R}/{M} | {r.rule} | {r.games:,} | {100 * r.rate:.2f}% | "
+            f"{100 * lo:.2f}-{100 * hi:.2f}% | {PUBLISHED.get((r.level, r.rule), '?')} | "
+            f"{r.guesses / max(r.games, 1):.2f} | {1000 * r.seconds / max(r.games, 1):.3f} |"
+        )
+    return "\n".join(out) + "\n"
