@@ -570,30 +570,46 @@ def hunt_and_kill_kernel(h, w, start, rand, out, order):
 
 
 @njit
-def growing_tree_kernel(h, w, start, newest, rand, out, order):
+def growing_tree_kernel(h, w, start, newest, rand, out, order):  # type: ignore[no-untyped-def]
     """Growing tree: keep a list of active cells; take the newest with
     probability ``newest``, else a random one; carve to a random unvisited
     neighbour or drop the cell when it has none.
 
-    ``rand`` holds at least 6*h*w floats.
+    Mixed modes keep the list in insertion order with a Fenwick tree over
+    the live entries (the k-th live entry in O(log N)). ``rand`` holds at least
+    6*h*w floats.
     """
     W = 2 * w + 1
     n = h * w
     rec = order.shape[0] > 0
+    mixed = 0.0 < newest < 1.0
     step = 0
     visited = np.zeros(n, dtype=np.uint8)
     active = np.empty(n, dtype=np.int64)
+    alive = np.zeros(n, dtype=np.uint8)
+    fen = np.zeros(n + 1, dtype=np.int64)
+    top_bit = 1
+    while top_bit * 2 <= n:
+        top_bit *= 2
     cand = np.empty(4, dtype=np.int64)
     ri = 0
     active[0] = start
-    na = 1
+    na = 1  # entries in active (mixed: including dead ones)
+    live = 1
+    top = 0  # mixed: the newest live entry
+    if mixed:
+        alive[0] = 1
+        i = 1
+        while i <= n:
+            fen[i] += 1
+            i += i & (-i)
     visited[start] = 1
     p0 = (2 * (start // w) + 1) * W + 2 * (start % w) + 1
     out[p0] = 1
     if rec:
         order[p0] = step
     step += 1
-    while na > 0:
+    while live > 0:
         if newest >= 1.0:
             k = na - 1
         elif newest <= 0.0:
@@ -601,9 +617,19 @@ def growing_tree_kernel(h, w, start, newest, rand, out, order):
             ri += 1
         else:
             if rand[ri] < newest:
-                k = na - 1
+                k = top
             else:
-                k = int(rand[ri + 1] * na)
+                # the t-th live entry (0-based) by Fenwick descent
+                t = int(rand[ri + 1] * live) + 1
+                pos = 0
+                bit = top_bit
+                while bit > 0:
+                    nxt = pos + bit
+                    if nxt <= n and fen[nxt] < t:
+                        pos = nxt
+                        t -= fen[nxt]
+                    bit //= 2
+                k = pos
             ri += 2
         u = active[k]
         ui = u // w
@@ -622,12 +648,19 @@ def growing_tree_kernel(h, w, start, newest, rand, out, order):
             cand[m] = u + 1
             m += 1
         if m == 0:
-            if newest <= 0.0:
+            live -= 1
+            if mixed:
+                alive[k] = 0
+                i = k + 1
+                while i <= n:
+                    fen[i] -= 1
+                    i += i & (-i)
+                while top > 0 and alive[top] == 0:
+                    top -= 1
+            elif newest <= 0.0:
                 na -= 1
                 active[k] = active[na]
             else:
-                for i in range(k, na - 1):
-                    active[i] = active[i + 1]
                 na -= 1
             continue
         v = cand[int(rand[ri] * m)]
@@ -642,7 +675,15 @@ def growing_tree_kernel(h, w, start, newest, rand, out, order):
             order[pv] = step + 1
         step += 2
         active[na] = v
+        if mixed:
+            alive[na] = 1
+            i = na + 1
+            while i <= n:
+                fen[i] += 1
+                i += i & (-i)
+            top = na
         na += 1
+        live += 1
     return ri
 
 
