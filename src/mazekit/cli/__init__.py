@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
     "robot": ".robot",
     "forest": ".forest",
     "path": ".path",
+    "mines": ".mines",
+    "sokoban": ".sokoban",
 }
 
 

@@ -1,0 +1,314 @@
+"""``mazekit sokoban``: the assignment's simulator, replay, a terminal game and pictures.
+
+Subcommands:
+
+* ``run [FILE] [-o OUT] [--show]``: the assignment (article 004). Input: the
+  10x20 map and a line of moves ``^ v < >``; output: the player's ``(x, y)``
+  after each move, then WIN, LOSE or END. ``--show`` draws the map on stderr.
+* ``replay FILE [--level N] LURD``: play a LURD string on a level; print moves,
+  pushes and the final board. Exit 0 when solved, 1 when legal but unsolved,
+  2 for bad input or an illegal move.
+* ``play FILE [--level N]``: play in the terminal (arrows, u undo, y redo,
+  r restart, n/p next/previous level, q quit).
+* ``render FILE [--level N] [LURD] --png OUT | --gif OUT``: a picture of a level
+  (after LURD), or an animation of LURD.
+
+FILE is an XSB level collection (``#@+$*.``, run-length rows accepted) or an
+assignment input; levels are numbered from 1 or named by their title.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import InputError
+from ..grid import decode_text, split_lines
+from ..sokoban.level import Level, State
+from ._io import UsageError, atomic_path, read_input, write_output
+
+EXIT_SOLVED, EXIT_UNSOLVED, EXIT_ERROR = 0, 1, 2
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "sokoban",
+        help="Sokoban: the assignment's simulator, replay, play, render (article 004)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(func=lambda args: _usage(p))
+    ss = p.add_subparsers(dest="action", metavar="ACTION")
+
+    r = ss.add_parser("run", help="the assignment: play the moves, print (x, y) lines and WIN/LOSE/END")
+    r.add_argument("file", nargs="?", help="input file (default: stdin)")
+    r.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
+    r.add_argument("--show", action="store_true", help="draw the map after each move on stderr")
+    r.set_defaults(func=run_assignment)
+
+    rp = ss.add_parser("replay", help="play a LURD string on a level; exit 0 solved, 1 unsolved, 2 illegal")
+    rp.add_argument("file", help="level file (XSB collection or assignment input)")
+    rp.add_argument("lurd", help="moves in LURD (lower case a move, upper case a push); '-' reads stdin")
+    rp.add_argument("--level", "-l", default="1", metavar="N", help="level number (from 1) or title (default 1)")
+    rp.add_argument("--lenient", action="store_true", help="ignore the case of the letters")
+    rp.set_defaults(func=run_replay)
+
+    pl = ss.add_parser("play", help="play in the terminal")
+    pl.add_argument("file", help="level file (XSB collection or assignment input)")
+    pl.add_argument("--level", "-l", default="1", metavar="N", help="level to start with (default 1)")
+    pl.add_argument("--no-colour", "--no-color", dest="colour", action="store_false", help="draw without colour")
+    pl.set_defaults(func=run_play)
+
+    rd = ss.add_parser("render", help="a PNG of a level, or a GIF of a solution")
+    rd.add_argument("file", help="level file (XSB collection or assignment input)")
+    rd.add_argument("lurd", nargs="?", help="moves to play first (PNG) or to animate (GIF)")
+    rd.add_argument("--level", "-l", default="1", metavar="N", help="level number (from 1) or title (default 1)")
+    out = rd.add_mutually_exclusive_group(required=True)
+    out.add_argument("--png", metavar="OUT", help="write a PNG of the final position")
+    out.add_argument("--gif", metavar="OUT", help="write an animated GIF of the moves")
+    rd.add_argument("--cell", type=int, default=32, help="pixels per square (default 32)")
+    rd.add_argument("--frame-ms", type=int, default=120, help="milliseconds per GIF frame (default 120)")
+    rd.set_defaults(func=run_render)
+
+
+def _usage(p: argparse.ArgumentParser) -> int:
+    p.print_help(sys.stderr)
+    return 2
+
+
+# ------------------------------------------------------------------- loading
+
+
+def _looks_like_assignment(text: str) -> bool:
+    lines = split_lines(text)[:10]
+    chars = set("".join(lines))
+    return len(lines) == 10 and chars <= set("#@ox ") and bool(chars & set("ox"))
+
+
+def load_levels(data: bytes) -> tuple[list[Level], str | None]:
+    """The levels of a file, and the assignment's moves (LURD letters) when it is one."""
+    from ..sokoban.formats import parse_assignment, parse_levels
+
+    text = decode_text(data)
+    if _looks_like_assignment(text):
+        a = parse_assignment(text)
+        return [a.level], a.moves
+    return parse_levels(text), None
+
+
+def pick_level(levels: list[Level], which: str) -> int:
+    """The 0-based index of level ``which`` (a number from 1, or a title)."""
+    titles = [lv.title for lv in levels]
+    if which in titles and not which.isdigit():
+        return titles.index(which)
+    try:
+        n = int(which)
+    except ValueError:
+        if which in titles:
+            return titles.index(which)
+        raise UsageError(f"--level {which!r}: no level has that title") from None
+    if not 1 <= n <= len(levels):
+        raise UsageError(f"--level {n}: the file has {len(levels)} level(s), numbered from 1")
+    return n - 1
+
+
+def _lurd_arg(value: str) -> str:
+    if value == "-":
+        return "".join(sys.stdin.read().split())
+    return value
+
+
+# --------------------------------------------------------------------- run
+
+
+def run_text(data: bytes | str, *, show: bool = False) -> str:
+    """The assignment's output for one input (see ``mazekit sokoban run``).
+
+    >>> from mazekit import examples
+    >>> print(run_text(examples.read_text("sokoban/assignment.txt")), end="")
+    (16, 6)
+    (15, 6)
+    (14, 6)
+    (13, 6)
+    (12, 6)
+    (11, 6)
+    (10, 6)
+    (9, 6)
+    (8, 6)
+    (7, 6)
+    (6, 6)
+    (5, 6)
+    (4, 6)
+    WIN
+    """
+    from ..sokoban.assignment import simulate
+    from ..sokoban.formats import format_assignment_map, parse_assignment, to_xy
+
+    a = parse_assignment(data)
+    level = a.level
+
+    def draw(i: int, state: State) -> None:
+        sys.stderr.write(f"move {i + 1} {'^v<>'['udlr'.index(a.moves[i])]}\n")
+        sys.stderr.write(format_assignment_map(level, state) + "\n")
+
+    if show:
+        sys.stderr.write("start\n" + format_assignment_map(level) + "\n")
+    sim = simulate(level, a.moves, on_move=draw if show else None)
+    lines = [f"({x}, {y})\n" for x, y in (to_xy(level, s.player) for s in sim.states)]
+    lines.append(sim.outcome + "\n")
+    if show:
+        sys.stderr.write(sim.outcome + (f" ({sim.reason})" if sim.reason else "") + "\n")
+    return "".join(lines)
+
+
+def run_assignment(args: argparse.Namespace) -> int:
+    answer = run_text(read_input(args.file), show=args.show)
+    write_output(args.output, answer)
+    return 0
+
+
+# ------------------------------------------------------------------ replay
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from ..sokoban.formats import format_level
+    from ..sokoban.rules import replay
+
+    levels, _ = load_levels(read_input(args.file))
+    level = levels[pick_level(levels, args.level)]
+    res = replay(level, _lurd_arg(args.lurd), strict=not args.lenient)
+    if res.error:
+        raise InputError(0, res.error)
+    verdict = "solved" if res.solved else "not solved"
+    text = f"moves {res.moves}, pushes {res.pushes}: {verdict}\n" + format_level(level, res.state)
+    write_output(None, text)
+    return EXIT_SOLVED if res.solved else EXIT_UNSOLVED
+
+
+# ------------------------------------------------------------------ render
+
+
+def run_render(args: argparse.Namespace) -> int:
+    from ..sokoban.rules import replay, step
+
+    if args.cell < 4 or args.cell > 256:
+        raise UsageError(f"--cell {args.cell}: expected 4 to 256 pixels")
+    if args.frame_ms < 10:
+        raise UsageError(f"--frame-ms {args.frame_ms}: expected at least 10")
+    levels, moves = load_levels(read_input(args.file))
+    level = levels[pick_level(levels, args.level)]
+    states: list[State] = [level.start]
+    if args.lurd is not None:
+        lurd = _lurd_arg(args.lurd)
+        res = replay(level, lurd)
+        if res.error:
+            raise InputError(0, res.error)
+        for ch in lurd:
+            if not ch.isspace():
+                nxt = step(level, states[-1], ch.lower()).state
+                assert nxt is not None
+                states.append(nxt)
+    elif moves is not None:
+        from ..sokoban.assignment import simulate
+
+        states.extend(simulate(level, moves).states)
+    elif args.gif:
+        raise UsageError("a GIF needs moves: give a LURD string")
+    try:
+        from ..render.sokoban import save_sokoban_gif, save_sokoban_png
+    except ImportError as exc:  # pragma: no cover
+        raise UsageError(str(exc)) from None
+    target = args.png or args.gif
+    with atomic_path(target) as tmp:
+        if args.png:
+            save_sokoban_png(tmp, level, states[-1], cell=args.cell)
+        else:
+            save_sokoban_gif(tmp, level, states, cell=args.cell, frame_ms=args.frame_ms)
+    return 0
+
+
+# -------------------------------------------------------------------- play
+
+
+def run_play(args: argparse.Namespace) -> int:
+    levels, _ = load_levels(read_input(args.file))
+    index = pick_level(levels, args.level)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("play needs a terminal (stdin and stdout must be a tty)")
+    import curses
+
+    return int(curses.wrapper(lambda scr: _play(scr, levels, index, args.colour)))
+
+
+_KEYS = {
+    "KEY_UP": "u", "KEY_DOWN": "d", "KEY_LEFT": "l", "KEY_RIGHT": "r",
+    "k": "u", "j": "d", "h": "l", "l": "r",
+}
+_HELP = "arrows move  u undo  y redo  r restart  n/p next/previous level  q quit"
+
+
+def _play(scr: object, levels: list[Level], index: int, colour: bool) -> int:
+    """The curses loop: one Game per level, the board redrawn in place."""
+    import curses
+
+    from ..sokoban.formats import format_level
+    from ..sokoban.rules import Game
+
+    stdscr: curses.window = scr  # type: ignore[assignment]
+    curses.curs_set(0)
+    pairs: dict[str, int] = {}
+    if colour and curses.has_colors():
+        curses.start_color()
+        curses.use_default_colors()
+        for i, (ch, fg) in enumerate(
+            (("#", curses.COLOR_BLUE), ("$", curses.COLOR_YELLOW), ("*", curses.COLOR_GREEN),
+             (".", curses.COLOR_RED), ("@", curses.COLOR_CYAN), ("+", curses.COLOR_CYAN)), 1
+        ):
+            curses.init_pair(i, fg, -1)
+            pairs[ch] = curses.color_pair(i) | curses.A_BOLD
+    games: dict[int, Game] = {}
+    message = ""
+    while True:
+        game = games.setdefault(index, Game(levels[index]))
+        stdscr.erase()
+        rows, cols = stdscr.getmaxyx()
+        title = levels[index].title or str(index + 1)
+        head = f"level {index + 1}/{len(levels)} ({title})  moves {game.moves}  pushes {game.pushes}"
+        if game.solved:
+            head += "  SOLVED! (n for the next level)"
+        board = format_level(game.level, game.state).splitlines()
+        need_h = len(board) + 4
+        need_w = max(len(r) for r in board) + 1
+        if rows < need_h or cols < need_w:
+            stdscr.addnstr(0, 0, f"terminal too small: need {need_w}x{need_h} (q quits)", max(1, cols - 1))
+        else:
+            stdscr.addnstr(0, 0, head, cols - 1, curses.A_BOLD)
+            for r, line in enumerate(board):
+                for c, ch in enumerate(line):
+                    stdscr.addstr(r + 2, c, ch, pairs.get(ch, 0))
+            stdscr.addnstr(len(board) + 3, 0, message or _HELP, cols - 1)
+        stdscr.refresh()
+        message = ""
+        try:
+            key = stdscr.getkey()
+        except curses.error:
+            continue
+        except KeyboardInterrupt:
+            return 0
+        if key in ("q", "Q", "\x1b"):
+            return 0
+        if key in _KEYS:
+            if not game.move(_KEYS[key]):
+                message = "blocked"
+        elif key == "u":
+            if not game.undo():
+                message = "nothing to undo"
+        elif key in ("y", "U", "\x12"):
+            if not game.redo():
+                message = "nothing to redo"
+        elif key in ("r", "R"):
+            game.restart()
+        elif key in ("n", "KEY_NPAGE"):
+            index = min(index + 1, len(levels) - 1)
+        elif key in ("p", "KEY_PPAGE"):
+            index = max(index - 1, 0)
