@@ -1,0 +1,182 @@
+"""``mazekit sokoban solve``: solve the levels of a Sokoban file.
+
+Prints one line per level on stdout: the LURD solution (lower case a walk,
+upper case a push), or ``-`` when the level was not solved. A summary table
+(moves, pushes, states, time, and why a search stopped: ``time``, ``memory``,
+``unsolvable``) goes to stderr, with a progress line per level for
+collections. Every solution is replayed by the engine before it is printed.
+Ctrl-C stops cleanly: the levels solved so far are printed, the others as
+``-``. Exit status 0 when every chosen level was solved, 1 otherwise, 130 when
+interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InputError
+from ._io import UsageError, read_input
+
+__all__ = ["add_solve_parser", "run_solve", "Outcome"]
+
+
+def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Add the ``solve`` sub-command to the ``sokoban`` command's sub-parsers."""
+    p = sub.add_parser(
+        "solve",
+        help="solve the levels of an XSB file (LURD solutions, one per line)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", help="an XSB level or collection ('-' for stdin)")
+    p.add_argument("--level", default="all", metavar="N|all", help="the level to solve, from 1 (default: all)")
+    p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per level (default 10)")
+    p.add_argument("--optimal", action="store_true", help="push-optimal solutions (A*), proved optimal")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="levels solved at once (default 1)")
+    p.add_argument("--memory", type=float, default=4.0, metavar="GiB",
+                   help="memory cap for all searches together (default 4)")
+    p.set_defaults(func=run_solve)
+    return p
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of one level: its number (from 1), solution or None, stats."""
+
+    number: int
+    boxes: int
+    lurd: str | None
+    moves: int
+    pushes: int
+    nodes: int
+    seconds: float
+    stopped: str
+
+
+def _solve_one(task: tuple[int, Any, float, bool, int]) -> Outcome:
+    number, level, time_limit, optimal, memory = task
+    from ..sokoban import replay
+    from ..sokoban.solver import search
+
+    res = search(level, time_limit=time_limit, optimal=optimal, memory=memory)
+    st = res.stats
+    sol = res.solution
+    if sol is not None and not replay(level, sol.lurd).solved:  # pragma: no cover - a solver bug
+        return Outcome(number, len(level.start.boxes), None, 0, 0, st.nodes, st.time, "replay-failed")
+    if sol is None:
+        return Outcome(number, len(level.start.boxes), None, 0, 0, st.nodes, st.time, st.stopped)
+    return Outcome(number, len(level.start.boxes), sol.lurd, sol.moves, sol.pushes, st.nodes, st.time, st.stopped)
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _choose(levels: list[Any], which: str) -> list[int]:
+    if which == "all":
+        return list(range(1, len(levels) + 1))
+    try:
+        n = int(which)
+    except ValueError:
+        raise UsageError(f"--level must be a number from 1 or 'all', got {which!r}") from None
+    if not 1 <= n <= len(levels):
+        raise UsageError(f"--level {n}: the file has {len(levels)} level(s)")
+    return [n]
+
+
+def _progress(o: Outcome, done: int, total: int) -> None:
+    what = f"solved, {o.pushes} pushes" if o.lurd is not None else f"not solved ({o.stopped})"
+    print(f"[{done}/{total}] level {o.number}: {what}, {o.seconds:.2f} s", file=sys.stderr, flush=True)
+
+
+def summary(outcomes: dict[int, Outcome], chosen: list[int], wall: float, interrupted: bool) -> str:
+    """The summary table (text for stderr)."""
+    lines = [f"{'level':>6} {'boxes':>5} {'result':<10} {'moves':>7} {'pushes':>7} {'states':>10} {'time s':>8}"]
+    for n in chosen:
+        o = outcomes.get(n)
+        if o is None:
+            lines.append(f"{n:>6} {'':>5} {'not run':<10}")
+            continue
+        res = "solved" if o.lurd is not None else o.stopped
+        mv = str(o.moves) if o.lurd is not None else "-"
+        pu = str(o.pushes) if o.lurd is not None else "-"
+        lines.append(f"{n:>6} {o.boxes:>5} {res:<10} {mv:>7} {pu:>7} {o.nodes:>10} {o.seconds:>8.2f}")
+    solved = sum(1 for o in outcomes.values() if o.lurd is not None)
+    stops: dict[str, int] = {}
+    for o in outcomes.values():
+        if o.lurd is None:
+            stops[o.stopped] = stops.get(o.stopped, 0) + 1
+    why = ", ".join(f"{k} {v}" for k, v in sorted(stops.items()))
+    tail = f"solved {solved}/{len(chosen)} in {wall:.1f} s"
+    if why:
+        tail += f"; not solved: {why}"
+    if interrupted:
+        tail += f"; interrupted ({len(chosen) - len(outcomes)} level(s) not run)"
+    lines.append(tail)
+    return "\n".join(lines) + "\n"
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Run ``mazekit sokoban solve``; return the exit status."""
+    from ..sokoban import parse_levels
+
+    if args.time_limit <= 0:
+        raise UsageError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.memory <= 0:
+        raise UsageError(f"--memory must be positive, got {args.memory}")
+    levels = parse_levels(read_input(args.file))
+    if not levels:
+        raise InputError(1, "no level in the input")
+    chosen = _choose(levels, args.level)
+    jobs = min(args.jobs, len(chosen), os.cpu_count() or 1) if len(chosen) > 1 else 1
+    memory = int(args.memory * (1 << 30) / jobs)
+    tasks = [(n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory) for n in chosen]
+    outcomes: dict[int, Outcome] = {}
+    interrupted = False
+    t0 = time.perf_counter()
+    show = len(chosen) > 1
+    try:
+        if jobs == 1:
+            for t in tasks:
+                o = _solve_one(t)
+                outcomes[o.number] = o
+                if show:
+                    _progress(o, len(outcomes), len(chosen))
+                if o.stopped == "interrupted":
+                    interrupted = True
+                    break
+        else:
+            ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+            pool = ctx.Pool(jobs, initializer=_quiet_worker)
+            try:
+                for o in pool.imap_unordered(_solve_one, tasks):
+                    outcomes[o.number] = o
+                    _progress(o, len(outcomes), len(chosen))
+                pool.close()
+            except KeyboardInterrupt:
+                interrupted = True
+                pool.terminate()
+            finally:
+                pool.join()
+    except KeyboardInterrupt:
+        interrupted = True
+    wall = time.perf_counter() - t0
+    out = []
+    for n in chosen:
+        o = outcomes.get(n)
+        out.append(o.lurd if o is not None and o.lurd is not None else "-")
+    sys.stdout.write("\n".join(out) + "\n")
+    sys.stdout.flush()
+    sys.stderr.write(summary(outcomes, chosen, wall, interrupted))
+    if interrupted:
+        return 130
+    return 0 if all(o.lurd is not None for o in outcomes.values()) and len(outcomes) == len(chosen) else 1
