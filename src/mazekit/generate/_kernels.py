@@ -570,7 +570,7 @@ def hunt_and_kill_kernel(h, w, start, rand, out, order):
 
 
 @njit
-def growing_tree_kernel(h, w, start, newest, rand, out, order):  # type: ignore[no-untyped-def]
+def growing_tree_kernel(h, w, start, newest, rand, out, order):
     """Growing tree: keep a list of active cells; take the newest with
     probability ``newest``, else a random one; carve to a random unvisited
     neighbour or drop the cell when it has none.

@@ -81,7 +81,7 @@ def caves(
     for _ in range(steps):
         kern(a, b, int(rows), int(cols), int(birth), int(survive))
         a, b = b, a
-    cave = (a == 0).reshape(rows, cols)
+    cave: NDArray[np.bool_] = (a == 0).reshape(rows, cols)
     if connect and cave.any():
         from ..search import label
 
@@ -89,5 +89,5 @@ def caves(
         if n > 1:
             sizes = np.bincount(labels.ravel(), minlength=n + 1)
             sizes[0] = 0
-            cave = labels == int(sizes.argmax())
+            cave = np.asarray(labels == int(sizes.argmax()), dtype=bool)
     return cave
