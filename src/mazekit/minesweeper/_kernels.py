@@ -459,10 +459,10 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ig
             for j in range(nf + 1 - i):
                 others[i + j] += x * suf[a + 1, j]
         for k in range(m + 1):
-            s = 0.0
+            acc = 0.0
             for j in range(nf + 1 - k):
-                s += others[j] * w[k + j]
-            wa[k] = s
+                acc += others[j] * w[k + j]
+            wa[k] = acc
         for d in range(m):
             f = order[cstart[a] + d]
             pm = 0.0

@@ -74,7 +74,7 @@ def play_games(level: str, rule: FirstClick, start: int, stop: int, seed: int = 
     click = first_click_cell(level, rule)
     first = (click[0] + 1) * (cols + 2) + click[1] + 1
     for i in range(start, stop):
-        board = generate(rows, cols, mines, click=click, first_click=rule, rng=(seed, i))
+        board = generate(rows, cols, mines, click=click, first_click=rule, rng=np.random.default_rng([seed, i]))
         dens, offsets, width = _padded(board)
         know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
         st, g, _ = kernel(dens, know, offsets, width, rows, mines, first, True, TOL, MAX_NODES,

@@ -1,0 +1,280 @@
+"""``mazekit mines``: Minesweeper (article 4): the flood-fill opening, a game, the solver benchmark.
+
+``mazekit mines open [FILE]``: input a line ``R C r c`` (rows, columns and the
+clicked cell, 1-based), then R rows of ``.`` (no mine) and ``*`` (mine).
+Output: R rows, each open cell as its density digit (0-8) and each closed cell
+as ``#``; the single line ``BOOM`` when the clicked cell is a mine.
+
+``mazekit mines play``: a terminal game (cursor keys or hjkl move, space or
+Enter opens, f flags, c chords (opening a number chords too), ? shows the
+solver's hint, n new game, q quits); the time, 3BV and 3BV/s show at the end.
+
+``mazekit mines bench``: the solver's win rates beside the published best.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputError
+from ..grid import decode_text, parse_char_rows, parse_header, split_lines
+from ._io import UsageError, read_input, write_output
+
+if TYPE_CHECKING:
+    from ..minesweeper import Game
+
+EXAMPLE = """\
+5 6 5 1
+..*...
+......
+....*.
+......
+......
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "mines",
+        help="Minesweeper: flood-fill opening (article 4), a terminal game, the solver benchmark",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    msub = p.add_subparsers(dest="mines_command", metavar="ACTION")
+    p.set_defaults(func=lambda args: _no_action(p))
+
+    o = msub.add_parser("open", help="open a cell of a given board (the article's flood fill)")
+    o.add_argument("file", nargs="?", help="input file (default: stdin)")
+    o.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
+    o.set_defaults(func=run_open)
+
+    g = msub.add_parser("play", help="play in the terminal")
+    g.add_argument("--level", choices=["beginner", "intermediate", "expert"], help="a classic board")
+    g.add_argument("--size", metavar="RxC", help="rows x columns, e.g. 16x30")
+    g.add_argument("--mines", type=int, help="number of mines (with --size)")
+    g.add_argument("--no-guess", action="store_true", help="a board that logic alone solves")
+    g.add_argument("--seed", type=int, help="random seed (the same seed and first click give the same board)")
+    g.add_argument("--first-click", choices=["safe", "zero"], default="safe",
+                   help="safe: the first click is never a mine; zero: it always opens an area")
+    g.set_defaults(func=run_play)
+
+    b = msub.add_parser("bench", help="the solver's win rates beside the published best")
+    b.add_argument("--games", type=int, default=10000, help="games per board and rule (default 10000)")
+    b.add_argument("--board", action="append", choices=["beginner", "intermediate", "expert"],
+                   help="a board to play (repeatable; default all three)")
+    b.add_argument("--first-click", action="append", choices=["safe", "zero"], dest="rules",
+                   help="a first-click rule (repeatable; default both)")
+    b.add_argument("--seed", type=int, default=0, help="seed of the boards (default 0)")
+    b.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    b.set_defaults(func=run_bench)
+
+
+def _no_action(p: argparse.ArgumentParser) -> int:
+    p.print_help(sys.stderr)
+    return 2
+
+
+# ------------------------------------------------------------------ open
+def open_text(data: bytes | str) -> str:
+    """The article's answer for one input.
+
+    >>> print(open_text(EXAMPLE), end="")
+    01####
+    0112##
+    0001##
+    000111
+    000000
+    >>> open_text("1 2 1 2\\n.*\\n")
+    'BOOM\\n'
+    """
+    lines = split_lines(decode_text(data))
+    if not lines or not lines[0].strip():
+        raise InputError(1, "empty input: expected 'R C r c'")
+    rows, cols, r, c = parse_header(lines[0], 1, ["R", "C", "r", "c"])
+    if rows < 1 or cols < 1:
+        raise InputError(1, f"the board must have at least one row and one column, got {rows}x{cols}")
+    if not (1 <= r <= rows and 1 <= c <= cols):
+        raise InputError(1, f"the clicked cell ({r}, {c}) is outside the {rows}x{cols} board (rows and columns count from 1)")
+    grid = parse_char_rows(lines, rows, cols, first=1, legend={".": True, "*": False})
+    for extra in range(1 + rows, len(lines)):
+        if lines[extra].strip():
+            raise InputError(extra + 1, f"unexpected text after the {rows} rows of the board")
+    from ..minesweeper import Board
+
+    board = Board.from_mines(~grid.passable)
+    seed = (r - 1, c - 1)  # the only 1-based code
+    if board.mines[seed]:
+        return "BOOM\n"
+    return board.render(board.open(seed))
+
+
+def run_open(args: argparse.Namespace) -> int:
+    write_output(args.output, open_text(read_input(args.file)))
+    return 0
+
+
+# ------------------------------------------------------------------ play
+def game_size(args: argparse.Namespace) -> tuple[int, int, int]:
+    """(rows, cols, mines) from --level or --size/--mines."""
+    from ..minesweeper import LEVELS
+
+    if args.level and (args.size or args.mines is not None):
+        raise UsageError("give either --level or --size/--mines, not both")
+    if args.size:
+        m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", args.size)
+        if not m:
+            raise UsageError(f"--size must look like 16x30 (rows x columns), got {args.size!r}")
+        rows, cols = int(m.group(1)), int(m.group(2))
+        if rows < 2 or cols < 2 or rows > 500 or cols > 500:
+            raise UsageError(f"--size must be between 2x2 and 500x500, got {rows}x{cols}")
+        mines = args.mines if args.mines is not None else max(1, rows * cols * 10 // 64)
+    elif args.mines is not None:
+        raise UsageError("--mines needs --size")
+    else:
+        rows, cols, mines = LEVELS[args.level or "beginner"]
+    room = rows * cols - (9 if args.first_click == "zero" else 1)
+    if not 1 <= mines <= room:
+        raise UsageError(f"--mines must be between 1 and {room} for a {rows}x{cols} board, got {mines}")
+    return rows, cols, mines
+
+
+def run_play(args: argparse.Namespace) -> int:
+    rows, cols, mines = game_size(args)
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise UsageError("play needs a terminal")
+    import curses
+
+    from ..minesweeper import Game
+
+    seeds = [args.seed]
+
+    def new_game() -> Game:
+        seed = seeds[-1]
+        seeds.append(None if seed is None else seed + 1)  # 'n' gives the next seed's board
+        return Game(rows, cols, mines, first_click=args.first_click, no_guess=args.no_guess, rng=seed)
+
+    summary: list[str] = []
+    curses.wrapper(lambda scr: _tui(scr, new_game, summary))
+    if summary:
+        print(summary[-1])
+    return 0
+
+
+def result_line(game: Game) -> str:
+    """The line shown when a game ends: time, 3BV, 3BV/s and efficiency.
+
+    >>> from mazekit.minesweeper import Board, Game
+    >>> t = iter([0.0, 2.0])
+    >>> g = Game(board=Board.parse("*..\\n...\\n..."), clock=lambda: next(t))
+    >>> _ = g.open((2, 2))
+    >>> result_line(g)
+    'won in 2.0 s: 3BV 1, 3BV/s 0.50, 1 clicks, efficiency 100%'
+    """
+    secs = max(game.elapsed, 1e-9)
+    bv = game.three_bv()
+    word = "won" if game.state == "won" else "lost"
+    return (f"{word} in {game.elapsed:.1f} s: 3BV {bv}, 3BV/s {bv / secs:.2f}, "
+            f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%")
+
+
+_KEYS_HELP = "arrows/hjkl move  space open  f flag  c chord  ? hint  n new  q quit"
+
+
+def _tui(scr: Any, new_game: Callable[[], Game], summary: list[str]) -> None:  # pragma: no cover - by hand in tmux
+    import curses
+
+    curses.curs_set(0)
+    scr.keypad(True)
+    scr.timeout(200)
+    if curses.has_colors():
+        curses.start_color()
+        curses.use_default_colors()
+        palette = [curses.COLOR_WHITE, curses.COLOR_BLUE, curses.COLOR_GREEN, curses.COLOR_RED,
+                   curses.COLOR_MAGENTA, curses.COLOR_YELLOW, curses.COLOR_CYAN, curses.COLOR_WHITE,
+                   curses.COLOR_WHITE]
+        for i, col in enumerate(palette):
+            curses.init_pair(i + 1, col, -1)
+        curses.init_pair(10, curses.COLOR_RED, -1)
+    game = new_game()
+    r = c = 0
+    message = ""
+    while True:
+        scr.erase()
+        height, width = scr.getmaxyx()
+        status = {"ready": "ready", "playing": "playing", "won": "WON", "lost": "BOOM"}[game.state]
+        head = f"mines {game.mines_left:>4}  time {game.elapsed:6.1f}  {status}"
+        scr.addnstr(0, 0, head, width - 1)
+        text = game.text().splitlines()
+        for i, row in enumerate(text):
+            if 2 + i >= height - 2:
+                break
+            for j, ch in enumerate(row):
+                x = 2 * j
+                if x + 1 >= width:
+                    break
+                attr = 0
+                if ch.isdigit() and curses.has_colors():
+                    attr = curses.color_pair(int(ch) + 1) | (curses.A_BOLD if ch != "0" else curses.A_DIM)
+                    ch = "." if ch == "0" else ch
+                elif ch in "F*" and curses.has_colors():
+                    attr = curses.color_pair(10) | curses.A_BOLD
+                if (i, j) == (r, c):
+                    attr |= curses.A_REVERSE
+                scr.addstr(2 + i, x, ch, attr)
+        foot = message or _KEYS_HELP
+        scr.addnstr(min(height - 1, 3 + game.rows), 0, foot, width - 1)
+        scr.refresh()
+        key = scr.getch()
+        if key == -1:
+            continue
+        message = ""
+        if key in (ord("q"), 27):
+            return
+        moves = {curses.KEY_UP: (-1, 0), curses.KEY_DOWN: (1, 0), curses.KEY_LEFT: (0, -1),
+                 curses.KEY_RIGHT: (0, 1), ord("k"): (-1, 0), ord("j"): (1, 0), ord("h"): (0, -1), ord("l"): (0, 1)}
+        if key in moves:
+            dr, dc = moves[key]
+            r = min(max(r + dr, 0), game.rows - 1)
+            c = min(max(c + dc, 0), game.cols - 1)
+        elif key == ord("n"):
+            game = new_game()
+        elif game.over:
+            continue
+        elif key in (ord(" "), ord("\n"), curses.KEY_ENTER, ord("o")):
+            if game.opened[r, c]:
+                game.chord((r, c))
+            else:
+                game.open((r, c))
+        elif key == ord("f"):
+            game.toggle_flag((r, c))
+        elif key == ord("c"):
+            game.chord((r, c))
+        elif key == ord("?") and game.board is not None:
+            from ..minesweeper import next_move
+
+            mv = next_move(game.view(), game.n_mines)
+            if mv is not None:
+                r, c = mv.cell
+                message = f"hint: {mv.kind} here (mine probability {100 * mv.p_mine:.1f}%)"
+        if game.over and not message:
+            message = result_line(game)
+            summary.append(message)
+
+
+# ------------------------------------------------------------------ bench
+def run_bench(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    from ..minesweeper.bench import bench, format_table
+
+    levels = tuple(dict.fromkeys(args.board or ["beginner", "intermediate", "expert"]))
+    rules = tuple(dict.fromkeys(args.rules or ["safe", "zero"]))
+    rows = bench(args.games, levels=levels, rules=rules, seed=args.seed, workers=args.workers)
+    sys.stdout.write(format_table(rows))
+    return 0
