@@ -84,6 +84,10 @@ def play_games(level: str, rule: FirstClick, start: int, stop: int, seed: int = 
     return wins, guesses
 
 
+def _warm(_: int) -> None:
+    K.solve_kernel.compiled()
+
+
 def _task(args: tuple[str, FirstClick, int, int, int]) -> tuple[str, str, int, int, int]:
     level, rule, start, stop, seed = args
     wins, guesses = play_games(level, rule, start, stop, seed)
@@ -104,24 +108,36 @@ def bench(
     >>> [r.games for r in bench(3, levels=("beginner",), rules=("safe",), workers=1)]
     [3]
     """
-    rows: list[BenchRow] = []
     for level in levels:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-        for rule in rules:
-            tasks = [(level, rule, a, min(a + chunk, games), seed) for a in range(0, games, chunk)]
-            t0 = time.perf_counter()
-            if workers <= 1:
-                results = [_task(t) for t in tasks]
-            else:
-                import multiprocessing as mp
+    rows: list[BenchRow] = []
+    pool = None
+    if workers > 1:
+        import multiprocessing as mp
 
-                with mp.get_context("spawn").Pool(workers) as pool:
-                    pool.apply(K.solve_kernel.compiled)  # compile (or load) before timing-free work
+        pool = mp.get_context("spawn").Pool(workers)
+    try:
+        if pool is not None:
+            pool.map(_warm, range(workers))  # compile (or load from the cache) before timing
+        else:
+            _warm(0)
+        for level in levels:
+            for rule in rules:
+                tasks = [(level, rule, a, min(a + chunk, games), seed) for a in range(0, games, chunk)]
+                t0 = time.perf_counter()
+                if pool is None:
+                    results = [_task(t) for t in tasks]
+                else:
                     results = list(pool.imap_unordered(_task, tasks))
-            dt = time.perf_counter() - t0
-            played = sum(r[2] for r in results)
-            rows.append(BenchRow(level, rule, played, sum(r[3] for r in results), sum(r[4] for r in results), dt))
+                dt = time.perf_counter() - t0
+                played = sum(r[2] for r in results)
+                rows.append(BenchRow(level, rule, played, sum(r[3] for r in results),
+                                     sum(r[4] for r in results), dt))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     return rows
 
 
