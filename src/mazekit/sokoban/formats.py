@@ -135,6 +135,8 @@ def _title_of(text: str) -> str:
     s = s.lstrip(";").strip()
     if s.lower().startswith("title:"):
         s = s[6:].strip()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "'\"":
+        s = s[1:-1].strip()
     return s
 
 
@@ -323,6 +325,8 @@ def parse_assignment(data: bytes | str) -> Assignment:
     """
     lines = split_lines(decode_text(data))
     rows = ASSIGNMENT_ROWS
+    if not any(line.strip() for line in lines):
+        raise InputError(0, f"empty input: expected {rows} map rows and a line of moves")
     if len(lines) < rows:
         raise InputError(len(lines) + 1, f"missing map row: expected {rows} rows, got {len(lines)}")
     if len(lines) < rows + 1:

@@ -1,0 +1,29 @@
+"""Helpers for the Sokoban tests: the shared collections (skipped when absent)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED
+
+LEVELS = SHARED / "levels"
+
+
+def shared_file(name: str) -> Path:
+    path = LEVELS / name
+    if not path.exists():
+        pytest.skip(f"{path} is not available")
+    return path
+
+
+@pytest.fixture(scope="session")
+def xsokoban():
+    from mazekit.sokoban import parse_levels
+
+    levels = parse_levels(shared_file("xsokoban90.xsb").read_bytes())
+    with open(shared_file("xsokoban90_solutions.toml"), "rb") as fh:
+        solutions = tomllib.load(fh)
+    return levels, [solutions[f"Level{i:04d}"] for i in range(1, len(levels) + 1)]

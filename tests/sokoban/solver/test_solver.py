@@ -1,0 +1,182 @@
+"""The Sokoban solver: solutions replay to wins, optimal mode matches brute force, pruning is sound."""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mazekit.sokoban import Level, State, legal_pushes, parse_level, parse_levels, push, replay
+from mazekit.sokoban.rules import canonical
+from mazekit.sokoban.solver import Problem, as_problem, search_level, solve
+from mazekit import _jit
+from mazekit.sokoban.solver import _kernels as K
+
+SHARED = Path(__file__).resolve().parents[4] / "shared"
+
+
+@contextlib.contextmanager
+def jit_mode(mode):
+    old = _jit.get_mode()
+    _jit.set_mode(mode)
+    try:
+        yield
+    finally:
+        _jit.set_mode(old)
+
+SMALL = [
+    "#######\n#@ $ .#\n#######",
+    "#####\n#   #\n#@$.#\n#   #\n#####",
+    "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########",
+    "######\n#    #\n# #@ #\n# $* #\n# .* #\n#    #\n######",
+    "#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######",
+]
+
+
+def brute_force_pushes(level: Level) -> int | None:
+    """Fewest pushes by breadth-first search over (canonical) positions, via the engine's rules."""
+    start = canonical(level, level.start)
+    seen = {start}
+    todo = deque([(start, 0)])
+    while todo:
+        s, n = todo.popleft()
+        if level.is_solved(s):
+            return n
+        for b, d in legal_pushes(level, s):
+            t = canonical(level, push(level, s, b, d))
+            if t not in seen:
+                seen.add(t)
+                todo.append((t, n + 1))
+    return None
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("optimal", [False, True])
+def test_small_levels_replay_to_a_win(text, optimal):
+    level = parse_level(text)
+    sol = solve(level, time_limit=20, optimal=optimal)
+    assert sol is not None
+    r = replay(level, sol.lurd)
+    assert r.solved and not r.error
+    assert (sol.moves, sol.pushes) == (r.moves, r.pushes)
+    assert sol.optimal is optimal
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_optimal_matches_brute_force(text):
+    level = parse_level(text)
+    sol = solve(level, optimal=True, time_limit=20)
+    assert sol is not None and sol.pushes == brute_force_pushes(level)
+
+
+@st.composite
+def tiny_levels(draw):
+    rows, cols = draw(st.integers(3, 5)), draw(st.integers(3, 5))
+    cells = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)]
+    walls = np.ones((rows + 2, cols + 2), dtype=bool)
+    for r, c in cells:
+        walls[r, c] = draw(st.booleans().filter(lambda b: True)) and draw(st.integers(0, 4)) == 0
+    free = [rc for rc in cells if not walls[rc]]
+    nb = draw(st.integers(1, 3))
+    if len(free) < 2 * nb + 1:
+        walls[1:-1, 1:-1] = False
+        free = cells
+    picks = draw(st.permutations(free))
+    boxes, goals = picks[:nb], picks[nb:2 * nb]
+    player = picks[2 * nb]
+    return Level.build(walls, goals=goals, player=player, boxes=boxes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(tiny_levels())
+def test_optimal_push_count_on_tiny_levels(level):
+    expected = brute_force_pushes(level)
+    res = search_level(level, optimal=True, time_limit=30)
+    if expected is None:
+        assert res.solution is None and res.stats.stopped == "unsolvable"
+    else:
+        assert res.solution is not None and res.solution.pushes == expected
+        assert replay(level, res.solution.lurd).solved
+    fast = solve(level, time_limit=30)
+    assert (fast is None) == (expected is None)
+    if fast is not None:
+        assert replay(level, fast.lurd).solved and fast.pushes >= expected
+
+
+def test_compiled_and_python_kernels_agree():
+    level = parse_level(SMALL[4])
+    with jit_mode("never"):
+        a = search_level(level, time_limit=None)
+    with jit_mode("always"):
+        before = K.search_kernel.calls_compiled
+        b = search_level(level, time_limit=None)
+        assert K.search_kernel.calls_compiled > before
+    assert a.solution is not None and b.solution is not None
+    assert a.solution.lurd == b.solution.lurd
+    assert (a.stats.nodes, a.stats.expanded) == (b.stats.nodes, b.stats.expanded)
+
+
+def test_unsolvable_and_limits():
+    dead = parse_level("#####\n#@$ #\n#  .#\n#####")  # box in a corner-line: pushes never reach the goal
+    res = search_level(dead, time_limit=5)
+    assert res.solution is None and res.stats.stopped == "unsolvable"
+    tiny_memory = search_level(parse_level(SMALL[4]), memory=2000, time_limit=5)
+    assert tiny_memory.solution is None and tiny_memory.stats.stopped == "memory"
+
+
+def test_rows_and_problem_inputs():
+    p = as_problem(["#######", "#@ $ .#", "#######"])
+    assert isinstance(p, Problem) and as_problem(p) is p
+    assert solve(p).lurd == "rRR"
+    with pytest.raises(TypeError):
+        as_problem(42)
+
+
+def _microban():
+    path = SHARED / "levels" / "microban.xsb"
+    if not path.exists():
+        pytest.skip(f"{path} is not available")
+    return parse_levels(path.read_bytes())
+
+
+@pytest.mark.parametrize("number", [1, 7, 20, 45, 78, 100, 133])
+def test_microban_levels(number):
+    level = _microban()[number - 1]
+    sol = solve(level, time_limit=30)
+    assert sol is not None and replay(level, sol.lurd).solved
+
+
+def _padded(prob: Problem, level: Level, cell: int) -> int:
+    r, c = level.rc(cell)
+    return prob.cell(r, c)
+
+
+def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
+    """Every position along the 90 reference solutions passes every test the search prunes with."""
+    levels, solutions = xsokoban
+    for level, lurd in zip(levels, solutions):
+        prob = as_problem(level)
+        nb, ng = len(prob.boxes), len(prob.goals)
+        boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
+        u = np.zeros(nb + 1, dtype=np.int64)
+        v, p, way, minv = (np.zeros(ng + 1, dtype=np.int64) for _ in range(4))
+        used = np.zeros(ng + 1, dtype=np.uint8)
+        fz = np.zeros(nb, dtype=np.uint8)
+        state = level.start
+        for i, ch in enumerate(lurd):
+            if ch.isupper() or i == 0:
+                r = replay(level, lurd[: i + 1])
+                state = r.state
+                cells = np.array(sorted(_padded(prob, level, b) for b in state.boxes), dtype=np.int64)
+                assert not prob.dead[cells].any(), (level.title, i)
+                for j, c in enumerate(cells):
+                    boxat[c] = j
+                assert not K.frozen_kernel(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz), i
+                boxat[cells] = -1
+                assert K.hungarian_kernel(cells, prob.dist, u, v, p, way, minv, used) < K.BIG, i
+        assert isinstance(state, State)
