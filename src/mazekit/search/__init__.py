@@ -17,8 +17,10 @@ from .bfs import bfs, bfs_distances
 from .dfs import dfs
 from .dijkstra import dijkstra
 from .flood import flood, flood_order, label
+from .solve import SOLVERS, random_dfs, solve
 
 __all__ = [
+    "SOLVERS",
     "STEPS",
     "SearchResult",
     "astar",
@@ -30,4 +32,6 @@ __all__ = [
     "flood_order",
     "greedy",
     "label",
+    "random_dfs",
+    "solve",
 ]
