@@ -43,7 +43,8 @@ def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
     p.add_argument("--memory", type=float, default=4.0, metavar="GiB",
                    help="memory cap for all searches together (default 4)")
     p.set_defaults(func=run_solve)
-    return p
+    parser: argparse.ArgumentParser = p
+    return parser
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +64,9 @@ class Outcome:
 def _solve_one(task: tuple[int, Any, float, bool, int]) -> Outcome:
     number, level, time_limit, optimal, memory = task
     from ..sokoban import replay
-    from ..sokoban.solver import search
+    from ..sokoban.solver import search_level
 
-    res = search(level, time_limit=time_limit, optimal=optimal, memory=memory)
+    res = search_level(level, time_limit=time_limit, optimal=optimal, memory=memory)
     st = res.stats
     sol = res.solution
     if sol is not None and not replay(level, sol.lurd).solved:  # pragma: no cover - a solver bug
@@ -172,8 +173,8 @@ def run_solve(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - t0
     out = []
     for n in chosen:
-        o = outcomes.get(n)
-        out.append(o.lurd if o is not None and o.lurd is not None else "-")
+        got = outcomes.get(n)
+        out.append(got.lurd if got is not None and got.lurd is not None else "-")
     sys.stdout.write("\n".join(out) + "\n")
     sys.stdout.flush()
     sys.stderr.write(summary(outcomes, chosen, wall, interrupted))

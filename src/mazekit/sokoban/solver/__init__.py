@@ -8,6 +8,6 @@
 from __future__ import annotations
 
 from .problem import Problem, as_problem
-from .search import DEFAULT_MEMORY, SearchResult, SearchStats, Solution, search, solve
+from .search import DEFAULT_MEMORY, SearchResult, SearchStats, Solution, search_level, solve
 
-__all__ = ["solve", "search", "Solution", "SearchStats", "SearchResult", "Problem", "as_problem", "DEFAULT_MEMORY"]
+__all__ = ["solve", "search_level", "Solution", "SearchStats", "SearchResult", "Problem", "as_problem", "DEFAULT_MEMORY"]

@@ -64,7 +64,7 @@ class Problem:
 
 def _build(walls: NDArray[np.bool_], goals: list[tuple[int, int]], boxes: list[tuple[int, int]],
            player: tuple[int, int]) -> Problem:
-    h0, w0 = walls.shape
+    h0, w0 = int(walls.shape[0]), int(walls.shape[1])
     h, w = h0 + 2, w0 + 2
     open_ = np.zeros((h, w), dtype=bool)
     open_[1:-1, 1:-1] = ~walls
@@ -72,7 +72,7 @@ def _build(walls: NDArray[np.bool_], goals: list[tuple[int, int]], boxes: list[t
     off = np.array([-w, w, -1, 1], dtype=np.int64)
 
     def idx(rc: tuple[int, int]) -> int:
-        return (rc[0] + 1) * w + (rc[1] + 1)
+        return (int(rc[0]) + 1) * w + (int(rc[1]) + 1)
 
     start = idx(player)
     if not flat_open[start]:
@@ -83,7 +83,7 @@ def _build(walls: NDArray[np.bool_], goals: list[tuple[int, int]], boxes: list[t
     while todo:
         x = todo.popleft()
         for d in off:
-            y = x + int(d)
+            y = int(x) + int(d)
             if flat_open[y] and not floor[y]:
                 floor[y] = 1
                 todo.append(y)

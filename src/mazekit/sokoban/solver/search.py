@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from . import _kernels as K
 from .problem import LETTERS, Problem, as_problem
 
-__all__ = ["Solution", "SearchStats", "solve", "search", "DEFAULT_MEMORY"]
+__all__ = ["Solution", "SearchStats", "SearchResult", "solve", "search_level", "lurd_of", "DEFAULT_MEMORY"]
 
 #: Default memory cap of one search, in bytes (4 GiB).
 DEFAULT_MEMORY = 4 << 30
@@ -68,7 +68,7 @@ class Solution:
 
 @dataclass(slots=True)
 class SearchResult:
-    """The outcome of :func:`search`: the solution (or None) and the stats either way."""
+    """The outcome of :func:`search_level`: the solution (or None) and the stats either way."""
 
     solution: Solution | None
     stats: SearchStats
@@ -88,7 +88,7 @@ class _Arrays:
         self.nb = nb
         self.box_dtype = box_dtype
         self.cap = 0
-        self.pboxes = np.empty((0, nb), dtype=box_dtype)
+        self.pboxes: NDArray[Any] = np.empty((0, nb), dtype=box_dtype)
         self.pplayer = np.empty(0, dtype=np.int32)
         self.pparent = np.empty(0, dtype=np.int32)
         self.pg = np.empty(0, dtype=np.int32)
@@ -170,7 +170,7 @@ def lurd_of(prob: Problem, pushes: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def search(
+def search_level(
     level: Any,
     *,
     time_limit: float | None = 10.0,
@@ -292,7 +292,7 @@ def solve(
     -------
     Solution or None
         None when no solution was found (unsolvable, or a limit was hit: use
-        :func:`search` to know which).
+        :func:`search_level` to know which).
 
     Notes
     -----
@@ -310,4 +310,4 @@ def solve(
     >>> sol.lurd, sol.moves, sol.pushes, sol.optimal
     ('rRR', 3, 2, True)
     """
-    return search(level, time_limit=time_limit, optimal=optimal, memory=memory).solution
+    return search_level(level, time_limit=time_limit, optimal=optimal, memory=memory).solution
