@@ -110,7 +110,7 @@ def from_rows(rows: list[str]) -> Problem:
 
     >>> p = from_rows(["#####", "#@$.#", "#####"])
     >>> p.boxes.tolist(), p.goals.tolist(), p.player
-    ([16], [17], 15)
+    ([17], [18], 16)
     """
     width = max((len(r) for r in rows), default=0)
     walls = np.zeros((len(rows), width), dtype=bool)
