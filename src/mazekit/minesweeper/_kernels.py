@@ -75,7 +75,7 @@ def simple_kernel(know, offsets, width, safe, mark):  # type: ignore[no-untyped-
     nmine = 0
     for a in range(n):
         ka = int(know[a])
-        if ka <= 0:
+        if ka < 0:
             continue
         # closed neighbours and missing mines of a
         need_a = ka
@@ -111,7 +111,7 @@ def simple_kernel(know, offsets, width, safe, mark):  # type: ignore[no-untyped-
                 if b < 0 or b >= n:
                     continue
                 kb = int(know[b])
-                if kb <= 0:
+                if kb < 0:
                     continue
                 need_b = kb
                 size_b = 0
@@ -216,7 +216,7 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ig
                 nf += 1
             else:
                 interior += 1
-        elif know[i] > 0:
+        elif know[i] >= 0:
             for k in range(8):
                 if know[i + offsets[k]] == -1:
                     cons_cell[nc] = i
