@@ -167,22 +167,30 @@ def block_deadlock(level: Level, state: State) -> bool:
     True
     """
     rows, cols = level.shape
-    walls = level.walls
-    boxes = _box_mask(level, state.boxes).reshape(rows, cols)
-    goals = level.goals
-    for b in state.boxes:
-        r, c = level.rc(b)
+    return _block(state.boxes, set(state.boxes), level.walls.ravel().tolist(), level.goals.ravel().tolist(), rows, cols)
+
+
+def _block(
+    check: Iterable[int], boxes: set[int], walls: list[bool], goals: list[bool], rows: int, cols: int
+) -> bool:
+    """The 2x2 rule for the squares around each box of ``check`` (plain lists: fast in Python)."""
+    for b in check:
+        r, c = divmod(b, cols)
         for dr in (-1, 1):
+            rr = r + dr
+            row_out = not 0 <= rr < rows
             for dc in (-1, 1):
-                square = ((r + dr, c), (r, c + dc), (r + dr, c + dc))
+                cc = c + dc
+                col_out = not 0 <= cc < cols
+                off_goal = not goals[b]
                 solid = True
-                off_goal = not goals[r, c]
-                for rr, cc in square:
-                    if 0 <= rr < rows and 0 <= cc < cols and not walls[rr, cc]:
-                        if not boxes[rr, cc]:
-                            solid = False
-                            break
-                        off_goal = off_goal or not goals[rr, cc]
+                for out, u in ((row_out, b + dr * cols), (col_out, b + dc), (row_out or col_out, b + dr * cols + dc)):
+                    if out or walls[u]:
+                        continue
+                    if u not in boxes:
+                        solid = False
+                        break
+                    off_goal = off_goal or not goals[u]
                 if solid and off_goal:
                     return True
     return False
@@ -259,8 +267,16 @@ def freeze_deadlock(
 
 
 def _matching_size(adj: list[list[int]], n_goals: int) -> int:
-    """Maximum bipartite matching (augmenting paths)."""
+    """Maximum bipartite matching: a greedy pass, then augmenting paths for the rest."""
     owner = [-1] * n_goals
+    left: list[int] = []
+    for i, goals in enumerate(adj):
+        for g in goals:
+            if owner[g] < 0:
+                owner[g] = i
+                break
+        else:
+            left.append(i)
 
     def augment(i: int, seen: list[bool]) -> bool:
         for g in adj[i]:
@@ -271,8 +287,8 @@ def _matching_size(adj: list[list[int]], n_goals: int) -> int:
                     return True
         return False
 
-    size = 0
-    for i in range(len(adj)):
+    size = len(adj) - len(left)
+    for i in left:
         if augment(i, [False] * n_goals):
             size += 1
     return size
@@ -297,6 +313,11 @@ def bipartite_deadlock(level: Level, state: State, *, reach: NDArray[np.bool_] |
     return _matching_size(adj, reach.shape[0]) < len(state.boxes)
 
 
+def _goals_by_cell(reach: NDArray[np.bool_]) -> list[list[int]]:
+    """For each cell, the goals a lone box there can reach (the bipartite graph's edges)."""
+    return [np.flatnonzero(col).tolist() for col in reach.T]
+
+
 class Deadlocks:
     """The deadlock tables of one level, for repeated checks.
 
@@ -315,29 +336,43 @@ class Deadlocks:
     'dead square'
     """
 
-    __slots__ = ("level", "dead", "reach", "goals")
+    __slots__ = ("level", "dead", "reach", "goals", "_dead", "_walls", "_goals", "_goals_of")
 
     def __init__(self, level: Level) -> None:
         self.level = level
         self.dead = dead_squares(level).ravel()
         self.reach = goal_reach(level)
         self.goals = level.goals.ravel()
+        self._dead: list[bool] = self.dead.tolist()
+        self._walls: list[bool] = level.walls.ravel().tolist()
+        self._goals: list[bool] = self.goals.tolist()
+        self._goals_of = _goals_by_cell(self.reach)
 
     def check(self, state: State, *, pushed: int | None = None) -> str:
         """The name of the first rule that finds ``state`` dead, or '' when none does.
 
-        With ``pushed`` (the cell of the box just pushed), the dead-square and
-        freeze rules look at that box only, the cheap incremental check of a search.
+        With ``pushed`` (the cell of the box just pushed), the dead-square rule
+        looks at that box only, the 2x2 rule at the squares around it and the
+        freeze rule at it and its neighbouring boxes: the cheap incremental check
+        of a search, for a position whose parent was alive.
         Names: ``'dead square'``, ``'2x2 block'``, ``'freeze'``, ``'bipartite'``.
         """
-        boxes = state.boxes if pushed is None else (pushed,)
-        if any(self.dead[b] for b in boxes):
+        boxes = state.boxes if pushed is None else (int(pushed),)
+        dead = self._dead
+        if any(dead[b] for b in boxes):
             return "dead square"
-        if block_deadlock(self.level, state):
+        rows, cols = self.level.shape
+        if _block(boxes, set(state.boxes), self._walls, self._goals, rows, cols):
             return "2x2 block"
-        if freeze_deadlock(self.level, state, boxes=boxes, dead=self.dead):
+        roots = boxes
+        if pushed is not None:
+            # the push may freeze a neighbour (the pushed box itself may be on a goal)
+            near = set(state.boxes)
+            roots = boxes + tuple(int(v) for v in self.level.nbr[int(pushed)] if v in near)
+        if freeze_deadlock(self.level, state, boxes=roots, dead=self.dead):
             return "freeze"
-        if bipartite_deadlock(self.level, state, reach=self.reach):
+        goals_of = self._goals_of
+        if _matching_size([goals_of[b] for b in state.boxes], len(self.level.goal_cells)) < len(state.boxes):
             return "bipartite"
         return ""
 
