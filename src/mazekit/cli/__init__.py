@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "robot": ".robot",
     "forest": ".forest",
     "path": ".path",
+    "maze": ".maze",
     "mines": ".mines",
     "sokoban": ".sokoban",
 }

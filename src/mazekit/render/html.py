@@ -55,10 +55,11 @@ const grid = bytes(D.grid), order = new Int32Array(bytes(D.order).buffer), R = D
 const canvas = document.getElementById("c"), ctx = canvas.getContext("2d");
 const slider = document.getElementById("t"), label = document.getElementById("label"), play = document.getElementById("play");
 document.getElementById("info").textContent = D.info;
-const vector = D.cell >= 8;
+const vector = D.lines;
 if (vector) { canvas.width = C * D.cell + 1; canvas.height = R * D.cell + 1; }
 else { canvas.width = C; canvas.height = R; canvas.style.width = (C * D.cell) + "px"; canvas.style.height = (R * D.cell) + "px"; }
 slider.max = D.last + 1; slider.value = D.last + 1;
+const hash = location.hash.match(/t=(\d+)/); if (hash) slider.value = Math.min(+hash[1], D.last + 1);
 function rgb(c) { return "rgb(" + c[0] + "," + c[1] + "," + c[2] + ")"; }
 function colour(i, t) {
   const o = order[i], free = grid[i];
@@ -135,6 +136,7 @@ def player_html(
     start: tuple[int, int] | None = None,
     goal: tuple[int, int] | None = None,
     marks: dict[tuple[int, int], str] | None = None,
+    lines: bool = False,
 ) -> str:
     """The HTML page (a string) that replays ``order`` step by step.
 
@@ -153,12 +155,18 @@ def player_html(
     title, info : str
         The page's heading and a line under it.
     cell : int, optional
-        Screen pixels per grid cell (default: about 800 pixels wide). From 8
-        on, cells are drawn with grid lines.
+        Screen pixels per grid cell (default: about 640 pixels on the longer side).
     start, goal : (r, c), optional
         Marked green and red (default: the route's ends).
     marks : dict of (r, c) -> str, optional
-        Letters drawn in cells (vector drawing only).
+        Letters drawn in cells (with ``lines`` only).
+    lines : bool
+        Draw cell by cell with grid lines and the route as a line (small
+        puzzles); otherwise pixel by pixel, scaled up.
+
+    Notes
+    -----
+    The page opens at the last step; ``page.html#t=40`` opens it at step 40.
 
     Examples
     --------
@@ -177,13 +185,14 @@ def player_html(
         goal = (int(pts[-1, 0]), int(pts[-1, 1])) if goal is None else goal
     last = max(int(o.max()) if o.size else 0, 0)
     if cell is None:
-        cell = max(1, min(40, 800 // max(rows, cols)))
+        cell = max(1, min(40, 640 // max(rows, cols)))
     data: dict[str, Any] = {
         "rows": rows,
         "cols": cols,
         "mode": mode,
         "last": last,
         "cell": int(cell),
+        "lines": bool(lines),
         "fresh": max(1, last // 120),
         "grid": base64.b64encode(grid.astype(np.uint8).tobytes()).decode("ascii"),
         "order": base64.b64encode(o.tobytes()).decode("ascii"),
@@ -252,4 +261,5 @@ def grid_html(
     else:
         o = np.asarray(order)
     cell = max(8, min(48, 800 // max(grid.shape)))
-    return player_html(grid, o, route, title=title, info=info, cell=cell, start=start, goal=goal, marks=marks)
+    return player_html(grid, o, route, title=title, info=info, cell=cell, start=start, goal=goal, marks=marks,
+                       lines=True)

@@ -1,0 +1,296 @@
+"""``mazekit maze``: generate, solve and draw mazes (article 3).
+
+  mazekit maze generate --algorithm prim --size 10x20 --seed 7 [--braid 0.5] [--exit] [--png maze.png]
+  mazekit maze solve [FILE] --algorithm astar [--png route.png] [--gif search.gif] [--html search.html]
+  mazekit maze render [FILE] --png maze.png | --svg maze.svg
+
+``generate`` prints the maze as 0/1 text (0 free, 1 wall; ``--exit`` marks the
+bottom-right cell ``x``): the format ``mazekit path``, ``mazekit universal`` and
+``mazekit maze solve`` read, so the commands compose with pipes. ``solve``
+prints the route as ``r c`` lines (0-based; ``-1`` and exit status 1 when there
+is none). A summary goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..grid import Grid, Point, decode_text, format_grid, read_grid
+from ._io import UsageError, atomic_path, read_input, write_output
+
+_GENERATORS = (
+    "backtracker", "prim", "simplified-prim", "true-prim", "kruskal", "wilson", "aldous-broder",
+    "hunt-and-kill", "growing-tree", "growing-tree-newest", "growing-tree-random", "eller",
+    "binary-tree", "sidewinder", "division", "caves",
+)
+_SOLVERS = ("dfs-random", "dfs", "greedy", "astar", "bfs", "dijkstra")
+MAX_CELLS = 25_000_000
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "maze",
+        help="generate, solve and draw mazes (16 generators, 6 solvers, PNG/SVG/GIF/HTML)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    msub = p.add_subparsers(dest="maze_command", metavar="ACTION")
+
+    g = msub.add_parser("generate", help="generate a maze and print it as 0/1 text",
+                        description="Generate a maze; print it as 0/1 text (0 free, 1 wall).")
+    g.add_argument("-a", "--algorithm", choices=_GENERATORS, default="backtracker", help="default: backtracker")
+    g.add_argument("-s", "--size", default="10x10", metavar="RxC",
+                   help="size in cells (caves: in grid squares); default 10x10")
+    g.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed on stderr)")
+    g.add_argument("--braid", type=float, default=0.0, metavar="F", help="remove this share of dead ends (0..1)")
+    g.add_argument("--rooms", type=int, default=0, metavar="N", help="open N rectangular rooms")
+    g.add_argument("--exit", action="store_true", help="mark the bottom-right cell as the exit 'x'")
+    g.add_argument("-o", "--output", metavar="OUT", help="write the text here (default: stdout)")
+    _picture_options(g, gif="an animation of the generation", html="a page replaying the generation")
+    g.set_defaults(func=run_generate)
+
+    s = msub.add_parser("solve", help="solve a maze: print the route, draw the search",
+                        description="Solve a maze read as text (0/1, ./#, with optional S/E start and G/x goal).")
+    s.add_argument("file", nargs="?", help="maze file (default: stdin)")
+    s.add_argument("-a", "--algorithm", choices=_SOLVERS, default="astar", help="default: astar")
+    s.add_argument("--start", metavar="R,C", help="start (default: the cell marked S or E, else the first free cell)")
+    s.add_argument("--goal", metavar="R,C", help="goal (default: the cell marked G or x, else the last free cell)")
+    s.add_argument("--seed", type=int, help="random seed for dfs-random")
+    s.add_argument("-c", "--connectivity", type=int, choices=(4, 8), default=4)
+    s.add_argument("-o", "--output", metavar="OUT", help="write the route here (default: stdout)")
+    _picture_options(s, gif="an animation of the search", html="a page replaying the search")
+    s.add_argument("--plain", action="store_true", help="pictures show the route only, not the visited cells")
+    s.set_defaults(func=run_solve)
+
+    r = msub.add_parser("render", help="draw a maze as PNG or SVG",
+                        description="Draw a maze read as text; marked S/E and G/x cells are shown.")
+    r.add_argument("file", nargs="?", help="maze file (default: stdin)")
+    r.add_argument("--png", metavar="FILE", help="write a PNG")
+    r.add_argument("--svg", metavar="FILE", help="write an SVG")
+    r.add_argument("--scale", type=int, metavar="N", help="pixels per grid square")
+    r.set_defaults(func=run_render)
+    p.set_defaults(func=lambda args: _no_action(p))
+
+
+def _picture_options(p: argparse.ArgumentParser, *, gif: str, html: str) -> None:
+    p.add_argument("--png", metavar="FILE", help="write a PNG picture")
+    p.add_argument("--svg", metavar="FILE", help="write an SVG picture")
+    p.add_argument("--gif", metavar="FILE", help=f"write {gif} (GIF)")
+    p.add_argument("--html", metavar="FILE", help=f"write {html} (self-contained HTML)")
+    p.add_argument("--scale", type=int, metavar="N", help="pixels per grid square in pictures")
+
+
+def _no_action(p: argparse.ArgumentParser) -> int:
+    p.print_help(sys.stderr)
+    return 2
+
+
+def _size(text: str) -> tuple[int, int]:
+    parts = text.lower().replace("*", "x").split("x")
+    try:
+        rows, cols = (int(v) for v in parts)
+    except ValueError:
+        raise UsageError(f"--size must be RxC (two positive integers), got {text!r}") from None
+    if rows < 1 or cols < 1:
+        raise UsageError(f"--size must be RxC (two positive integers), got {text!r}")
+    if rows * cols > MAX_CELLS:
+        raise UsageError(f"--size {rows}x{cols} is too large (at most {MAX_CELLS} cells)")
+    return rows, cols
+
+
+def _check_scale(scale: int | None) -> None:
+    if scale is not None and not 1 <= scale <= 64:
+        raise UsageError(f"--scale must be between 1 and 64, got {scale}")
+
+
+def _write_files(outputs: list[tuple[str | None, Callable[[str], Any]]]) -> None:
+    """Write every requested file atomically (each renamed into place when done)."""
+    for path, writer in outputs:
+        if path:
+            with atomic_path(path) as tmp:
+                writer(tmp)
+
+
+def _text_writer(text: str) -> Callable[[str], None]:
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+    return write
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    from .. import generate as G
+
+    rows, cols = _size(args.size)
+    _check_scale(args.scale)
+    if not 0.0 <= args.braid <= 1.0:
+        raise UsageError(f"--braid must be between 0 and 1, got {args.braid:g}")
+    if args.rooms < 0:
+        raise UsageError(f"--rooms must be >= 0, got {args.rooms}")
+    plain = args.algorithm in G.PLAIN
+    if plain and (args.braid or args.rooms or args.gif or args.html):
+        raise UsageError(f"{args.algorithm} makes a plain grid: --braid, --rooms, --gif and --html need a maze")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    if seed < 0:
+        raise UsageError(f"--seed must be >= 0, got {seed}")
+    gen = np.random.default_rng(seed)
+    shape = (rows, cols) if plain else (2 * rows + 1, 2 * cols + 1)
+    order = None if plain else np.empty(shape, dtype=np.int32)
+    maze = base = G.generate(args.algorithm, rows, cols, rng=gen, order=order)
+    if args.braid:
+        maze = G.braid(maze, args.braid, rng=gen)
+    if args.rooms:
+        maze = G.rooms(maze, args.rooms, rng=gen)
+    text = format_grid(maze)
+    exit_cell: Point | None = None
+    if args.exit:
+        free = np.flatnonzero(maze.ravel())
+        if free.size == 0:
+            raise UsageError("the grid has no free cell to mark as the exit")
+        k = int(free[-1])
+        exit_cell = (k // shape[1], k % shape[1])
+        lines = text.splitlines(keepends=True)
+        r, c = exit_cell
+        lines[r] = lines[r][:c] + "x" + lines[r][c + 1:]
+        text = "".join(lines)
+    if (args.gif or args.html) and maze is not base:
+        print("mazekit maze: --gif/--html show the generation, before braiding and rooms", file=sys.stderr)
+    outputs = _pictures(args, maze, route=None, start=None, goal=exit_cell, anim_maze=base, gen_order=order,
+                        title=f"Maze generation: {args.algorithm}", info=f"{args.algorithm} {rows}x{cols}, seed {seed}")
+    _write_files(outputs)
+    write_output(args.output, text)
+    from ..generate.properties import metrics
+
+    cells = None if plain else True
+    summary = metrics(maze, cells=cells).summary()
+    print(f"{args.algorithm} {rows}x{cols}, seed {seed}: {summary}", file=sys.stderr)
+    return 0
+
+
+def _pictures(
+    args: argparse.Namespace,
+    maze: Any,
+    *,
+    route: Any,
+    start: Point | None,
+    goal: Point | None,
+    anim_maze: Any = None,
+    gen_order: Any = None,
+    search_order: Any = None,
+    heat: bool = True,
+    title: str = "",
+    info: str = "",
+) -> list[tuple[str | None, Callable[[str], Any]]]:
+    """The files asked for, as (path, writer(tmp_path)) pairs; nothing is written yet."""
+    out: list[tuple[str | None, Callable[[str], Any]]] = []
+    if not (args.png or args.svg or args.gif or args.html):
+        return out
+    from .. import render
+    from ..render.maze import _image, rgb_array
+
+    scale = args.scale
+    png_order = search_order if heat else None
+
+    def png(tmp: str) -> None:
+        img = _image(rgb_array(maze, route, order=png_order, start=start, goal=goal), scale)
+        img.save(tmp, format="PNG", optimize=True)
+
+    out.append((args.png, png))
+    if args.svg:
+        out.append((args.svg, _text_writer(render.maze_svg(maze, route, scale=scale or 10))))
+    anim = maze if anim_maze is None else anim_maze
+    if args.gif:
+        if gen_order is not None:
+            out.append((args.gif, lambda tmp: render.generation_gif(tmp, anim, gen_order, scale=scale)))
+        elif search_order is not None:
+            out.append((args.gif, lambda tmp: render.search_gif(tmp, maze, search_order, route, scale=scale)))
+    if args.html:
+        if gen_order is not None:
+            page = render.generation_html(anim, gen_order, title=title, info=info)
+        else:
+            trace = search_order if search_order is not None else np.full(maze.shape, -1, dtype=np.int32)
+            page = render.player_html(maze, trace, route, title=title, info=info, start=start, goal=goal)
+        out.append((args.html, _text_writer(page)))
+    return out
+
+
+def _cell(text: str, option: str) -> Point:
+    parts = [x for x in text.replace(" ", ",").split(",") if x != ""]
+    try:
+        r, c = (int(x) for x in parts)
+    except ValueError:
+        raise UsageError(f"{option} must be R,C (two integers), got {text!r}") from None
+    return (r, c)
+
+
+def _marked(grid: Grid, chars: str) -> Point | None:
+    for ch in chars:
+        cells = grid.marks.get(ch, [])
+        if len(cells) > 1:
+            raise InputError(0, f"{len(cells)} cells are marked {ch!r}: expected one")
+        if cells:
+            return cells[0]
+    return None
+
+
+def _ends(grid: Grid, start_opt: str | None, goal_opt: str | None) -> tuple[Point, Point]:
+    free = np.flatnonzero(grid.passable.ravel())
+    cols = grid.shape[1]
+    start = _cell(start_opt, "--start") if start_opt else _marked(grid, "SE")
+    goal = _cell(goal_opt, "--goal") if goal_opt else _marked(grid, "Gx")
+    if start is None or goal is None:
+        if free.size == 0:
+            raise InputError(0, "the maze has no free cell")
+        if start is None:
+            start = (int(free[0]) // cols, int(free[0]) % cols)
+        if goal is None:
+            goal = (int(free[-1]) // cols, int(free[-1]) % cols)
+    rows = grid.shape[0]
+    for name, (r, c) in (("--start", start), ("--goal", goal)):
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise UsageError(f"{name} ({r}, {c}) is outside the {rows}x{cols} maze")
+    return start, goal
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from ..search import solve
+
+    _check_scale(args.scale)
+    grid = read_grid(decode_text(read_input(args.file)))
+    start, goal = _ends(grid, args.start, args.goal)
+    passable = grid.passable.copy()
+    passable[start] = True
+    result = solve(passable, start, goal, algorithm=args.algorithm, rng=args.seed, connectivity=args.connectivity)
+    info = (f"{args.algorithm}: " + (f"route of {result.length} steps" if result.found else "no route")
+            + f", {result.visited} cells visited")
+    outputs = _pictures(args, passable, route=result.path if result.found else None, start=start, goal=goal,
+                        search_order=result.order, heat=not args.plain,
+                        title=f"Maze search: {args.algorithm}", info=info)
+    _write_files(outputs)
+    if not result.found:
+        write_output(args.output, "-1\n")
+        print(info, file=sys.stderr)
+        return 1
+    write_output(args.output, "".join(f"{r} {c}\n" for r, c in result.path.tolist()))
+    print(info, file=sys.stderr)
+    return 0
+
+
+def run_render(args: argparse.Namespace) -> int:
+    if not (args.png or args.svg):
+        raise UsageError("give --png FILE and/or --svg FILE")
+    _check_scale(args.scale)
+    grid = read_grid(decode_text(read_input(args.file)))
+    start = _marked(grid, "SE")
+    goal = _marked(grid, "Gx")
+    args.gif = args.html = None
+    _write_files(_pictures(args, grid.passable, route=None, start=start, goal=goal))
+    return 0
