@@ -225,7 +225,7 @@ def _tui(scr: Any, new_game: Callable[[], Game], summary: list[str]) -> None:  #
                 if (i, j) == (r, c):
                     attr |= curses.A_REVERSE
                 scr.addstr(2 + i, x, ch, attr)
-        foot = message or _KEYS_HELP
+        foot = message or (result_line(game) if game.over else _KEYS_HELP)
         scr.addnstr(min(height - 1, 3 + game.rows), 0, foot, width - 1)
         scr.refresh()
         key = scr.getch()
