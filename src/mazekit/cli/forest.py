@@ -9,6 +9,7 @@ border cell can be reached.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..errors import InputError
 from ..grid import decode_text, format_points, parse_char_rows, parse_header, split_lines
@@ -35,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("file", nargs="?", help="input file (default: stdin)")
     p.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
+    p.add_argument("--png", metavar="FILE", help="also draw the forest and the way out as a PNG")
+    p.add_argument("--html", metavar="FILE", help="also write a page replaying the search (self-contained HTML)")
     p.set_defaults(func=run)
 
 
@@ -51,6 +54,11 @@ def solve_text(data: bytes | str) -> str:
     3 1
     4 1
     """
+    return _answer(data)[0]
+
+
+def _answer(data: bytes | str) -> tuple[str, dict[str, Any]]:
+    """The answer's text, and what a picture of it needs."""
     lines = split_lines(decode_text(data))
     if not lines or not lines[0].strip():
         raise InputError(1, "empty input: expected 'R C'")
@@ -65,12 +73,21 @@ def solve_text(data: bytes | str) -> str:
     from ..search import dfs
 
     result = dfs(grid.passable, cells[0], targets="border")
+    drawing: dict[str, Any] = {"passable": grid.passable, "route": None, "start": cells[0], "goal": None,
+                               "order": result.order, "marks": {cells[0]: "E"}}
     if not result.found:
-        return "-1\n"
-    return format_points(result.path)
+        return "-1\n", drawing
+    drawing["route"] = result.path
+    drawing["goal"] = result.goal
+    return format_points(result.path), drawing
 
 
 def run(args: argparse.Namespace) -> int:
-    answer = solve_text(read_input(args.file))
+    answer, drawing = _answer(read_input(args.file))
+    if args.png or args.html:
+        from .maze import write_grid_pictures
+
+        steps = "no way out" if drawing["route"] is None else f"way out: {len(drawing['route']) - 1} steps"
+        write_grid_pictures(args.png, args.html, title="Escape from the forest", info=f"DFS, {steps}", **drawing)
     write_output(args.output, answer)
     return 0

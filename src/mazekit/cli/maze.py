@@ -294,3 +294,35 @@ def run_render(args: argparse.Namespace) -> int:
     args.gif = args.html = None
     _write_files(_pictures(args, grid.passable, route=None, start=start, goal=goal))
     return 0
+
+
+def write_grid_pictures(
+    png: str | None,
+    html: str | None,
+    *,
+    passable: Any,
+    route: Any,
+    start: Point | None,
+    goal: Point | None,
+    order: Any = None,
+    marks: dict[Point, str] | None = None,
+    title: str = "mazekit",
+    info: str = "",
+) -> None:
+    """Draw a small puzzle's answer (robot, forest) as the articles do: PNG and/or HTML."""
+    from .. import render
+
+    free = np.asarray(passable, dtype=bool).copy()
+    if start is not None:
+        free[start] = True  # the forest's explorer stands on a cell the search treats as blocked
+    outputs: list[tuple[str | None, Callable[[str], Any]]] = []
+    if png:
+        def draw(tmp: str) -> None:
+            img = render.draw_grid(free, route, start=start, goal=goal, order=order, marks=marks)
+            img.save(tmp, format="PNG", optimize=True)
+
+        outputs.append((png, draw))
+    if html:
+        page = render.grid_html(free, route, order=order, start=start, goal=goal, marks=marks, title=title, info=info)
+        outputs.append((html, _text_writer(page)))
+    _write_files(outputs)

@@ -8,6 +8,7 @@ or ``-1`` when there is none.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..errors import InputError
 from ..grid import decode_text, format_points, parse_digit_rows, parse_header, split_lines
@@ -31,6 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("file", nargs="?", help="input file (default: stdin)")
     p.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
+    p.add_argument("--png", metavar="FILE", help="also draw the maze and the route as a PNG")
+    p.add_argument("--html", metavar="FILE", help="also write a page replaying the search (self-contained HTML)")
     p.set_defaults(func=run)
 
 
@@ -48,6 +51,11 @@ def solve_text(data: bytes | str) -> str:
     3 6
     2 6
     """
+    return _answer(data)[0]
+
+
+def _answer(data: bytes | str) -> tuple[str, dict[str, Any]]:
+    """The answer's text, and what a picture of it needs (0-based cells)."""
     lines = split_lines(decode_text(data))
     if not lines or not lines[0].strip():
         raise InputError(1, "empty input: expected 'R C r1 c1 r2 c2'")
@@ -60,17 +68,25 @@ def solve_text(data: bytes | str) -> str:
     passable = parse_digit_rows(lines, rows, cols, first=1)
     start = (r1 - 1, c1 - 1)  # the only 1-based code
     goal = (r2 - 1, c2 - 1)
+    drawing: dict[str, Any] = {"passable": passable, "route": None, "start": start, "goal": goal}
     if not passable[start] or not passable[goal]:
-        return "-1\n"
+        return "-1\n", drawing
     from ..search import bfs
 
     result = bfs(passable, start, goal)
+    drawing["order"] = result.order
     if not result.found:
-        return "-1\n"
-    return format_points(result.path, base=1)
+        return "-1\n", drawing
+    drawing["route"] = result.path
+    return format_points(result.path, base=1), drawing
 
 
 def run(args: argparse.Namespace) -> int:
-    answer = solve_text(read_input(args.file))
+    answer, drawing = _answer(read_input(args.file))
+    if args.png or args.html:
+        from .maze import write_grid_pictures
+
+        steps = "no route" if drawing["route"] is None else f"shortest route: {len(drawing['route']) - 1} steps"
+        write_grid_pictures(args.png, args.html, title="The robot in the maze", info=f"BFS, {steps}", **drawing)
     write_output(args.output, answer)
     return 0

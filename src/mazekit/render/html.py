@@ -79,10 +79,6 @@ function draw() {
     for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) {
       ctx.fillStyle = rgb(colour(r * C + c, t)); ctx.fillRect(c * s + 1, r * s + 1, s - 1, s - 1);
     }
-    for (const m of D.marks) {
-      ctx.fillStyle = "#fff"; ctx.font = "bold " + Math.floor(s * 0.55) + "px sans-serif";
-      ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.fillText(m[2], m[1] * s + s / 2 + 0.5, m[0] * s + s / 2 + 1);
-    }
     if (done && D.route.length) {
       ctx.strokeStyle = rgb(D.colors.route); ctx.lineWidth = Math.max(2, s / 5); ctx.lineJoin = ctx.lineCap = "round";
       ctx.beginPath();
@@ -93,6 +89,10 @@ function draw() {
       if (!p) continue;
       ctx.fillStyle = rgb(D.colors[key]); ctx.beginPath();
       ctx.arc(p[1] * s + s / 2 + 0.5, p[0] * s + s / 2 + 0.5, s * 0.3, 0, 2 * Math.PI); ctx.fill();
+    }
+    for (const m of D.marks) {
+      ctx.fillStyle = "#fff"; ctx.font = "bold " + Math.floor(s * 0.55) + "px sans-serif";
+      ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.fillText(m[2], m[1] * s + s / 2 + 0.5, m[0] * s + s / 2 + 1);
     }
   } else {
     const img = ctx.createImageData(C, R), px = img.data;
