@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ..errors import InputError
 from ..grid import decode_text, split_lines
@@ -28,6 +29,21 @@ from ..sokoban.level import Level, State
 from ._io import UsageError, atomic_path, read_input, write_output
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_ERROR = 0, 1, 2
+
+
+class _Intermixed(argparse.ArgumentParser):
+    """A parser that lets positionals follow options (``render FILE --level 2 LURD --png OUT``)."""
+
+    _busy = False
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if self._busy:
+            return super().parse_known_args(args, namespace)
+        self._busy = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._busy = False
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -38,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.set_defaults(func=lambda args: _usage(p))
-    ss = p.add_subparsers(dest="action", metavar="ACTION")
+    ss = p.add_subparsers(dest="action", metavar="ACTION", parser_class=_Intermixed)
 
     r = ss.add_parser("run", help="the assignment: play the moves, print (x, y) lines and WIN/LOSE/END")
     r.add_argument("file", nargs="?", help="input file (default: stdin)")

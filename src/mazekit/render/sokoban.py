@@ -124,12 +124,18 @@ def save_sokoban_gif(
         raise ValueError("states is empty: nothing to animate")
     if cell < 4:
         raise ValueError(f"cell must be at least 4 pixels, got {cell}")
+    Image, _ = _pil()
     base = _base(level, cell)
+    # one fixed palette (every colour drawn) so that no frame's colours shift
+    colours = [*COLOURS.values(), (255, 255, 255)]
+    palette = Image.new("P", (1, 1))
+    flat = [v for rgb in colours for v in rgb]
+    palette.putpalette(flat + flat[:3] * (256 - len(colours)))
     frames: list[Any] = []
     for st in states:
         img = base.copy()
         _pieces(level, st, img, cell)
-        frames.append(img.quantize(colors=64, dither=0) if not frames else img.quantize(palette=frames[0], dither=0))
+        frames.append(img.quantize(palette=palette, dither=Image.Dither.NONE))
     durations = [frame_ms] * len(frames)
     durations[0] = max(frame_ms, hold_ms // 2)
     durations[-1] = hold_ms

@@ -1,0 +1,176 @@
+"""``mazekit sokoban``: the assignment byte for byte, replay exit codes, render, bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from mazekit.cli import main
+from mazekit.cli.sokoban import run_text
+from tests.conftest import DATA
+from tests.sokoban.conftest import shared_file
+
+CASES = ["article_walk", "article_push", "article_lose"]
+SOK = DATA / "sokoban"
+LEVELS = "src/mazekit/examples/sokoban/mazekit.xsb"
+
+
+def _examples_file(tmp_path):
+    from mazekit import examples
+
+    path = tmp_path / "mazekit.xsb"
+    path.write_bytes(examples.read_bytes("sokoban/mazekit.xsb"))
+    return str(path)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_run_matches_the_hand_worked_output(case, capsys):
+    assert main(["sokoban", "run", str(SOK / f"{case}.in")]) == 0
+    out, err = capsys.readouterr()
+    assert out == (SOK / f"{case}.out").read_text()
+    assert err == ""
+
+
+def test_the_articles_push_example():
+    # player at (18, 7) pushes the box at (18, 6) down: the player ends at (18, 6), the box at (18, 5)
+    from mazekit.sokoban import format_assignment_map, from_xy, parse_assignment, simulate
+
+    a = parse_assignment((SOK / "article_push.in").read_text())
+    assert a.level.start.player == from_xy(a.level, (18, 7))
+    assert a.level.start.boxes == (from_xy(a.level, (18, 6)),)
+    sim = simulate(a.level, "d")
+    assert sim.states[0].player == from_xy(a.level, (18, 6))
+    assert sim.states[0].boxes == (from_xy(a.level, (18, 5)),)
+    assert format_assignment_map(a.level, sim.states[0]).splitlines()[3:5] == ["#                 @#", "#                 o#"]
+
+
+def test_run_reads_stdin_and_writes_a_file(tmp_path):
+    out = tmp_path / "out.txt"
+    data = (SOK / "article_lose.in").read_bytes()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mazekit", "sokoban", "run", "-o", str(out)], input=data, capture_output=True
+    )
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+    assert out.read_text() == "(10, 8)\nLOSE\n"
+
+
+def test_show_draws_on_stderr_only(capsys):
+    assert main(["sokoban", "run", "--show", str(SOK / "article_push.in")]) == 0
+    out, err = capsys.readouterr()
+    assert out == (SOK / "article_push.out").read_text()
+    blocks = err.split("\n\n")
+    assert blocks[0].startswith("start\n####################")
+    assert err.count("####################\n") == 2 * 6  # the start and five moves, top and bottom rows
+    assert err.rstrip().endswith("WIN")
+
+
+def test_win_stops_the_moves():
+    text = (SOK / "article_walk.in").read_text()
+    assert run_text(text).splitlines()[-1] == "WIN"
+    assert len(run_text(text).splitlines()) == 14  # 13 moves of 15, then WIN
+
+
+def test_blocked_moves_still_print_and_end():
+    lines = (SOK / "article_push.in").read_text().splitlines()
+    out = run_text("\n".join(lines[:10] + [">>^^"]) + "\n")
+    assert out == "(18, 7)\n(18, 7)\n(18, 8)\n(18, 8)\nEND\n"
+    assert run_text("\n".join(lines[:10] + [""]) + "\n") == "END\n"
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        (b"", "empty input"),
+        (b"####\n#@o#\n", "line 3: missing map row"),
+        (bytes(range(256)), "not UTF-8"),
+        (b"\x00\x01\x02", "NUL"),
+    ],
+)
+def test_bad_input_one_line_exit_2(tmp_path, data, words):
+    out = tmp_path / "out.txt"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mazekit", "sokoban", "run", "-o", str(out)], input=data, capture_output=True, text=False
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------ replay
+
+
+def test_replay_exit_codes(tmp_path, capsys):
+    f = _examples_file(tmp_path)
+    assert main(["sokoban", "replay", f, "--level", "1", "rRR"]) == 0
+    out, _ = capsys.readouterr()
+    assert out == "moves 3, pushes 2: solved\n#######\n#   @*#\n#######\n"
+    assert main(["sokoban", "replay", f, "--level", "1", "rR"]) == 1
+    assert "not solved" in capsys.readouterr().out
+    assert main(["sokoban", "replay", f, "--level", "Around the pillar", "rrruulDullllddrUluRddrrR"]) == 0
+    capsys.readouterr()
+    assert main(["sokoban", "replay", f, "rRRR"]) == 2
+    assert capsys.readouterr().err.strip() == "mazekit sokoban: move 4 'R': box against a wall"
+    assert main(["sokoban", "replay", f, "--level", "9", "r"]) == 2
+    assert "the file has 5 level(s)" in capsys.readouterr().err
+    assert main(["sokoban", "replay", f, "--level", "nope", "r"]) == 2
+    assert main(["sokoban", "replay", f, "rq"]) == 2
+    assert "move 2 'q'" in capsys.readouterr().err
+
+
+def test_replay_reference_solution():
+    path = shared_file("xsokoban90.xsb")
+    import tomllib
+
+    lurd = tomllib.loads(shared_file("xsokoban90_solutions.toml").read_text())["Level0001"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "mazekit", "sokoban", "replay", str(path), "--level", "1", "-"],
+        input=lurd, capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"moves {len(lurd)}, pushes {sum(c.isupper() for c in lurd)}: solved\n")
+
+
+def test_replay_on_an_assignment_file(capsys):
+    assert main(["sokoban", "replay", str(SOK / "article_push.in"), "DDDD"]) == 0
+    assert capsys.readouterr().out.startswith("moves 4, pushes 4: solved")
+
+
+# ------------------------------------------------------------------ render
+
+
+def test_render_png_and_gif(tmp_path):
+    pytest.importorskip("PIL")
+    from PIL import Image
+
+    f = _examples_file(tmp_path)
+    png = tmp_path / "a.png"
+    assert main(["sokoban", "render", f, "--level", "2", "--png", str(png), "--cell", "20"]) == 0
+    img = Image.open(png)
+    assert img.size == (8 * 20, 5 * 20)
+    gif = tmp_path / "a.gif"
+    assert main(["sokoban", "render", f, "--level", "2", "rrruulDullllddrUluRddrrR", "--gif", str(gif), "--cell", "12"]) == 0
+    anim = Image.open(gif)
+    assert anim.n_frames == 25
+    # an assignment file animates its own moves
+    gif2 = tmp_path / "b.gif"
+    assert main(["sokoban", "render", str(SOK / "article_walk.in"), "--gif", str(gif2), "--cell", "8"]) == 0
+    assert Image.open(gif2).n_frames == 13  # 14 states; the bump into the wall repeats a frame (merged)
+
+
+def test_render_errors_leave_no_file(tmp_path, capsys):
+    f = _examples_file(tmp_path)
+    out = tmp_path / "x.gif"
+    assert main(["sokoban", "render", f, "--gif", str(out)]) == 2
+    assert main(["sokoban", "render", f, "rU", "--gif", str(out)]) == 2
+    assert "move 2 'U': wall" in capsys.readouterr().err
+    assert main(["sokoban", "render", f, "--png", str(out), "--cell", "2"]) == 2
+    assert not out.exists()
+
+
+def test_play_needs_a_terminal(tmp_path):
+    f = _examples_file(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "mazekit", "sokoban", "play", f], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and "needs a terminal" in proc.stderr
