@@ -23,7 +23,7 @@ from .maze import Route, _route
 
 __all__ = ["generation_html", "grid_html", "player_html", "search_html"]
 
-_PAGE = """<!doctype html>
+_PAGE = r"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
