@@ -174,3 +174,17 @@ def test_play_needs_a_terminal(tmp_path):
     f = _examples_file(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "mazekit", "sokoban", "play", f], capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert proc.returncode == 2 and "needs a terminal" in proc.stderr
+
+
+def _map(row3: str, moves: str) -> str:
+    rows = ["#" * 20] * 3 + [row3.ljust(19) + "#"] + ["#" * 20] * 6
+    return "\n".join(rows) + "\n" + moves + "\n"
+
+
+def test_lose_cases_hand_worked():
+    # row 3 is y = 6; a corridor with walls above and below: boxes only slide along it
+    # a box already in a corner: LOSE before any move
+    assert run_text(_map("#o   @  x x", ">>")) == "LOSE\n"
+    # pushing the box right along the corridor: it stays "alive" (the rules ignore which side
+    # the player is on) until the eighth move puts it at (18, 6), the corner
+    assert run_text(_map("#  x x   @ o   ", ">>>>>>>>")) == "(10, 6)\n(11, 6)\n(12, 6)\n(13, 6)\n(14, 6)\n(15, 6)\n(16, 6)\n(17, 6)\nLOSE\n"
