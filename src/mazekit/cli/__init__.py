@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..errors import InputError
 from ._io import UsageError
 
-__all__ = ["main", "run", "COMMANDS", "UsageError"]
+__all__ = ["main", "run", "build_parser", "COMMANDS", "UsageError"]
 
 #: Command name -> module (relative to this package). Order is the help order.
 COMMANDS: dict[str, str] = {
@@ -54,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    prog = f"mazekit {args.command}"
+    prog = _prog_of(parser, argv)
     try:
         status: int = args.func(args)
     except (InputError, UsageError) as exc:
@@ -70,6 +70,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     return status
+
+
+def _prog_of(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str:
+    """The full name of the (sub)command run, e.g. ``mazekit sokoban replay``."""
+    prog = parser.prog
+    for word in argv:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or word not in subs[0].choices:
+            if subs and not word.startswith("-"):
+                break
+            continue
+        parser = subs[0].choices[word]
+        prog = parser.prog
+    return prog
 
 
 def run() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import tempfile
@@ -30,6 +31,8 @@ def atomic_path(path: str) -> Iterator[str]:
     Nothing is left at ``path`` (or beside it) when the block raises.
     """
     directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, "no such folder for the output", path)
     fd, tmp = tempfile.mkstemp(prefix=".mazekit-", suffix=os.path.splitext(path)[1], dir=directory)
     os.close(fd)
     try:
