@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "forest": ".forest",
     "path": ".path",
     "maze": ".maze",
+    "universal": ".universal",
     "mines": ".mines",
     "sokoban": ".sokoban",
 }

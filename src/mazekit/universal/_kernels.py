@@ -107,51 +107,80 @@ def pair_bfs_kernel(nxt, pstart, plist, dist, queue):  # type: ignore[no-untyped
 
 
 @njit
-def pair_forward_kernel(nxt, a, b, seen, queue, depth):  # type: ignore[no-untyped-def]
-    """Forward BFS on the pair product graph from ``(a, b)`` to ``(gone, gone)``.
+def pair_astar_kernel(nxt, dist, a, b, budget, keys, gval, nodes, ng, nnext, head):  # type: ignore[no-untyped-def]
+    """Forward A* on the pair product graph from ``(a, b)`` to ``(gone, gone)``.
 
-    ``seen`` (uint8, N*N, all zero on entry and on return) marks visited pairs;
-    ``queue`` (int64) must hold every pair visited; ``depth`` (int32, same
-    length as ``queue``). Returns the shortest length, or -1 if none (or if the
-    queue fills up).
+    Heuristic ``max(dist[x], dist[y])`` (consistent). ``keys`` (int64, a power of
+    two long, all -1 on entry) and ``gval`` form an open-addressing table of the
+    best depth of each pair seen; ``nodes``/``ng``/``nnext`` (length ``budget``)
+    hold queued entries, chained per ``f`` value from ``head`` (int64, all -1).
+    Returns ``(bound, exact)``: the shortest length and True, or, when
+    ``budget`` entries were used up, the smallest ``f`` left (a lower bound) and
+    False. The tables are left dirty (the caller resets them).
     """
     n1 = nxt.shape[1]
     gone = n1 - 1
     goal = gone * n1 + gone
+    mask = keys.shape[0] - 1
+    nf = head.shape[0]
     s0 = a * n1 + b
-    seen[s0] = 1
-    queue[0] = s0
-    depth[0] = 0
-    head = 0
-    tail = 1
-    found = -1
+    f0 = max(dist[a], dist[b])
     if s0 == goal:
-        found = 0
-    cap = queue.shape[0]
-    while head < tail and found < 0:
-        s = queue[head]
-        d = depth[head] + 1
-        head += 1
+        return 0, True
+    used = 0
+    nodes[0] = s0
+    ng[0] = 0
+    nnext[0] = -1
+    head[f0] = 0
+    used = 1
+    slot = (s0 * 0x9E3779B1) & mask
+    keys[slot] = s0
+    gval[slot] = 0
+    f = f0
+    while f < nf:
+        e = head[f]
+        if e < 0:
+            f += 1
+            continue
+        head[f] = nnext[e]
+        s = nodes[e]
+        g = ng[e]
+        slot = (s * 0x9E3779B1) & mask
+        while keys[slot] != s:
+            slot = (slot + 1) & mask
+        if gval[slot] < g:
+            continue
+        if s == goal:
+            return g, True
         x = s // n1
         y = s - x * n1
+        g1 = g + 1
         for k in range(4):
-            t = nxt[k, x] * n1 + nxt[k, y]
-            if seen[t] == 0:
-                if t == goal:
-                    found = d
+            u = nxt[k, x]
+            v = nxt[k, y]
+            t = u * n1 + v
+            slot = (t * 0x9E3779B1) & mask
+            known = False
+            while keys[slot] >= 0:
+                if keys[slot] == t:
+                    known = True
                     break
-                if tail == cap:
-                    found = -2
-                    break
-                seen[t] = 1
-                queue[tail] = t
-                depth[tail] = d
-                tail += 1
-    for i in range(tail):
-        seen[queue[i]] = 0
-    if found == -2:
-        return -1
-    return found
+                slot = (slot + 1) & mask
+            if known and gval[slot] <= g1:
+                continue
+            if used == nodes.shape[0]:
+                return f, False
+            keys[slot] = t
+            gval[slot] = g1
+            ft = g1 + max(dist[u], dist[v])
+            if ft >= nf:
+                continue
+            nodes[used] = t
+            ng[used] = g1
+            nnext[used] = head[ft]
+            head[ft] = used
+            used += 1
+    return f, False
 
 
 # --------------------------------------------------------------- exact search

@@ -8,7 +8,9 @@ Two bounds, the second never weaker than the first:
   length of the shortest string that takes *both* a robot on ``a`` and one on
   ``b`` out. It is the BFS distance in the product graph of pairs, computed for
   all pairs at once by one backward BFS from ``(gone, gone)``, or for big mazes
-  over a sample of pairs by forward BFS (still a valid lower bound, maybe weaker).
+  over a sample of pairs by forward A* (heuristic: the larger of the two
+  distances); a search cut short by its budget still yields a valid bound (the
+  smallest ``f`` left), so the sampled bound is valid, only maybe weaker.
 
 >>> from mazekit.universal import bounds, read_maze
 >>> passable, exit = read_maze("000\\n0x0\\n")
@@ -27,10 +29,12 @@ from ..grid import Point
 from . import _kernels as K
 from ._model import Model
 
-__all__ = ["PairBound", "distance_bound", "pair_bound", "pair_distances", "PAIR_TABLE_LIMIT"]
+__all__ = ["PairBound", "distance_bound", "pair_bound", "pair_distances", "PAIR_TABLE_LIMIT", "PAIR_SEARCH_BUDGET"]
 
 #: Largest number of pair states ``(n + 1) ** 2`` for which the full pair table is built.
 PAIR_TABLE_LIMIT = 30_000_000
+#: Pair states a sampled pair may queue before its search stops with a partial bound.
+PAIR_SEARCH_BUDGET = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +149,7 @@ def pair_bound(
     sample : int, optional
         Consider only pairs among this many cells (the farthest from the exit
         and an even spread of the rest). Default: every pair when there are at
-        most :data:`PAIR_TABLE_LIMIT` pair states, else a sample of 48 cells.
+        most :data:`PAIR_TABLE_LIMIT` pair states, else a sample of 16 cells.
 
     Returns
     -------
@@ -175,26 +179,34 @@ def _pair_bound(model: Model, *, sample: int | None = None) -> tuple[PairBound, 
         a, b = divmod(k, n)
         pair = (_pt(model, a), _pt(model, b))
         return PairBound(int(view[a, b]), pair, True, n * (n + 1) // 2), table
-    size = 48 if sample is None else max(1, int(sample))
+    size = 16 if sample is None else max(1, int(sample))
     cells = _sample_cells(model, size)
-    seen = np.zeros(n1 * n1, dtype=np.uint8)
-    cap = max(1 << 16, min(n1 * n1, 1 << 24))
-    queue = np.empty(cap, dtype=np.int64)
-    depth = np.empty(cap, dtype=np.int32)
-    kern = K.pair_forward_kernel.pick(n1 * 64)
+    budget = PAIR_SEARCH_BUDGET
+    cap = 1 << (2 * budget).bit_length()
+    keys = np.full(cap, -1, dtype=np.int64)
+    gval = np.zeros(cap, dtype=np.int32)
+    nodes = np.empty(budget, dtype=np.int64)
+    ng = np.empty(budget, dtype=np.int32)
+    nnext = np.empty(budget, dtype=np.int64)
+    dmax = int(model.dist[:n].max())
+    head = np.full(4 * dmax + 8, -1, dtype=np.int64)
+    kern = K.pair_astar_kernel.pick(budget)
     best = int(model.dist[cells].max())
     best_pair = (int(cells[0]), int(cells[0]))
+    exact = True
     count = 0
     for i in range(len(cells)):
         for j in range(i + 1, len(cells)):
             a, b = int(cells[i]), int(cells[j])
             count += 1
-            d = int(kern(model.nxt, a, b, seen, queue, depth))
-            if d > best:
-                best, best_pair = d, (a, b)
+            d, ok = kern(model.nxt, model.dist, a, b, budget, keys, gval, nodes, ng, nnext, head)
+            keys.fill(-1)
+            head.fill(-1)
+            if int(d) > best:
+                best, best_pair = int(d), (a, b)
+            exact = exact and bool(ok)
     pair = (_pt(model, best_pair[0]), _pt(model, best_pair[1]))
-    exhaustive = len(cells) == n
-    return PairBound(best, pair, exhaustive, count), None
+    return PairBound(best, pair, len(cells) == n and exact, count), None
 
 
 def _sample_cells(model: Model, size: int) -> NDArray[np.int64]:

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..grid import Point
 from ._model import Model, decode
-from .bounds import PAIR_TABLE_LIMIT, _distance_bound, _pair_bound
+from .bounds import PAIR_TABLE_LIMIT, PairBound, _distance_bound, _pair_bound
 from .exact import astar_codes
 from .heuristic import Interrupted, beam_codes, greedy_codes
 
@@ -45,7 +45,8 @@ class UniversalResult:
     method : str
         What produced the string: ``"exact"``, ``"beam"``, ``"greedy"`` or ``"none"``.
     distance_bound, pair_bound : int
-        The two static lower bounds (see :mod:`mazekit.universal.bounds`).
+        The two static lower bounds (see :mod:`mazekit.universal.bounds`);
+        ``pair_bound`` is -1 when the search was interrupted before it.
     pair_bound_exhaustive : bool
         False when the pair bound came from a sample of pairs.
     starts : int
@@ -155,10 +156,9 @@ def find(
             f"{PAIR_TABLE_LIMIT}: use method='heuristic' for a maze with {n} free cells"
         )
     want_exact = method == "exact" or (method == "auto" and small and n <= AUTO_EXACT_CELLS)
-    pb, table = _pair_bound(model)
-    lower = max(dbound, pb.value)
     cap = None if max_length is None else int(max_length)
-
+    lower = dbound
+    pb = PairBound(-1, None, False, 0)
     best = greedy_codes(model, farthest=True)
     how = "greedy"
     other = greedy_codes(model, farthest=False)
@@ -167,6 +167,8 @@ def find(
     complete = True
     expanded = 0
     try:
+        pb, table = _pair_bound(model)
+        lower = max(dbound, pb.value)
         if want_exact and table is not None:
             limit = len(best) if cap is None else min(len(best), cap + 1)
             out = astar_codes(
@@ -178,7 +180,8 @@ def find(
             if out.codes is not None:
                 best, how = out.codes, "exact"
             complete = out.complete
-        if how != "exact" and lower < len(best) and (method == "heuristic" or not complete):
+        exact_done = want_exact and complete
+        if how != "exact" and lower < len(best) and method != "exact" and not exact_done:
             complete = True
             for width, weight in BEAMS:
                 if len(best) <= lower:

@@ -73,7 +73,7 @@ def beam_codes(
     kern = K.beam_kernel.pick(n * width * 4)
     done = 0
     slot = -1
-    started = time.monotonic()
+    last = time.monotonic()
     while done < max_length:
         steps = min(chunk, max_length - done)
         did, slot = kern(model.nxt, model.dist, keys, beam, counts, nbeam, cand, ccounts, mark,
@@ -83,7 +83,8 @@ def beam_codes(
             break
         if deadline is not None and time.monotonic() > deadline:
             raise Interrupted
-        if progress is not None and time.monotonic() - started > 1.0:
+        if progress is not None and time.monotonic() - last > 1.0:
+            last = time.monotonic()
             left = int(counts[: int(nbeam[0])].min())
             progress(f"beam: {done} commands, {left} robots left in the best set")
     if slot < 0:

@@ -1,0 +1,148 @@
+"""``mazekit universal``: one command string that frees the robot from any start (article 3).
+
+The maze is rows of ``0`` (free), ``1`` (obstacle) and one ``x`` (the exit), the
+format ``mazekit maze generate --exit`` prints; without FILE it is the article's
+10x10 maze. Prints the string alone on the first line of stdout, and its length,
+the lower bound and whether it is proven shortest on stderr. ``--verify STRING``
+runs a given string from every start instead (``-`` reads it from stdin) and
+prints the article's line ``k test completed from N``. Here ``U`` is up (row - 1),
+as in the SPEC; the article's Julia code moves down on ``U``, so check its strings
+with ``--swap-ud`` (its ``RRRLDUUU...`` example then gives its "10 test completed from 70").
+
+Exit status: 0 for a string (or a string that frees every start), 1 when no
+string exists (cells that cannot reach the exit are listed, 0-based ``r,c``) or
+none within ``--max-length``, or when a verified string misses starts; 2 for bad
+input; 130 after Ctrl-C (the best string found so far is still printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from ..grid import decode_text
+from ._io import UsageError, read_input, write_output
+
+
+#: U <-> D: the article's code moves the robot down on U (its rows grow upwards in the
+#: commands), so its strings are checked here with ``--swap-ud``.
+_SWAP = str.maketrans("UD", "DU")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "universal",
+        help="a universal escape string for a maze with one exit (article 3)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", nargs="?", help="maze file, '-' for stdin (default: the article's maze)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--exact", action="store_const", dest="method", const="exact",
+                     help="shortest string, proven shortest (A* over sets of positions)")
+    how.add_argument("--heuristic", action="store_const", dest="method", const="heuristic",
+                     help="greedy and beam search, for big mazes")
+    p.add_argument("--max-length", type=int, metavar="N", help="accept only strings of at most N commands")
+    p.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds with the best string so far")
+    p.add_argument("--verify", metavar="STRING", help="check STRING from every start instead of searching")
+    p.add_argument("--swap-ud", action="store_true",
+                   help="read and write U as down and D as up, as the article's Julia code does")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary or progress on stderr")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
+    p.set_defaults(func=run, method="auto")
+
+
+def _load(path: str | None):  # type: ignore[no-untyped-def]
+    from ..universal import read_maze
+
+    if path is None:
+        from .. import examples
+
+        return read_maze(examples.read_text("julia.txt"))
+    return read_maze(decode_text(read_input(path)))
+
+
+def _cells(points: list[list[int]], limit: int = 20) -> str:
+    shown = " ".join(f"{r},{c}" for r, c in points[:limit])
+    more = f" (and {len(points) - limit} more)" if len(points) > limit else ""
+    return shown + more
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_length is not None and args.max_length < 0:
+        raise UsageError(f"--max-length must be 0 or more, got {args.max_length}")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+    if args.verify is not None:
+        if args.verify == "-" and args.file == "-":
+            raise UsageError("--verify - and the maze cannot both come from stdin")
+        string = args.verify
+        if string == "-":
+            string = decode_text(sys.stdin.buffer.read())
+        string = "".join(string.split())
+        bad = [ch for ch in string if ch not in "UDLR"]
+        if bad:
+            raise UsageError(f"--verify: {bad[0]!r} at position {string.index(bad[0]) + 1}: commands are U, D, L, R")
+        if args.swap_ud:
+            string = string.translate(_SWAP)
+        passable, exit = _load(args.file)
+        return _verify(passable, exit, string, args)
+    passable, exit = _load(args.file)
+    return _find(passable, exit, args)
+
+
+def _verify(passable, exit, string: str, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    from ..universal import verify
+
+    verdict = verify(passable, exit, string)
+    write_output(args.output, f"{verdict}\n")
+    if not verdict.ok and not args.quiet:
+        print(f"still inside after {len(string)} commands, from: {_cells(verdict.failed.tolist())}", file=sys.stderr)
+    return 0 if verdict.ok else 1
+
+
+def _find(passable, exit, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    from ..universal import find
+
+    started = time.monotonic()
+
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(f"mazekit universal: {line}", file=sys.stderr, flush=True)
+
+    try:
+        res = find(passable, exit, method=args.method, max_length=args.max_length, time_limit=args.time_limit,
+                   progress=progress, interruptible=True)
+    except ValueError as exc:  # a maze too big for --exact
+        raise UsageError(str(exc)) from None
+    elapsed = time.monotonic() - started
+    interrupted = not res.complete and (args.time_limit is None or elapsed < args.time_limit)
+    if res.stuck.size:
+        write_output(args.output, "\n")
+        stuck = res.stuck.tolist()
+        print(f"no universal string: {len(stuck)} of {res.starts} free cells cannot reach the exit "
+              f"(r,c from 0): {_cells(stuck)}", file=sys.stderr)
+        return 1
+    if not res.found:
+        write_output(args.output, "\n")
+        if res.lower_bound > (args.max_length or 0) and res.complete and args.method != "heuristic":
+            why = f"proven: every string needs at least {res.lower_bound}"
+        else:
+            why = f"lower bound {res.lower_bound}"
+        print(f"no string of at most {args.max_length} commands found ({why})", file=sys.stderr)
+        return 130 if interrupted else 1
+    write_output(args.output, (res.string.translate(_SWAP) if args.swap_ud else res.string) + "\n")
+    if not args.quiet:
+        if res.proven:
+            verdict = "proven shortest"
+        else:
+            verdict = f"not proven shortest (gap {len(res.string) - res.lower_bound})"
+        pair = f"pair bound {res.pair_bound}" + ("" if res.pair_bound_exhaustive else " sampled")
+        detail = f"{res.method}" + (f", {res.expanded} sets expanded" if res.expanded else "")
+        stop = ""
+        if not res.complete:
+            stop = ", interrupted" if interrupted else ", time limit reached"
+        print(f"length {len(res.string)}, lower bound {res.lower_bound} (distance bound {res.distance_bound}, "
+              f"{pair}), {verdict} [{detail}, {res.starts} starts, {elapsed:.2f} s{stop}]", file=sys.stderr)
+    return 130 if interrupted else 0
