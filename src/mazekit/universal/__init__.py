@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from ._model import COMMANDS, read_maze
 from .bounds import PairBound, distance_bound, pair_bound, pair_distances
-from .find import UniversalResult, find
-from .verify import Verdict, verify
+from ._find import UniversalResult, find
+from ._verify import Verdict, verify
 
 __all__ = [
     "COMMANDS",

@@ -95,7 +95,7 @@ def pair_bfs_kernel(nxt, pstart, plist, dist, queue):  # type: ignore[no-untyped
             rb = k * n1 + b
             for p in range(pstart[ra], pstart[ra + 1]):
                 x = plist[p]
-                base = x * n1
+                base = np.int64(x) * n1
                 for q in range(pstart[rb], pstart[rb + 1]):
                     t = base + plist[q]
                     if dist[t] < 0:
@@ -104,6 +104,12 @@ def pair_bfs_kernel(nxt, pstart, plist, dist, queue):  # type: ignore[no-untyped
                         tail += 1
                         best = d
     return best
+
+
+@njit
+def _slot(key, mask):  # type: ignore[no-untyped-def]
+    """Hash-table slot of a pair state (no overflow: 32 bits times 31 bits)."""
+    return (((key & 0xFFFFFFFF) * 0x5BD1E995) >> 13) & mask
 
 
 @njit
@@ -133,7 +139,7 @@ def pair_astar_kernel(nxt, dist, a, b, budget, keys, gval, nodes, ng, nnext, hea
     nnext[0] = -1
     head[f0] = 0
     used = 1
-    slot = (s0 * 0x9E3779B1) & mask
+    slot = _slot(s0, mask)
     keys[slot] = s0
     gval[slot] = 0
     f = f0
@@ -145,7 +151,7 @@ def pair_astar_kernel(nxt, dist, a, b, budget, keys, gval, nodes, ng, nnext, hea
         head[f] = nnext[e]
         s = nodes[e]
         g = ng[e]
-        slot = (s * 0x9E3779B1) & mask
+        slot = _slot(s, mask)
         while keys[slot] != s:
             slot = (slot + 1) & mask
         if gval[slot] < g:
@@ -158,8 +164,8 @@ def pair_astar_kernel(nxt, dist, a, b, budget, keys, gval, nodes, ng, nnext, hea
         for k in range(4):
             u = nxt[k, x]
             v = nxt[k, y]
-            t = u * n1 + v
-            slot = (t * 0x9E3779B1) & mask
+            t = np.int64(u) * n1 + v
+            slot = _slot(t, mask)
             known = False
             while keys[slot] >= 0:
                 if keys[slot] == t:
@@ -223,7 +229,7 @@ def expand_kernel(nxt, pd, words, out_words, out_h, members):  # type: ignore[no
                     c += 1
         h = 0
         for p in range(c):
-            base = members[p] * n1
+            base = np.int64(members[p]) * n1
             for q in range(p, c):
                 v = pd[base + members[q]]
                 if v > h:

@@ -197,7 +197,7 @@ def find(
             raise
         complete = False
     string = decode(best)
-    from .verify import _verify
+    from ._verify import _verify
 
     if not _verify(model, string).ok:  # pragma: no cover - a bug, never an answer
         raise AssertionError(f"internal error: the {how} string does not reach the exit from every start")
