@@ -45,6 +45,10 @@ C_STAMP = 4
 C_SOLUTION = 5
 C_CAP = 6
 C_BEST_H = 7
+C_LAB = 8
+C_PRUNED = 9
+#: Number of ctr slots.
+NCTR = 10
 
 # statuses
 RUNNING = 0
@@ -237,6 +241,99 @@ def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no
 
 
 @njit
+def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, base, queue, bseen, allow):  # type: ignore[no-untyped-def]
+    """Find the PI-corral with the fewest pushes into it; mark those pushes in ``allow``.
+
+    A corral is a region of floor the player cannot reach, fenced by boxes. It
+    is a *PI-corral* when every push of a fence box that the player can make
+    goes into the corral (I) and every push into the corral can be made now
+    (P). Unless the corral is finished (fence boxes on goals, no empty goal in
+    it), some push into it must come in every solution, and it may as well come
+    now: only those pushes need to be tried. ``lab`` holds component labels
+    (values from ``base`` on are this call's). Returns ``2 * components + found``.
+    """
+    nb = cells.shape[0]
+    ncomp = 0
+    best_k = -1
+    best_n = 1 << 30
+    for i in range(nb):
+        for d0 in range(4):
+            x0 = cells[i] + off[d0]
+            if floor[x0] == 0 or boxat[x0] >= 0 or mark[x0] == stamp or lab[x0] >= base:
+                continue
+            k = base + ncomp
+            ncomp += 1
+            lab[x0] = k
+            queue[0] = x0
+            head = 0
+            tail = 1
+            done = True
+            while head < tail:
+                x = queue[head]
+                head += 1
+                if goalm[x] != 0:
+                    done = False
+                for d in range(4):
+                    y = x + off[d]
+                    if floor[y] == 0:
+                        continue
+                    j = boxat[y]
+                    if j >= 0:
+                        bseen[j] = k
+                    elif lab[y] != k:
+                        lab[y] = k
+                        queue[tail] = y
+                        tail += 1
+            ok = True
+            n_in = 0
+            for j in range(nb):
+                if bseen[j] != k:
+                    continue
+                b = cells[j]
+                if goalm[b] == 0:
+                    done = False
+                for d in range(4):
+                    to = b + off[d]
+                    behind = b - off[d]
+                    if floor[to] == 0 or floor[behind] == 0:
+                        continue
+                    bb = boxat[behind]
+                    if lab[to] == k:
+                        # into the corral: must be possible now (a fence box behind moves in first)
+                        if bb >= 0:
+                            if bseen[bb] != k:
+                                ok = False
+                        elif mark[behind] != stamp:
+                            ok = False
+                        else:
+                            n_in += 1
+                    elif dead[to] == 0:
+                        # out of the corral: must never become possible before a push into it
+                        tb = boxat[to]
+                        if tb >= 0 and bseen[tb] != k:
+                            ok = False
+                        elif tb < 0 and (bb < 0 and lab[behind] != k or bb >= 0 and bseen[bb] != k):
+                            ok = False
+                    if not ok:
+                        break
+                if not ok:
+                    break
+            if ok and not done and 0 < n_in < best_n:
+                best_n = n_in
+                best_k = k
+    if best_k < 0:
+        return 2 * ncomp
+    for i in range(nb):
+        for d in range(4):
+            to = cells[i] + off[d]
+            behind = cells[i] - off[d]
+            allow[i * 4 + d] = 1 if (
+                lab[to] == best_k and floor[to] != 0 and boxat[to] < 0 and floor[behind] != 0
+            ) else 0
+    return 2 * ncomp + 1
+
+
+@njit
 def heap_push_kernel(hkey, hnode, size, key, node):  # type: ignore[no-untyped-def]
     """Push ``(key, node)`` on the heap of ``size`` entries; return the new size."""
     i = size
@@ -306,6 +403,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     pboxes, pplayer, pparent, pg, ppush, phash, table, hkey, hnode,
     ctr, optimal, weight, budget,
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
+    lab, bseen, allow, use_corrals,
 ):
     """Best-first push search; see the module notes. Returns a status code.
 
@@ -372,6 +470,15 @@ def search_kernel(  # type: ignore[no-untyped-def]
         flood_min_kernel(floor, boxat, off, pplayer[k], stamp, mark, queue)
         hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         parent_key = phash[k] ^ zpl[pplayer[k]]
+        restricted = False
+        if use_corrals != 0:
+            res = pi_corral_kernel(
+                floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ctr[C_LAB], queue, bseen, allow
+            )
+            ctr[C_LAB] += (res >> 1) + 1
+            restricted = (res & 1) != 0
+            if restricted:
+                ctr[C_PRUNED] += 1
         status = RUNNING
         for i in range(nb):
             c = cells[i]
@@ -379,6 +486,8 @@ def search_kernel(  # type: ignore[no-untyped-def]
                 behind = c - off[d]
                 to = c + off[d]
                 if mark[behind] != stamp or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
+                    continue
+                if restricted and allow[i * 4 + d] == 0:
                     continue
                 # make the push
                 boxat[c] = -1

@@ -177,6 +177,7 @@ def search_level(
     optimal: bool = False,
     memory: int = DEFAULT_MEMORY,
     weight: int = 3,
+    corrals: bool = True,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
     """Run the search; return the solution (or None) with the statistics.
@@ -196,7 +197,8 @@ def search_level(
     rng = np.random.default_rng(0x5EED)
     zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
     zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
-    ctr = np.zeros(8, dtype=np.int64)
+    ctr = np.zeros(K.NCTR, dtype=np.int64)
+    ctr[K.C_LAB] = 1
     ctr[K.C_CAP] = arr.cap
     nbm = max(nb, 1)
     ng = len(prob.goals)
@@ -214,6 +216,9 @@ def search_level(
     used = np.zeros(ng + 1, dtype=np.uint8)
     u2, v2, p2 = u.copy(), v.copy(), p.copy()
     fz = np.zeros(nbm, dtype=np.uint8)
+    lab = np.zeros(ncells, dtype=np.int64)
+    bseen = np.zeros(nbm, dtype=np.int64)
+    allow = np.zeros(4 * nbm, dtype=np.uint8)
     budget = 64
     status = K.RUNNING
     stopped: Stop = "time"
@@ -232,6 +237,7 @@ def search_level(
                     arr.table, arr.hkey, arr.hnode, ctr, 1 if optimal else 0, int(weight),
                     budget, boxat, mark, mark2, queue, cells, sorted_cells,
                     u, v, p, way, minv, used, u2, v2, p2, fz,
+                    lab, bseen, allow, 1 if corrals else 0,
                 )
             )
             now = time.perf_counter()
