@@ -23,6 +23,8 @@ HERE = Path(__file__).resolve().parent
 BUILD = HERE / "_build"
 RESULTS = HERE / "RESULTS.md"
 
+HEADER_BEGIN = "<!-- BEGIN header -->"
+HEADER_END = "<!-- END header -->"
 HEADER = """\
 # mazekit benchmarks
 
@@ -91,7 +93,8 @@ def machine() -> str:
 
 
 def command_line(script: str, argv: list[str]) -> str:
-    return "python " + " ".join(shlex.quote(a) for a in [script, *argv])
+    """``python SCRIPT ARGS`` as typed (``script`` may hold a subcommand: it is not quoted)."""
+    return " ".join(["python", script, *(shlex.quote(a) for a in argv)])
 
 
 def build_c(name: str) -> Path:
@@ -112,7 +115,9 @@ def write_section(key: str, title: str, body: str) -> None:
     begin = f"<!-- BEGIN {key} -->"
     end = f"<!-- END {key} -->"
     block = f"{begin}\n## {title}\n\n{body.rstrip()}\n{end}\n"
-    text = RESULTS.read_text() if RESULTS.exists() else HEADER
+    text = RESULTS.read_text() if RESULTS.exists() else ""
+    if HEADER_BEGIN not in text:  # the file's top section: how to run
+        text = f"{HEADER_BEGIN}\n{HEADER.rstrip()}\n{HEADER_END}\n\n" + text.lstrip("\n")
     if begin in text and end in text:
         head, rest = text.split(begin, 1)
         _, tail = rest.split(end, 1)

@@ -82,6 +82,19 @@ class Padded:
         return np.where(pd >= 0, rr * cols + cc, -1)
 
 
+def flat_grid(passable: ArrayLike) -> NDArray[np.uint8]:
+    """The grid as a C-contiguous (R, C) uint8 array (a view when possible, no padding)."""
+    return np.ascontiguousarray(as_passable(passable)).view(np.uint8)
+
+
+def flat_points(idx: NDArray[np.integer[Any]], cols: int) -> NDArray[np.intp]:
+    """Unpadded flat indices ``r * cols + c`` -> an (n, 2) array of (r, c)."""
+    idx = np.asarray(idx, dtype=np.intp)
+    out = np.empty((idx.shape[0], 2), dtype=np.intp)
+    np.divmod(idx, cols, out=(out[:, 0], out[:, 1]))
+    return out
+
+
 def prepare(passable: ArrayLike, connectivity: object) -> Padded:
     return Padded(as_passable(passable), check_connectivity(connectivity))
 

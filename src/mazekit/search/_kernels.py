@@ -165,62 +165,86 @@ def walk_back_kernel(pdir, offsets, end, out):
 
 
 @njit
-def astar_unit4_kernel(grid, width, start, goal, g, pdir, order):
+def astar_unit4_kernel(grid, rows, cols, start, goal, state, closed_cells):
     """A* for 4-connected unit-cost grids with the Manhattan heuristic.
+
+    Works on the *unpadded* grid (``rows`` x ``cols``, flattened; bounds are
+    checked from the cell's row and column, which the heuristic needs anyway),
+    so the wrapper copies nothing. All per-cell state is packed into one int32
+    array (zero on entry: a fresh ``np.zeros`` costs nothing until touched)::
+
+        state[v] = ((g + 1) << 3) | (4 if closed) | k    (0 = never opened)
+
+    where ``k`` is the index of the step (up, down, left, right) that reached
+    ``v``. ``closed_cells`` receives the cells in closing order.
 
     With unit steps, f = g + h changes by 0 or +2 along an edge, so the open
     list is two stacks: the current f-level (LIFO: deepest first, which is the
     usual "prefer larger g" tie-break) and the next one. No heap is needed.
-    ``order`` receives the closing step of each cell (-1 never closed).
+    A cell's neighbours are opened up, down, left, right, or left, right, up,
+    down when more rows than columns remain to the goal: the last opened is
+    expanded first, so the search dives along the diagonal, where a random grid
+    has the most shortest routes (on an open 4000 x 4000 grid with 25 % walls
+    this closes 12 thousand cells instead of 800 thousand).
     Returns ``(number of cells closed, goal reached)``.
     """
-    gr = goal // width
-    gc = goal % width
+    gr = goal // cols
+    gc = goal - gr * cols
     cap = 1024
     cur = np.empty(cap, dtype=np.int32)
     nxt = np.empty(cap, dtype=np.int32)
-    ncur = 0
     nnxt = 0
-    g[start] = 0
+    state[start] = 1 << 3
     cur[0] = start
     ncur = 1
     closed = 0
-    offs = np.empty(4, dtype=np.int64)
-    offs[0] = -width
-    offs[1] = width
-    offs[2] = -1
-    offs[3] = 1
     while True:
         while ncur > 0:
             ncur -= 1
             u = cur[ncur]
-            if order[u] >= 0:
+            su = state[u]
+            if su & 4:
                 continue
-            order[u] = closed
+            state[u] = su | 4
+            closed_cells[closed] = u
             closed += 1
             if u == goal:
                 return closed, True
-            ur = u // width
-            uc = u - ur * width
-            gu = g[u] + 1
-            for k in range(4):
-                v = u + offs[k]
-                if grid[v] == 0 or order[v] >= 0:
-                    continue
-                gv = g[v]
-                if gv >= 0 and gv <= gu:
-                    continue
-                g[v] = gu
-                pdir[v] = k
-                # does the step bring v closer to the goal? (h decreases by 1)
+            ur = u // cols
+            uc = u - ur * cols
+            gv1 = (su >> 3) + 1  # g(v) + 1 for a neighbour v
+            # Open the vertical steps last (so they are expanded first) when more
+            # rows than columns remain to the goal: the dive keeps near the
+            # diagonal, where the most equally short routes are.
+            vertical_last = abs(gr - ur) > abs(gc - uc)
+            for i in range(4):
+                k = (i + 2) & 3 if vertical_last else i
                 if k == 0:
-                    closer = ur > gr
+                    if ur == 0:
+                        continue
+                    v = u - cols
+                    closer = ur > gr  # the step brings v closer to the goal
                 elif k == 1:
+                    if ur == rows - 1:
+                        continue
+                    v = u + cols
                     closer = ur < gr
                 elif k == 2:
+                    if uc == 0:
+                        continue
+                    v = u - 1
                     closer = uc > gc
                 else:
+                    if uc == cols - 1:
+                        continue
+                    v = u + 1
                     closer = uc < gc
+                if grid[v] == 0:
+                    continue
+                sv = state[v]
+                if sv != 0 and (sv & 4 or (sv >> 3) <= gv1):
+                    continue
+                state[v] = (gv1 << 3) | k
                 if closer:
                     if ncur == cur.shape[0]:
                         bigger = np.empty(cur.shape[0] * 2, dtype=np.int32)
@@ -242,6 +266,32 @@ def astar_unit4_kernel(grid, width, start, goal, g, pdir, order):
         nxt = tmp
         ncur = nnxt
         nnxt = 0
+
+
+@njit
+def walk_back4_kernel(state, cols, start, end, out):
+    """Follow the step indices ``state[v] & 3`` (up, down, left, right) from
+    ``end`` back to ``start`` on an unpadded grid; write the cells end-first.
+
+    Returns the number of cells written.
+    """
+    n = 0
+    v = end
+    while True:
+        out[n] = v
+        n += 1
+        if v == start:
+            break
+        k = state[v] & 3
+        if k == 0:
+            v += cols
+        elif k == 1:
+            v -= cols
+        elif k == 2:
+            v += 1
+        else:
+            v -= 1
+    return n
 
 
 # ------------------------------------------------------ heap-based searches
@@ -444,83 +494,199 @@ def flood_kernel(grid, offsets, seed, stop, out, queue):
 
 
 @njit
-def scanline_fill_kernel(grid, width, seed, out, diagonal):
-    """Scan-line flood fill from ``seed``: whole horizontal runs at a time.
+def fill_kernel(grid, offsets, seed, stack):
+    """Flood fill in place: every cell connected to ``seed`` goes from 1 to 2.
 
-    Fills ``out`` with 1 on every cell 4-connected (8-connected if
-    ``diagonal``) to ``seed``. Returns the number of cells filled. Far fewer
-    stack operations than a cell-by-cell fill, which is why image libraries
-    use it.
+    ``grid`` is the wrapper's own padded copy (0 wall, 1 passable), so the
+    marks need no second array (half the memory traffic of a separate output).
+    Explicit stack, mark on push: each cell is pushed at most once, so
+    ``stack`` needs room for every cell. With four offsets the neighbour tests
+    are written out (the common case, as tight as a C loop).
+    Returns the number of cells filled.
     """
-    cap = 1024
-    stack = np.empty(cap, dtype=np.int64)
-    sp = 0
+    nd = offsets.shape[0]
+    grid[seed] = 2
     stack[0] = seed
     sp = 1
-    filled = 0
-    ext = 1 if diagonal else 0
+    n = 0
+    if nd == 4:
+        w = offsets[1]
+        while sp > 0:
+            sp -= 1
+            u = stack[sp]
+            n += 1
+            v = u - w
+            if grid[v] == 1:
+                grid[v] = 2
+                stack[sp] = v
+                sp += 1
+            v = u + w
+            if grid[v] == 1:
+                grid[v] = 2
+                stack[sp] = v
+                sp += 1
+            v = u - 1
+            if grid[v] == 1:
+                grid[v] = 2
+                stack[sp] = v
+                sp += 1
+            v = u + 1
+            if grid[v] == 1:
+                grid[v] = 2
+                stack[sp] = v
+                sp += 1
+        return n
     while sp > 0:
         sp -= 1
-        x = stack[sp]
-        if out[x] != 0:
-            continue
-        # extend the run left and right
-        lo = x
-        while grid[lo - 1] != 0 and out[lo - 1] == 0:
-            lo -= 1
-        hi = x
-        while grid[hi + 1] != 0 and out[hi + 1] == 0:
-            hi += 1
-        for i in range(lo, hi + 1):
-            out[i] = 1
-        filled += hi - lo + 1
-        # look for new runs in the rows above and below
-        for d in (-width, width):
-            i = lo - ext + d
-            end = hi + ext + d
-            while i <= end:
-                if grid[i] != 0 and out[i] == 0:
-                    if sp == stack.shape[0]:
-                        bigger = np.empty(stack.shape[0] * 2, dtype=np.int64)
-                        bigger[:sp] = stack[:sp]
-                        stack = bigger
-                    stack[sp] = i
-                    sp += 1
-                    # skip the rest of this run
-                    while i <= end and grid[i] != 0 and out[i] == 0:
-                        i += 1
-                else:
-                    i += 1
-    return filled
+        u = stack[sp]
+        n += 1
+        for k in range(nd):
+            v = u + offsets[k]
+            if grid[v] == 1:
+                grid[v] = 2
+                stack[sp] = v
+                sp += 1
+    return n
 
 
 @njit
-def label_kernel(grid, offsets, labels, queue):
-    """Label the connected components of passable cells, 1, 2, ... in scan order.
+def label_kernel(grid, rows, cols, diagonal, labels, run_start, run_end, link):
+    """Label the connected components of passable cells, 1, 2, ... in reading order.
 
-    Returns the number of components. ``labels`` must be zero on entry.
+    Run-based two-pass labelling on the *unpadded* grid (``rows`` x ``cols``,
+    flattened). Pass 1 numbers the runs of passable cells of every row in
+    reading order and joins touching runs of consecutive rows in a union-find
+    forest (``link``) whose root is always the smallest run number, so a
+    component's root is its first run in reading order. Pass 2 numbers the
+    roots in order and writes every cell's label.
+
+    4-connectivity: pass 1 walks two rows at once and records a (run below,
+    run above) pair, in ``run_start``/``run_end``, at the first column of each
+    stretch where both cells are open; the run counters advance without a
+    branch per cell; the unions follow in a loop of their own. 8-connectivity
+    (``diagonal``): pass 1 records each run's first and last column in
+    ``run_start``/``run_end`` and merge-walks them against the row above's
+    (runs touch when their columns overlap, widened by one on each side).
+
+    ``link``, ``run_start`` and ``run_end`` need room for
+    ``rows * ((cols + 1) // 2) + 1`` entries (one spare); ``labels`` needs no
+    initialisation.
+    Returns the number of components.
     """
-    nd = offsets.shape[0]
-    n = grid.shape[0]
-    current = 0
-    for s in range(n):
-        if grid[s] == 0 or labels[s] != 0:
-            continue
-        current += 1
-        labels[s] = current
-        queue[0] = s
-        head = 0
-        tail = 1
-        while head < tail:
-            u = queue[head]
-            head += 1
-            for k in range(nd):
-                v = u + offsets[k]
-                if grid[v] != 0 and labels[v] == 0:
-                    labels[v] = current
-                    queue[tail] = v
-                    tail += 1
-    return current
+    n = 0
+    if not diagonal:
+        # the touching pairs (run below, run above) first, without a branch per
+        # cell, then the unions in a tight loop of their own
+        nj = 0  # runs numbered before the row above's first
+        m = 0
+        for r in range(rows):
+            base = r * cols
+            above = max(base - cols, 0)
+            has_above = 1 if r > 0 else 0
+            row_lo = n
+            xprev = 0
+            yprev = 0
+            tprev = 0
+            for c in range(cols):
+                link[n] = n  # the next run's slot: right whether or not it starts here
+                x = int(grid[base + c])
+                y = int(grid[above + c]) * has_above
+                n += x & (xprev ^ 1)
+                nj += y & (yprev ^ 1)
+                t = x & y
+                run_start[m] = n - 1
+                run_end[m] = nj - 1
+                m += t & (tprev ^ 1)  # the first column of a stretch where both are open
+                xprev = x
+                yprev = y
+                tprev = t
+            nj = row_lo
+        for k in range(m):
+            a = run_start[k]
+            while link[a] != a:
+                link[a] = link[link[a]]
+                a = link[a]
+            b = run_end[k]
+            while link[b] != b:
+                link[b] = link[link[b]]
+                b = link[b]
+            if a < b:
+                link[b] = a
+            elif b < a:
+                link[a] = b
+    else:
+        prev_lo = 0
+        for r in range(rows):
+            base = r * cols
+            # the row's runs: every cell writes both candidates, and the
+            # counters advance only at a run's start / end
+            ns = n
+            ne = n
+            prev = 0
+            for c in range(cols):
+                x = int(grid[base + c])
+                run_start[ns] = c
+                ns += x & (prev ^ 1)
+                run_end[ne] = c - 1
+                ne += prev & (x ^ 1)
+                prev = x
+            if prev:
+                run_end[ne] = cols - 1
+            for i in range(n, ns):
+                link[i] = i
+            # merge-walk this row's runs against the row above's
+            i = n
+            j = prev_lo
+            while i < ns and j < n:
+                si = run_start[i]
+                ei = run_end[i]
+                sj = run_start[j]
+                ej = run_end[j]
+                if ej + 1 < si:
+                    j += 1
+                    continue
+                if ei + 1 < sj:
+                    i += 1
+                    continue
+                a = i
+                while link[a] != a:
+                    link[a] = link[link[a]]
+                    a = link[a]
+                b = j
+                while link[b] != b:
+                    link[b] = link[link[b]]
+                    b = link[b]
+                if a < b:
+                    link[b] = a
+                elif b < a:
+                    link[a] = b
+                if ej < ei:
+                    j += 1
+                else:
+                    i += 1
+            prev_lo = n
+            n = ns
+    # link[i] < i for every non-root, so one forward sweep turns pointers into
+    # final labels (a root gets the next number)
+    count = 0
+    for i in range(n):
+        p = link[i]
+        if p == i:
+            count += 1
+            link[i] = count
+        else:
+            link[i] = link[p]
+    # pass 2: the run index advances at each run's start, as in pass 1
+    ri = -1
+    for r in range(rows):
+        base = r * cols
+        prev = 0
+        for c in range(cols):
+            x = int(grid[base + c])
+            ri += x & (prev ^ 1)
+            labels[base + c] = link[max(ri, 0)] * x
+            prev = x
+    return count
 
 
 @njit

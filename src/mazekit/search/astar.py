@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from ..grid import Point, as_passable, check_point
 from . import _kernels as K
 from ._best import Heuristic, cost_grid, run
-from ._common import Connectivity, SearchResult, make_result, prepare
+from ._common import Connectivity, SearchResult, flat_grid, flat_points
 
 __all__ = ["astar", "greedy"]
 
@@ -56,9 +56,13 @@ def astar(
     Ties between equal F go to the larger G (the cell further along), then to
     the cell opened first. On unit-cost 4-connected grids with the Manhattan
     heuristic F grows by 0 or 2 along a step, so the open list is two stacks
-    instead of a heap (O(1) per cell); ties there go to the cell opened last.
-    With a consistent heuristic every cell is closed at most once:
-    O(N log N) time with the heap, O(N) with the stacks, O(N) memory.
+    instead of a heap (O(1) per cell); ties there go to the cell opened last,
+    and a cell opens its vertical neighbours last when more rows than columns
+    remain to the goal (horizontal ones otherwise), so the search dives along
+    the diagonal, where open grids have the most shortest routes. That search
+    also skips the padded copy and the O(R*C) set-up: its cost follows the
+    cells it closes. With a consistent heuristic every cell is closed at most
+    once: O(N log N) time with the heap, O(N) with the stacks, O(N) memory.
 
     Examples
     --------
@@ -79,22 +83,48 @@ def astar(
 
 
 def _astar_unit4(passable: ArrayLike, start: Point, goal: Point) -> SearchResult:
-    pg = prepare(passable, 4)
-    s = pg.index(check_point(start, pg.shape, name="start"))
-    gi = pg.index(check_point(goal, pg.shape, name="goal"))
-    g = np.full(pg.size, -1, dtype=np.int32)
-    pdir = np.full(pg.size, -1, dtype=np.int8)
-    order = np.full(pg.size, -1, dtype=np.int32)
-    closed, found = K.astar_unit4_kernel.pick(pg.cells)(pg.grid, pg.width, s, gi, g, pdir, order)
-    return make_result(
-        pg,
-        end=gi if found else -1,
-        pdir=pdir,
-        cost=None,
-        visited=int(closed),
+    # No padded copy and no O(R*C) initialisation: the kernel checks bounds itself
+    # and keeps its state in one zeroed array (pages untouched by the search stay
+    # free); the trace arrays are built only when asked for.
+    grid = flat_grid(passable)
+    rows, cols = grid.shape
+    cells = rows * cols
+    s = check_point(start, (rows, cols), name="start")
+    g = check_point(goal, (rows, cols), name="goal")
+    si, gi = s[0] * cols + s[1], g[0] * cols + g[1]
+    state = np.zeros(cells, dtype=np.int32 if cells < 2**27 else np.int64)
+    closed_cells = np.empty(cells, dtype=np.int32 if cells < 2**31 else np.int64)
+    closed, found = K.astar_unit4_kernel.pick(cells)(grid.reshape(-1), rows, cols, si, gi, state, closed_cells)
+    closed = int(closed)
+    if found:
+        out = np.empty(cells, dtype=np.int64)
+        n = K.walk_back4_kernel.pick(cells)(state, cols, si, gi, out)
+        path = flat_points(out[n - 1::-1], cols)
+    else:
+        path = np.empty((0, 2), dtype=np.intp)
+
+    def order() -> NDArray[np.int32]:
+        flat = np.full(cells, -1, dtype=np.int32)
+        flat[closed_cells[:closed]] = np.arange(closed, dtype=np.int32)
+        return flat.reshape(rows, cols)
+
+    def distance() -> NDArray[np.int32]:
+        return ((state >> 3) - 1).astype(np.int32).reshape(rows, cols)
+
+    def parent() -> NDArray[np.int64]:
+        steps = np.array([-cols, cols, -1, 1], dtype=np.int64)
+        idx = np.arange(cells, dtype=np.int64)
+        par = np.where(state != 0, idx - steps[state & 3], -1)
+        par[si] = -1
+        return par.reshape(rows, cols)
+
+    return SearchResult(
+        path=path,
+        found=bool(found),
+        cost=float(path.shape[0] - 1),
+        visited=closed,
         algorithm="astar",
-        order=lambda: pg.unpad(order),
-        distance=lambda: pg.unpad(g),
+        lazy={"order": order, "parent": parent, "distance": distance},
     )
 
 

@@ -7,7 +7,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..grid import Point, check_point
 from . import _kernels as K
-from ._common import Connectivity, prepare
+from ._common import Connectivity, check_connectivity, flat_grid, prepare
 
 __all__ = ["flood", "flood_order", "label"]
 
@@ -39,8 +39,10 @@ def flood(
 
     Notes
     -----
-    Without ``stop``, a scan-line fill (whole horizontal runs at a time); with
-    it, a breadth-first fill. O(R*C) time, no recursion.
+    Without ``stop``, a depth-first fill with an explicit stack (each cell
+    pushed once, marked when pushed: measured faster than a scan-line fill on
+    both open grids and mazes); with it, a breadth-first fill. O(R*C) time,
+    no recursion.
 
     Examples
     --------
@@ -55,15 +57,17 @@ def flood(
     pg = prepare(passable, connectivity)
     s = check_point(seed, pg.shape, name="seed")
     si = pg.index(s)
-    out = np.zeros(pg.size, dtype=np.uint8)
     if pg.grid[si] == 0:
-        return pg.unpad(out).astype(bool)
+        return np.zeros(pg.shape, dtype=bool)
     if stop is None:
-        K.scanline_fill_kernel.pick(pg.cells)(pg.grid, pg.width, si, out, pg.connectivity == 8)
-    else:
-        stop_mask = _stop_mask(stop, pg.shape)
-        queue = np.empty(pg.cells, dtype=np.int32)
-        K.flood_kernel.pick(pg.cells)(pg.grid, pg.offsets, si, pg.pad_mask(stop_mask), out, queue)
+        stack = np.empty(pg.cells, dtype=np.int32 if pg.size < 2**31 else np.int64)
+        K.fill_kernel.pick(pg.cells)(pg.grid, pg.offsets, si, stack)
+        region: NDArray[np.bool_] = np.equal(pg.unpad(pg.grid), 2)
+        return region
+    stop_mask = _stop_mask(stop, pg.shape)
+    out = np.zeros(pg.size, dtype=np.uint8)
+    queue = np.empty(pg.cells, dtype=np.int32)
+    K.flood_kernel.pick(pg.cells)(pg.grid, pg.offsets, si, pg.pad_mask(stop_mask), out, queue)
     return pg.unpad(out.view(np.bool_))
 
 
@@ -119,14 +123,28 @@ def label(passable: ArrayLike, *, connectivity: Connectivity = 4) -> tuple[NDArr
     n : int
         The number of regions.
 
+    Notes
+    -----
+    Run-based two-pass labelling: each row is cut into runs of passable cells,
+    touching runs of consecutive rows are joined in a union-find forest whose
+    roots are the first runs in reading order, then every run is written once
+    with its component's number. No padded copy; O(R*C) time, memory for the
+    runs.
+
     Examples
     --------
     >>> labels, n = label([[1, 0, 1], [1, 0, 0], [0, 1, 1]])
     >>> n, labels.tolist()
     (3, [[1, 0, 2], [1, 0, 0], [0, 3, 3]])
     """
-    pg = prepare(passable, connectivity)
-    labels = np.zeros(pg.size, dtype=np.int32)
-    queue = np.empty(pg.cells, dtype=np.int32)
-    n = K.label_kernel.pick(pg.cells)(pg.grid, pg.offsets, labels, queue)
-    return pg.unpad(labels), int(n)
+    conn = check_connectivity(connectivity)
+    grid = flat_grid(passable)
+    rows, cols = grid.shape
+    cap = rows * ((cols + 1) // 2) + 1  # every run, and one spare slot the kernel writes past the last
+    idx = np.int32 if rows * cols < 2**31 else np.int64
+    labels = np.empty(rows * cols, dtype=np.int32)
+    run_start = np.empty(cap, dtype=idx)
+    run_end = np.empty(cap, dtype=idx)
+    link = np.empty(cap, dtype=idx)
+    n = K.label_kernel.pick(rows * cols)(grid.reshape(-1), rows, cols, conn == 8, labels, run_start, run_end, link)
+    return labels.reshape(rows, cols), int(n)
