@@ -138,7 +138,10 @@ def _find(passable, exit, args: argparse.Namespace) -> int:  # type: ignore[no-u
             verdict = "proven shortest"
         else:
             verdict = f"not proven shortest (gap {len(res.string) - res.lower_bound})"
-        pair = f"pair bound {res.pair_bound}" + ("" if res.pair_bound_exhaustive else " sampled")
+        if res.pair_bound < 0:
+            pair = "pair bound not computed"
+        else:
+            pair = f"pair bound {res.pair_bound}" + ("" if res.pair_bound_exhaustive else " sampled")
         detail = f"{res.method}" + (f", {res.expanded} sets expanded" if res.expanded else "")
         stop = ""
         if not res.complete:

@@ -24,8 +24,10 @@ Method = Literal["exact", "heuristic", "auto"]
 AUTO_EXACT_CELLS = 600
 #: ... and gives it this many set expansions before it falls back to the heuristics.
 AUTO_EXACT_NODES = 60_000
+#: From this many starts on, ``progress`` also hears when each phase starts.
+BIG = 2000
 #: Beam searches run by the heuristic mode, as (width, weight); the shortest string wins.
-BEAMS: tuple[tuple[int, float], ...] = ((128, 0.1), (32, 0.1), (128, 0.0), (128, 0.2))
+BEAMS: tuple[tuple[int, float], ...] = ((128, 0.1), (128, 0.15), (32, 0.1), (128, 0.2), (128, 0.05), (128, 0.0))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -157,6 +159,11 @@ def find(
         )
     want_exact = method == "exact" or (method == "auto" and small and n <= AUTO_EXACT_CELLS)
     cap = None if max_length is None else int(max_length)
+
+    def note(line: str) -> None:  # phase messages, for mazes big enough to take seconds
+        if progress is not None and n >= BIG:
+            progress(line)
+
     lower = dbound
     pb = PairBound(-1, None, False, 0)
     best = greedy_codes(model, farthest=True)
@@ -167,6 +174,7 @@ def find(
     complete = True
     expanded = 0
     try:
+        note(f"greedy: {len(best)} commands; pair bound over {(n + 1) ** 2} pair states")
         pb, table = _pair_bound(model)
         lower = max(dbound, pb.value)
         if want_exact and table is not None:
@@ -186,6 +194,7 @@ def find(
             for width, weight in BEAMS:
                 if len(best) <= lower:
                     break
+                note(f"beam search (width {width}, weight {weight}); best so far {len(best)}, bound {lower}")
                 codes = beam_codes(model, width=width, weight=weight, max_length=len(best) - 1,
                                    deadline=deadline, progress=progress)
                 if codes is not None and len(codes) < len(best):
