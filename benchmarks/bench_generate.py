@@ -146,7 +146,7 @@ def main(argv: list[str]) -> int:
             print(f"cold {big}x{big} {name:20s} {H.fmt_ms(cold[name])}", flush=True)
 
     lines = [
-        f"Command: `{H.command_line('benchmarks/run.py generate', argv)}`  ",
+        f"Command: `{H.command_line('benchmarks/run.py', ['generate', *argv])}`  ",
         f"Machine: {H.machine()}; {H.load()}  ",
         f"Peer: mazelib {mazelib_version} (pure Python).",
         "",
