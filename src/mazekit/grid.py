@@ -402,6 +402,12 @@ def format_grid(passable: ArrayLike, *, free: str = "0", wall: str = "1") -> str
     00
     """
     arr = as_passable(passable)
+    if len(free) == 1 and len(wall) == 1 and free.isascii() and wall.isascii():
+        rows, cols = arr.shape
+        buf = np.empty((rows, cols + 1), dtype=np.uint8)
+        buf[:, :cols] = np.where(arr, ord(free), ord(wall))
+        buf[:, cols] = 10
+        return buf.tobytes().decode("ascii")
     table = np.array([wall, free])
     return "".join("".join(row) + "\n" for row in table[arr.astype(np.intp)])
 

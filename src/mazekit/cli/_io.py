@@ -35,6 +35,9 @@ def atomic_path(path: str) -> Iterator[str]:
         raise FileNotFoundError(errno.ENOENT, "no such folder for the output", path)
     fd, tmp = tempfile.mkstemp(prefix=".mazekit-", suffix=os.path.splitext(path)[1], dir=directory)
     os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give what open() would
     try:
         yield tmp
         os.replace(tmp, path)
