@@ -86,6 +86,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rd.add_argument("--frame-ms", type=int, default=120, help="milliseconds per GIF frame (default 120)")
     rd.set_defaults(func=run_render)
 
+    from .sokoban_solve import add_solve_parser
+
+    add_solve_parser(ss)
+
 
 def _usage(p: argparse.ArgumentParser) -> int:
     p.print_help(sys.stderr)

@@ -1,0 +1,67 @@
+"""Every command that reads input: garbage in gives one line on stderr, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+import pytest
+
+from mazekit.cli import main
+
+# Commands that read a file (FILE is replaced by the bad input's path) and may write an output
+# (OUT is replaced by a path whose creation is checked).
+COMMANDS = [
+    ["robot", "FILE", "-o", "OUT"],
+    ["forest", "FILE", "-o", "OUT"],
+    ["path", "FILE", "-o", "OUT"],
+    ["maze", "solve", "FILE", "--png", "OUT"],
+    ["maze", "render", "FILE", "--png", "OUT"],
+    ["universal", "FILE"],
+    ["mines", "open", "FILE", "-o", "OUT"],
+    ["sokoban", "run", "FILE", "-o", "OUT"],
+    ["sokoban", "replay", "FILE", "--level", "1", "R"],
+    ["sokoban", "render", "FILE", "--level", "1", "--png", "OUT"],
+    ["sokoban", "solve", "FILE", "--time-limit", "1"],
+]
+
+BAD_INPUTS = {
+    "empty": b"",
+    "blank": b"\n\n  \n",
+    "binary": bytes(range(256)) * 4,
+    "nul": b"00\x0000\n",
+    "latin1": b"caf\xe9\n",
+    "ragged": b"3 3\n000\n00\n0000\n",
+    "header only": b"999999 999999 1 1 2 2\n",
+    "letters": b"hello world\nthis is not a grid\n",
+}
+
+
+def _available(argv: list[str]) -> bool:
+    from mazekit.cli import COMMANDS as REGISTRY
+
+    return argv[0] in REGISTRY
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=lambda a: " ".join(a[:2]))
+@pytest.mark.parametrize("name", list(BAD_INPUTS))
+def test_bad_input_is_one_line_and_exit_2(argv, name, tmp_path, monkeypatch, capsysbinary):
+    if not _available(argv):
+        pytest.skip(f"{argv[0]} is not a command yet")
+    src = tmp_path / "input.txt"
+    src.write_bytes(BAD_INPUTS[name])
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    dest = out_dir / "result.png"
+    args = [str(src) if a == "FILE" else str(dest) if a == "OUT" else a for a in argv]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    status = main(args)
+    out, err = capsysbinary.readouterr()
+    text = err.decode("utf-8", "replace")
+    # "sokoban solve" may answer an unparsable collection with "no levels"; every
+    # command must refuse it with status 2 and a single line
+    assert status == 2, (argv, name, status, text)
+    assert text.count("\n") == 1 and "Traceback" not in text, text
+    assert text.startswith("mazekit "), text
+    assert os.listdir(out_dir) == [], os.listdir(out_dir)
