@@ -65,6 +65,23 @@ def time_call(fn: Callable[[], Any], repeat: int) -> tuple[list[float], Any]:
     return times, out
 
 
+def time_once(fn: Callable[[], Any]) -> tuple[float, float, float, Any]:
+    """One call: ``(min(wall, cpu), wall, cpu, result)`` in seconds.
+
+    ``cpu`` is the process CPU time (all threads). On a shared, loaded machine
+    the wall time of a single-threaded call also counts the time the process
+    waited for a CPU; the CPU time does not. ``min(wall, cpu)`` is the CPU time
+    of a single-threaded call and the wall time of a multi-threaded one (whose
+    CPU time adds up its threads), so neither kind is penalised.
+    """
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    out = fn()
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    return min(wall, cpu), wall, cpu, out
+
+
 def median(xs: list[float]) -> float:
     return statistics.median(xs)
 

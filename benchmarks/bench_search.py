@@ -619,12 +619,11 @@ def cold_main(task: str, index: int, grid_path: str) -> None:
     t0 = H.now()
     call = peer.setup(g)
     t1 = H.now()
-    call()
-    t2 = H.now()
-    print(json.dumps({"setup": t1 - t0, "first": t2 - t1}))
+    first, wall, cpu, _ = H.time_once(call)
+    print(json.dumps({"setup": t1 - t0, "first": first, "wall": wall, "cpu": cpu}))
 
 
-def cold_time(task: str, index: int, grid_path: Path) -> float | None:
+def cold_time(task: str, index: int, grid_path: Path) -> dict[str, float] | None:
     proc = subprocess.run(
         [H.python(), __file__, "--cold", task, str(index), str(grid_path)],
         capture_output=True, text=True, cwd=str(H.HERE),
@@ -632,7 +631,8 @@ def cold_time(task: str, index: int, grid_path: Path) -> float | None:
     if proc.returncode != 0:
         print(f"    cold run failed: {proc.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
         return None
-    return float(json.loads(proc.stdout.strip().splitlines()[-1])["first"])
+    out: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out
 
 
 # --------------------------------------------------------------------------- the run
@@ -643,6 +643,7 @@ class Row:
     warm: dict[str, float] = field(default_factory=dict)
     cold: dict[str, float | None] = field(default_factory=dict)
     note: dict[str, str] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)  # every call's wall and CPU time
 
 
 def run_task(task: str, g: Grid, repeat: int, cold: bool, grid_path: Path, rows: dict[str, Row]) -> None:
@@ -669,20 +670,25 @@ def run_task(task: str, g: Grid, repeat: int, cold: bool, grid_path: Path, rows:
         calls[p.name] = call
     # warm: peers interleaved, one call each per round; slow peers once
     times: dict[str, list[float]] = {name: [] for name in calls}
+    raw: dict[str, list[tuple[float, float]]] = {name: [] for name in calls}
     for r in range(repeat):
         for i, p in peers:
             if p.name not in calls or (p.max_cells is not None and r > 0):
                 continue
-            t, _ = H.time_call(calls[p.name], 1)
-            times[p.name] += t
+            t, wall, cpu, _ = H.time_once(calls[p.name])
+            times[p.name].append(t)
+            raw[p.name].append((wall, cpu))
     for name, ts in times.items():
         rows[name].warm[g.key] = H.median(ts)
+        rows[name].raw[g.key] = {"warm_wall_cpu": raw[name]}
         print(f"  {task:9s} {g.name:14s} {name:55s} warm {H.fmt_ms(H.median(ts)):>9s}", flush=True)
     calls.clear()
     if cold:
         for i, p in peers:
             if p.name in times and p.max_cells is None:
-                rows[p.name].cold[g.key] = cold_time(task, i, grid_path)
+                c = cold_time(task, i, grid_path)
+                rows[p.name].cold[g.key] = None if c is None else c["first"]
+                rows[p.name].raw[g.key]["cold"] = c
 
 
 def ratio(a: float | None, b: float | None) -> str:
@@ -797,6 +803,10 @@ def main(argv: list[str]) -> int:
         f"corner cell. Warm = median of {args.repeat} calls (peers interleaved; pure-Python peers: one",
         "call, and only on grids up to ~1.1 M cells); cold = first call in a fresh process. The ratio",
         "is to the reference row of the same table. Every answer was checked before it was timed.",
+        "Each call's time is min(wall, process CPU time): on this shared machine the wall time of a",
+        "single-threaded call also counts the time spent waiting for a CPU, which its CPU time does",
+        "not; a multi-threaded call keeps its wall time. Every call's wall and CPU times are kept in",
+        "`benchmarks/_build/search.json`.",
         "",
     ]
     if all(t in tasks for t in TASKS):
@@ -806,6 +816,11 @@ def main(argv: list[str]) -> int:
     text = "\n".join(body)
     print()
     print(text)
+    H.BUILD.mkdir(exist_ok=True)
+    dump = {t: {name: {"warm": row.warm, "cold": row.cold, "raw": row.raw} for name, row in rows.items()}
+            for t, rows in results.items()}
+    (H.BUILD / "search.json").write_text(json.dumps({"command": argv, "load": [load_before, load_after],
+                                                     "results": dump}, indent=1))
     if not args.no_write:
         H.write_section("search", "Grid search", text)
         print(f"\nwritten to {H.RESULTS}")
