@@ -23,7 +23,7 @@ Method = Literal["exact", "heuristic", "auto"]
 #: ``method="auto"`` tries the exact search on mazes with at most this many free cells...
 AUTO_EXACT_CELLS = 600
 #: ... and gives it this many set expansions before it falls back to the heuristics.
-AUTO_EXACT_NODES = 60_000
+AUTO_EXACT_NODES = 30_000
 #: From this many starts on, ``progress`` also hears when each phase starts.
 BIG = 2000
 #: Beam searches run by the heuristic mode, as (width, weight); the shortest string wins.
