@@ -23,7 +23,7 @@ def _stuck_state(board: Board, click: tuple[int, int]) -> np.ndarray:
     n = dens.shape[0]
     first = (click[0] + 1) * width + click[1] + 1
     K.solve_kernel.compiled()(dens, know, offsets, width, board.rows, board.n_mines, first, False, 0.0,
-                              2_000_000, np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8),
+                              2_000_000, 0, 0.0, 0, np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8),
                               np.empty(n, np.float64))
     return know.reshape(board.rows + 2, width)[1:-1, 1:-1]
 

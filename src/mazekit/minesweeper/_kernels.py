@@ -177,7 +177,7 @@ def _lchoose(n, k):  # type: ignore[no-untyped-def]
 
 
 @njit
-def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ignore[no-untyped-def]
+def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # type: ignore[no-untyped-def]
     """Exact mine probabilities of every closed cell, from ``know`` and the mine count.
 
     The closed cells next to a number (the frontier) are split into independent
@@ -188,8 +188,14 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ig
     ``C(interior, remaining - K)``. ``prob`` receives the probability of each
     closed cell (-1 elsewhere), exactly 0.0 or 1.0 for proved cells.
 
+    ``logz[0]`` receives the natural log of the number of mine layouts that
+    agree with ``know`` (``-inf`` when none does); the look-ahead compares it
+    across hypothetical views to get the chance of each value a cell may show.
+    ``logz[1]`` receives the number of search nodes used (the cost).
+
     Returns 0, or 1 when a component needed more than ``max_nodes`` search nodes
-    (its cells then get a local estimate and nothing is proved for them).
+    (its cells then get a local estimate and nothing is proved for them; the
+    count is then an estimate too), or 2 when no layout agrees with ``know``.
     """
     n = know.shape[0]
     remaining = total_mines
@@ -278,6 +284,8 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ig
     rem_left = csize.copy()
     state = np.zeros(maxm + 1, np.int64)
     status = 0
+    lscale = 0.0
+    total_nodes = 0
     failed = np.zeros(max(ncomp, 1), np.bool_)
     for a in range(ncomp):
         lo = cstart[a]
@@ -337,6 +345,7 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ig
                 failed[a] = True
                 status = 1
                 break
+        total_nodes += nodes
         if failed[a]:
             # a stand-in: one placement count at the expected number of mines,
             # and local estimates for the cells (nothing is proved for them)
@@ -378,6 +387,7 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ig
                     top = cnt[a, d]
             if top > 0.0:
                 e = math.floor(math.log2(top))
+                lscale += e * math.log(2.0)
                 sc = 2.0 ** (-e)
                 for d in range(m + 1):
                     cnt[a, d] *= sc
@@ -385,55 +395,58 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ig
                     f = order[lo + d]
                     for t in range(m + 1):
                         cellk[f, t] *= sc
-    # weights of a total of K frontier mines
-    logw = np.empty(nf + 1, np.float64)
+    # weights of a total of K frontier mines (K <= cap: at most the mines left)
+    logz[1] = total_nodes
+    cap = min(nf, max(remaining, 0))
+    logw = np.empty(cap + 1, np.float64)
     top = -np.inf
-    for kk in range(nf + 1):
+    for kk in range(cap + 1):
         logw[kk] = _lchoose(interior, remaining - kk)
         if logw[kk] > top:
             top = logw[kk]
-    w = np.zeros(nf + 1, np.float64)
+    w = np.zeros(cap + 1, np.float64)
     if top > -np.inf:
-        for kk in range(nf + 1):
+        for kk in range(cap + 1):
             if logw[kk] > -np.inf:
                 w[kk] = math.exp(logw[kk] - top)
-    # prefix and suffix convolutions of the components' counts
-    pre = np.zeros((ncomp + 1, nf + 1), np.float64)
-    suf = np.zeros((ncomp + 1, nf + 1), np.float64)
+    # prefix and suffix convolutions of the components' counts; pre[a] lives on
+    # [0, min(cap, sizes before a)], suf[a] on [0, min(cap, sizes from a on)]
+    pre = np.zeros((ncomp + 1, cap + 1), np.float64)
+    suf = np.zeros((ncomp + 1, cap + 1), np.float64)
     pre[0, 0] = 1.0
     for a in range(ncomp):
         m = cstart[a + 1] - cstart[a]
-        for i in range(nf + 1):
+        for i in range(min(cap, cstart[a]) + 1):
             x = pre[a, i]
             if x == 0.0:
                 continue
-            for k in range(m + 1):
-                if i + k <= nf:
-                    pre[a + 1, i + k] += x * cnt[a, k]
+            for k in range(min(m, cap - i) + 1):
+                pre[a + 1, i + k] += x * cnt[a, k]
     suf[ncomp, 0] = 1.0
     for a in range(ncomp - 1, -1, -1):
         m = cstart[a + 1] - cstart[a]
-        for i in range(nf + 1):
+        for i in range(min(cap, nf - cstart[a + 1]) + 1):
             x = suf[a + 1, i]
             if x == 0.0:
                 continue
-            for k in range(m + 1):
-                if i + k <= nf:
-                    suf[a, i + k] += x * cnt[a, k]
+            for k in range(min(m, cap - i) + 1):
+                suf[a, i + k] += x * cnt[a, k]
     z = 0.0
     zi_mine = 0.0
     zi_safe = 0.0
-    for kk in range(nf + 1):
+    for kk in range(cap + 1):
         x = pre[ncomp, kk] * w[kk]
         z += x
         zi_mine += x * (remaining - kk)
         zi_safe += x * (interior - (remaining - kk))
     if z <= 0.0:
         # inconsistent knowledge (cannot happen in a real game): fall back to a flat guess
+        logz[0] = -np.inf
         for i in range(n):
             if know[i] == -1:
                 prob[i] = 0.5
         return 2
+    logz[0] = math.log(z) + lscale + top
     # interior cells
     if interior > 0:
         if zi_mine == 0.0:
@@ -446,21 +459,22 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes):  # type: ig
             if know[i] == -1 and fidx[i] < 0:
                 prob[i] = pint
     # frontier cells
-    others = np.zeros(nf + 1, np.float64)
+    others = np.zeros(cap + 1, np.float64)
     wa = np.zeros(maxm + 1, np.float64)
     for a in range(ncomp):
         m = cstart[a + 1] - cstart[a]
-        for i in range(nf + 1):
+        for i in range(cap + 1):
             others[i] = 0.0
-        for i in range(nf + 1):
+        rest = min(cap, nf - cstart[a + 1])
+        for i in range(min(cap, cstart[a]) + 1):
             x = pre[a, i]
             if x == 0.0:
                 continue
-            for j in range(nf + 1 - i):
+            for j in range(min(rest, cap - i) + 1):
                 others[i + j] += x * suf[a + 1, j]
         for k in range(m + 1):
             acc = 0.0
-            for j in range(nf + 1 - k):
+            for j in range(cap + 1 - k):
                 acc += others[j] * w[k + j]
             wa[k] = acc
         for d in range(m):
@@ -517,15 +531,145 @@ def choose_kernel(know, prob, offsets, width, height, tol):  # type: ignore[no-u
     return pick
 
 
+@njit
+def zero_chance(know, prob, offsets, i):  # type: ignore[no-untyped-def]
+    """The chance that cell ``i`` is safe and all its closed neighbours too (it
+    would show a zero), treating the cells as independent; 0 next to a known mine."""
+    z = 1.0 - prob[i]
+    for k in range(8):
+        v = know[i + offsets[k]]
+        if v == -1:
+            z *= 1.0 - prob[i + offsets[k]]
+        elif v == -2:
+            return 0.0
+    return z
+
+
+@njit
+def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin):  # type: ignore[no-untyped-def]
+    """The guess that best survives two moves: this one and the next guess, if any.
+
+    Candidates are the closed cells whose mine probability is within ``margin``
+    of the lowest: the ``look`` best by (probability, chance of a zero), at
+    most two of them away from the frontier. For a candidate ``c`` and each
+    value ``v`` it may show, the view with ``c`` open showing ``v`` is counted
+    exactly (:func:`probability_kernel`): ``P(c safe, shows v) = Z_v / Z``. If
+    that view proves a cell safe (or finishes the game), the next move is free;
+    else the next move is a guess whose survival chance is the view's best
+    safety. The score ``sum_v P(v) * next_survival`` is the chance of surviving
+    both; ties go to the safer cell, then to the better chance of a zero.
+    ``know`` is restored before returning. Returns the chosen cell.
+    """
+    n = know.shape[0]
+    best = 2.0
+    for i in range(n):
+        if know[i] == -1 and prob[i] < best:
+            best = prob[i]
+    chosen = np.zeros(n, np.bool_)
+    zs = np.zeros(n, np.float64)
+    inner = np.zeros(n, np.bool_)
+    for i in range(n):
+        if know[i] == -1 and prob[i] <= best + margin:
+            zs[i] = zero_chance(know, prob, offsets, i)
+            edge = False
+            for k in range(8):
+                if know[i + offsets[k]] >= 0:
+                    edge = True
+                    break
+            inner[i] = not edge
+    cand = np.empty(max(look, 1), np.int64)
+    nc = 0
+    ninner = 0
+    while nc < look:
+        pick = -1
+        for i in range(n):
+            if know[i] != -1 or chosen[i] or prob[i] > best + margin:
+                continue
+            if inner[i] and ninner >= 2:
+                continue
+            if pick < 0 or prob[i] < prob[pick] - 1e-12 or (prob[i] <= prob[pick] + 1e-12 and zs[i] > zs[pick] + 1e-12):
+                pick = i
+        if pick < 0:
+            break
+        chosen[pick] = True
+        if inner[pick]:
+            ninner += 1
+        cand[nc] = pick
+        nc += 1
+    if nc == 1:
+        return cand[0]
+    prob2 = np.empty(n, np.float64)
+    info = np.zeros(2, np.float64)
+    pick = cand[0]
+    top = -1.0
+    for j in range(nc):
+        c = cand[j]
+        flagged = 0
+        closed = 0
+        for k in range(8):
+            x = know[c + offsets[k]]
+            if x == -2:
+                flagged += 1
+            elif x == -1:
+                closed += 1
+        # the score cannot exceed the chance that c is safe: prune hopeless candidates
+        if 1.0 - prob[c] < top - 1e-9:
+            continue
+        score = 0.0
+        left = 1.0 - prob[c]
+        for v in range(flagged, flagged + closed + 1):
+            if score + left < top - 1e-9:
+                break
+            know[c] = v
+            st = probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
+            if st == 2:
+                continue
+            pv = math.exp(info[0] - base_logz)
+            left -= pv
+            low = 2.0
+            free = False
+            others = False
+            for i in range(n):
+                if know[i] == -1:
+                    p = prob2[i]
+                    if p == 0.0:
+                        free = True
+                        break
+                    if p < 1.0:
+                        others = True
+                        if p < low:
+                            low = p
+            if free or not others:
+                score += pv
+            else:
+                score += pv * (1.0 - low)
+        know[c] = -1
+        if score > top + 1e-9:
+            better = True
+        elif score < top - 1e-9:
+            better = False
+        elif prob[c] < prob[pick] - 1e-12:
+            better = True
+        else:
+            better = prob[c] <= prob[pick] + 1e-12 and zs[c] > zs[pick] + 1e-12
+        if better:
+            top = score
+            pick = c
+    return pick
+
+
 # ------------------------------------------------------------- playing
 
 
 @njit
-def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, tol, max_nodes, queue, safe, mark, prob):  # type: ignore[no-untyped-def]
+def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, tol, max_nodes, look, margin, look_nodes, queue, safe, mark, prob):  # type: ignore[no-untyped-def]
     """Play from ``know`` (opening ``first`` if >= 0) until won, lost or stuck.
 
     With ``guess`` false the kernel only makes proved moves and stops when
-    stuck. Returns ``(status, guesses, opened)``: status 1 won, -1 lost (a guess
+    stuck. A guess is :func:`lookahead_kernel`'s (``look`` candidates within
+    ``margin`` of the safest) or, with ``look`` 0 or when the probabilities
+    took more than ``look_nodes`` search nodes (a position too costly to look
+    ahead from), :func:`choose_kernel`'s. Returns ``(status, guesses, opened)``: status 1 won, -1 lost (a guess
     hit a mine), 0 stuck; ``opened`` counts the open cells at the end.
     """
     n = know.shape[0]
@@ -538,6 +682,7 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
         if know[i] >= 0:
             opened += 1
     guesses = 0
+    info = np.zeros(2, np.float64)
     if first >= 0 and know[first] == -1:
         if dens[first] == 9:
             return -1, 1, opened
@@ -550,7 +695,7 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
             continue
         if nm > 0:
             continue
-        probability_kernel(know, offsets, total_mines, prob, max_nodes)
+        probability_kernel(know, offsets, total_mines, prob, max_nodes, info)
         moved = False
         for i in range(n):
             if know[i] == -1:
@@ -564,7 +709,10 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
             continue
         if not guess:
             return 0, guesses, opened
-        g = choose_kernel(know, prob, offsets, width, height, tol)
+        if look > 0 and info[1] <= look_nodes:
+            g = lookahead_kernel(know, prob, offsets, total_mines, max_nodes, info[0], look, margin)
+        else:
+            g = choose_kernel(know, prob, offsets, width, height, tol)
         guesses += 1
         if dens[g] == 9:
             return -1, guesses, opened
@@ -610,9 +758,9 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
                 if know[i] != -3:
                     know[i] = -1
             fresh = False
-            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, queue, safe, mark, prob)
+            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, queue, safe, mark, prob)
         else:
-            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, -1, False, 0.0, max_nodes, queue, safe, mark, prob)
+            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, -1, False, 0.0, max_nodes, 0, 0.0, 0, queue, safe, mark, prob)
         if st == 1:
             if moves == 0 or _verified(dens, offsets, width, height, total_mines, first, max_nodes):
                 return moves
@@ -716,5 +864,5 @@ def _verified(dens, offsets, width, height, total_mines, first, max_nodes):  # t
     safe = np.empty(n, np.int64)
     mark = np.zeros(n, np.int8)
     prob = np.empty(n, np.float64)
-    st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, queue, safe, mark, prob)
+    st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, queue, safe, mark, prob)
     return st == 1

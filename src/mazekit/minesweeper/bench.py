@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _kernels as K
 from .board import LEVELS, FirstClick, _padded, generate
-from .solver import CLOSED, MAX_NODES, TOL, _buffers
+from .solver import CLOSED, LOOK, LOOK_NODES, MARGIN, MAX_NODES, TOL, _buffers
 
 __all__ = ["PUBLISHED", "BenchRow", "bench", "first_click_cell", "play_games", "format_table"]
 
@@ -59,27 +59,44 @@ def first_click_cell(level: str, rule: FirstClick) -> tuple[int, int]:
     return (0, 0) if rule == "safe" else ((rows - 1) // 2, (cols - 1) // 2)
 
 
-def play_games(level: str, rule: FirstClick, start: int, stop: int, seed: int = 0) -> tuple[int, int]:
+def play_games(
+    level: str,
+    rule: FirstClick,
+    start: int,
+    stop: int,
+    seed: int = 0,
+    *,
+    click: tuple[int, int] | None = None,
+    look: int = LOOK,
+    margin: float = MARGIN,
+    look_nodes: int = LOOK_NODES,
+    outcomes: np.ndarray | None = None,
+) -> tuple[int, int]:
     """Play games ``start..stop-1`` of a level (first click: :func:`first_click_cell`).
 
     Game ``i`` uses the board drawn from the seed ``(seed, i)`` and the level's
     size, so any split of the games over processes gives the same results.
-    Returns ``(wins, guesses)``.
+    ``click`` replaces the first click, ``look`` and ``margin`` the solver's
+    guessing options; ``outcomes[i - start]`` receives 1 for each win (for
+    paired comparisons). Returns ``(wins, guesses)``.
     """
     rows, cols, mines = LEVELS[level]
     kernel = K.solve_kernel.compiled()
     wins = guesses = 0
     n = (rows + 2) * (cols + 2)
     queue, safe, mark, prob = _buffers(n)
-    click = first_click_cell(level, rule)
+    if click is None:
+        click = first_click_cell(level, rule)
     first = (click[0] + 1) * (cols + 2) + click[1] + 1
     for i in range(start, stop):
         board = generate(rows, cols, mines, click=click, first_click=rule, rng=np.random.default_rng([seed, i]))
         dens, offsets, width = _padded(board)
         know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
         st, g, _ = kernel(dens, know, offsets, width, rows, mines, first, True, TOL, MAX_NODES,
-                          queue, safe, mark, prob)
+                          look, margin, look_nodes, queue, safe, mark, prob)
         wins += st == 1
+        if outcomes is not None:
+            outcomes[i - start] = st == 1
         guesses += g
     return wins, guesses
 

@@ -53,8 +53,14 @@ KNOWN_MINE = -2
 
 #: Search nodes allowed per frontier component before falling back to estimates.
 MAX_NODES = 2_000_000
-#: Probability tolerance within which guesses count as equally safe.
+#: Probability tolerance within which guesses count as equally safe (``look=0``).
 TOL = 1e-9
+#: Guess candidates examined by the look-ahead (0: the safest cell, no look-ahead).
+LOOK = 8
+#: How much riskier than the safest cell a look-ahead candidate may be.
+MARGIN = 0.05
+#: No look-ahead from positions whose probabilities took more search nodes than this.
+LOOK_NODES = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +142,8 @@ def probabilities(view: ArrayLike, total_mines: int, *, max_nodes: int = MAX_NOD
     """
     pp = _Padded(view)
     prob = np.empty(pp.know.shape[0], dtype=np.float64)
-    K.probability_kernel.pick(pp.rows * pp.cols * 8)(pp.know, pp.offsets, int(total_mines), prob, int(max_nodes))
+    logz = np.zeros(2, dtype=np.float64)
+    K.probability_kernel.pick(pp.rows * pp.cols * 8)(pp.know, pp.offsets, int(total_mines), prob, int(max_nodes), logz)
     out = pp.unpad(prob).astype(np.float64)
     out[np.asarray(view) != CLOSED] = np.nan
     return out
@@ -154,7 +161,9 @@ def deduce(view: ArrayLike, total_mines: int) -> Deduction:
     return Deduction(safe, mines)
 
 
-def next_move(view: ArrayLike, total_mines: int, *, tol: float = TOL) -> Move | None:
+def next_move(
+    view: ArrayLike, total_mines: int, *, tol: float = TOL, look: int = LOOK, margin: float = MARGIN
+) -> Move | None:
     """The solver's next move from ``view``: a proved one if any, else its guess.
 
     None when no cell is closed.
@@ -169,7 +178,8 @@ def next_move(view: ArrayLike, total_mines: int, *, tol: float = TOL) -> Move | 
         return None
     prob = np.empty(pp.know.shape[0], dtype=np.float64)
     work = pp.rows * pp.cols * 8
-    K.probability_kernel.pick(work)(pp.know, pp.offsets, int(total_mines), prob, MAX_NODES)
+    logz = np.zeros(2, dtype=np.float64)
+    K.probability_kernel.pick(work)(pp.know, pp.offsets, int(total_mines), prob, MAX_NODES, logz)
     closed = pp.know == CLOSED
     safe = np.flatnonzero(closed & (prob == 0.0))
     if safe.size:
@@ -177,7 +187,11 @@ def next_move(view: ArrayLike, total_mines: int, *, tol: float = TOL) -> Move | 
     mine = np.flatnonzero(closed & (prob == 1.0))
     if mine.size:
         return Move("flag", pp.point(int(mine[0])), 1.0)
-    g = int(K.choose_kernel.pick(work)(pp.know, prob, pp.offsets, pp.width, pp.rows, float(tol)))
+    if look > 0 and logz[1] <= LOOK_NODES:
+        g = int(K.lookahead_kernel.pick(work * 20)(pp.know, prob, pp.offsets, int(total_mines), MAX_NODES,
+                                                   float(logz[0]), int(look), float(margin)))
+    else:
+        g = int(K.choose_kernel.pick(work)(pp.know, prob, pp.offsets, pp.width, pp.rows, float(tol)))
     return Move("open", pp.point(g), float(prob[g]))
 
 
@@ -192,6 +206,8 @@ def play(
     guess: bool = True,
     tol: float = TOL,
     max_nodes: int = MAX_NODES,
+    look: int = LOOK,
+    margin: float = MARGIN,
 ) -> PlayResult:
     """Let the solver play ``board`` from the first click ``click``.
 
@@ -207,7 +223,7 @@ def play(
     queue, safe, mark, prob = _buffers(dens.shape[0])
     st, guesses, opened = K.solve_kernel.pick(board.rows * board.cols * 20)(
         dens, know, offsets, width, board.rows, board.n_mines, first, guess, float(tol), int(max_nodes),
-        queue, safe, mark, prob,
+        int(look), float(margin), LOOK_NODES, queue, safe, mark, prob,
     )
     return PlayResult(bool(st == 1), int(guesses), int(opened))
 
