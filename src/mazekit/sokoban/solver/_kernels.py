@@ -47,8 +47,11 @@ C_CAP = 6
 C_BEST_H = 7
 C_LAB = 8
 C_PRUNED = 9
+C_INIT = 10
+C_ROOTS = 11
+C_MEET = 12
 #: Number of ctr slots.
-NCTR = 10
+NCTR = 13
 
 # statuses
 RUNNING = 0
@@ -79,6 +82,32 @@ def pull_distances_kernel(floor, off, goals, dist, queue):  # type: ignore[no-un
                 if floor[y] != 0 and floor[y - off[d]] != 0 and dist[k, y] < 0:
                     dist[k, y] = dist[k, x] + 1
                     queue[tail] = y
+                    tail += 1
+    return 0
+
+
+@njit
+def push_distances_kernel(floor, off, sources, dist, queue):  # type: ignore[no-untyped-def]
+    """Fill ``dist[k]`` with push counts from source ``sources[k]`` to every cell.
+
+    The backward search's distances: a box on ``x`` can be *pulled* back to
+    ``sources[k]`` in ``dist[k, x]`` pulls. A breadth-first search of pushes:
+    from ``y`` to ``y + off[d]`` when ``y - off[d]`` and ``y + off[d]`` are floor.
+    """
+    for k in range(sources.shape[0]):
+        s0 = sources[k]
+        dist[k, s0] = 0
+        queue[0] = s0
+        head = 0
+        tail = 1
+        while head < tail:
+            y = queue[head]
+            head += 1
+            for d in range(4):
+                x = y + off[d]
+                if floor[x] != 0 and floor[y - off[d]] != 0 and dist[k, x] < 0:
+                    dist[k, x] = dist[k, y] + 1
+                    queue[tail] = x
                     tail += 1
     return 0
 
@@ -404,50 +433,76 @@ def search_kernel(  # type: ignore[no-untyped-def]
     ctr, optimal, weight, budget,
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
     lab, bseen, allow, use_corrals,
+    backward, goal_player, otable, ophash, opplayer, opboxes,
 ):
-    """Best-first push search; see the module notes. Returns a status code.
+    """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
     ``optimal`` != 0: A* on ``g + h`` (h the minimum-cost matching, admissible
     and consistent), the goal tested when a node is taken from the heap, so the
     solution has the fewest pushes. Otherwise the key is ``weight * h + g`` and
     the goal is tested when a node is generated.
+
+    ``backward`` != 0: the search *pulls* boxes from the goals towards the
+    start (``dead`` and ``dist`` then refer to the start's box cells), and a
+    goal also needs the player's region to be ``goal_player``'s. The roots are
+    the first ``ctr[C_ROOTS]`` entries of the pool (sorted boxes, raw player).
+    Every new state is looked up in the other direction's table (``otable``
+    ...; a table of size 1 holding 0 is empty): a hit ends the search with
+    ``ctr[C_MEET]`` the other search's node.
     """
     nb = cells.shape[0]
     cap = ctr[C_CAP]
     hcap = hkey.shape[0]
     shift = 20
     hmask = (1 << shift) - 1
-    if ctr[C_NODES] == 0:
-        # the root: pboxes[0] sorted, pplayer[0] the raw player cell
-        for j in range(nb):
-            cells[j] = pboxes[0, j]
-            boxat[cells[j]] = j
-        ctr[C_STAMP] += 1
-        pl = flood_min_kernel(floor, boxat, off, pplayer[0], ctr[C_STAMP], mark, queue)
-        for j in range(nb):
-            boxat[cells[j]] = -1
-        h = hungarian_kernel(cells, dist, u, v, p, way, minv, used)
-        if h >= BIG:
-            return EXHAUSTED
-        key = zpl[pl]
-        for j in range(nb):
-            key ^= zbox[cells[j]]
-        pplayer[0] = pl
-        pparent[0] = -1
-        pg[0] = 0
-        ppush[0] = -1
-        phash[0] = key
-        table[key & (table.shape[0] - 1)] = 1
-        ctr[C_NODES] = 1
-        ctr[C_BEST_H] = h
-        if h == 0:
-            ctr[C_SOLUTION] = 0
-            return SOLVED
-        if optimal != 0:
-            hk = (np.int64(h) << shift) | h
-        else:
-            hk = (np.int64(weight * h) << shift) | h
-        ctr[C_HEAP] = heap_push_kernel(hkey, hnode, 0, hk, 0)
+    if ctr[C_INIT] == 0:
+        ctr[C_INIT] = 1
+        nroots = ctr[C_ROOTS]
+        n = 0
+        for r in range(nroots):
+            for j in range(nb):
+                cells[j] = pboxes[r, j]
+                boxat[cells[j]] = j
+            ctr[C_STAMP] += 1
+            pl = flood_min_kernel(floor, boxat, off, pplayer[r], ctr[C_STAMP], mark, queue)
+            for j in range(nb):
+                boxat[cells[j]] = -1
+            h = hungarian_kernel(cells, dist, u, v, p, way, minv, used)
+            if h >= BIG:
+                continue
+            key = zpl[pl]
+            for j in range(nb):
+                key ^= zbox[cells[j]]
+            found = lookup_kernel(table, phash, pplayer, pboxes, key, cells, pl)
+            if found >= 0 and found < n:
+                continue
+            # move root r to slot n (n <= r)
+            for j in range(nb):
+                pboxes[n, j] = cells[j]
+            pplayer[n] = pl
+            pparent[n] = -1
+            pg[n] = 0
+            ppush[n] = -1
+            phash[n] = key
+            table[-1 - found] = n + 1
+            ctr[C_NODES] = n + 1
+            if h < ctr[C_BEST_H] or n == 0:
+                ctr[C_BEST_H] = h
+            if h == 0 and (backward == 0 or pl == goal_player):
+                ctr[C_SOLUTION] = n
+                ctr[C_MEET] = -1
+                return SOLVED
+            met = lookup_kernel(otable, ophash, opplayer, opboxes, key, cells, pl)
+            if met >= 0:
+                ctr[C_SOLUTION] = n
+                ctr[C_MEET] = met
+                return SOLVED
+            if optimal != 0:
+                hk = (np.int64(h) << shift) | h
+            else:
+                hk = (np.int64(weight * h) << shift) | h
+            ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
+            n += 1
     for _ in range(budget):
         if ctr[C_HEAP] == 0:
             return EXHAUSTED
@@ -458,8 +513,9 @@ def search_kernel(  # type: ignore[no-untyped-def]
         if optimal != 0:
             if (top >> shift) - hk_h != g:
                 continue  # stale entry: a shorter way to this node was found
-            if hk_h == 0:
+            if hk_h == 0 and (backward == 0 or pplayer[k] == goal_player):
                 ctr[C_SOLUTION] = k
+                ctr[C_MEET] = -1
                 return SOLVED
         ctr[C_EXPANDED] += 1
         for j in range(nb):
@@ -471,7 +527,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
         hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         parent_key = phash[k] ^ zpl[pplayer[k]]
         restricted = False
-        if use_corrals != 0:
+        if use_corrals != 0 and backward == 0:
             res = pi_corral_kernel(
                 floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ctr[C_LAB], queue, bseen, allow
             )
@@ -483,28 +539,40 @@ def search_kernel(  # type: ignore[no-untyped-def]
         for i in range(nb):
             c = cells[i]
             for d in range(4):
-                behind = c - off[d]
-                to = c + off[d]
-                if mark[behind] != stamp or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
-                    continue
-                if restricted and allow[i * 4 + d] == 0:
-                    continue
-                # make the push
+                if backward != 0:
+                    # pull: the player on c + off[d] steps back to c + 2 off[d]
+                    to = c + off[d]
+                    newpl = to + off[d]
+                    if mark[to] != stamp or floor[newpl] == 0 or boxat[newpl] >= 0 or dead[to] != 0:
+                        continue
+                else:
+                    behind = c - off[d]
+                    to = c + off[d]
+                    newpl = c
+                    if mark[behind] != stamp or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
+                        continue
+                    if restricted and allow[i * 4 + d] == 0:
+                        continue
+                # make the move
                 boxat[c] = -1
                 boxat[to] = i
                 cells[i] = to
-                # freeze test only when the pushed box is blocked on both axes
-                blocked = 0
-                for a in range(0, 4, 2):
-                    x = to + off[a]
-                    y = to + off[a + 1]
-                    if floor[x] == 0 or floor[y] == 0 or boxat[x] >= 0 or boxat[y] >= 0 or (
-                        dead[x] != 0 and dead[y] != 0
-                    ):
-                        blocked += 1
-                if blocked < 2 or not frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
+                alive = True
+                if backward == 0:
+                    # freeze test only when the pushed box is blocked on both axes
+                    blocked = 0
+                    for a in range(0, 4, 2):
+                        x = to + off[a]
+                        y = to + off[a + 1]
+                        if floor[x] == 0 or floor[y] == 0 or boxat[x] >= 0 or boxat[y] >= 0 or (
+                            dead[x] != 0 and dead[y] != 0
+                        ):
+                            blocked += 1
+                    if blocked == 2 and frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
+                        alive = False
+                if alive:
                     ctr[C_STAMP] += 1
-                    pl = flood_min_kernel(floor, boxat, off, c, ctr[C_STAMP], mark2, queue)
+                    pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)
                     key = parent_key ^ zbox[c] ^ zbox[to] ^ zpl[pl]
                     # the sorted child state
                     for j in range(nb):
@@ -549,16 +617,22 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                 ctr[C_GENERATED] += 1
                                 if h2 < ctr[C_BEST_H]:
                                     ctr[C_BEST_H] = h2
-                                if optimal != 0:
+                                met = lookup_kernel(otable, ophash, opplayer, opboxes, key, sorted_cells, pl)
+                                if met >= 0:
+                                    ctr[C_SOLUTION] = n
+                                    ctr[C_MEET] = met
+                                    status = SOLVED
+                                elif optimal != 0:
                                     hk = (np.int64(g2 + h2) << shift) | h2
                                     ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
-                                elif h2 == 0:
+                                elif h2 == 0 and (backward == 0 or pl == goal_player):
                                     ctr[C_SOLUTION] = n
+                                    ctr[C_MEET] = -1
                                     status = SOLVED
                                 else:
                                     hk = (np.int64(weight * h2 + g2) << shift) | h2
                                     ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
-                # undo the push
+                # undo the move
                 boxat[to] = -1
                 boxat[c] = i
                 cells[i] = c

@@ -125,7 +125,7 @@ class _Arrays:
 
 def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
-    while node > 0:
+    while int(arrays.pparent[node]) >= 0:
         code = int(arrays.ppush[node])
         out.append((code >> 2, code & 3))
         node = int(arrays.pparent[node])
@@ -170,6 +170,119 @@ def lurd_of(prob: Problem, pushes: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
+class _Direction:
+    """One search direction: its static arrays, its growable pool and its scratch space."""
+
+    def __init__(self, prob: Problem, backward: bool, max_cap: int, roots_boxes: NDArray[np.int64],
+                 roots_player: list[int], dead: NDArray[np.uint8], dist: NDArray[np.int32],
+                 goal_player: int, zbox: NDArray[np.int64], zpl: NDArray[np.int64]) -> None:
+        nb = len(prob.boxes)
+        ncells = prob.height * prob.width
+        box_dtype: type = np.int16 if ncells < 32767 else np.int32
+        self.prob = prob
+        self.backward = backward
+        self.max_cap = max(max_cap, len(roots_player) + 16)
+        self.arr = _Arrays(nb, box_dtype, min(self.max_cap, max(1 << 14, len(roots_player) + 16)))
+        for r, pl in enumerate(roots_player):
+            self.arr.pboxes[r] = roots_boxes
+            self.arr.pplayer[r] = pl
+        self.dead, self.dist, self.goal_player = dead, dist, goal_player
+        self.zbox, self.zpl = zbox, zpl
+        self.ctr = np.zeros(K.NCTR, dtype=np.int64)
+        self.ctr[K.C_LAB] = 1
+        self.ctr[K.C_CAP] = self.arr.cap
+        self.ctr[K.C_ROOTS] = len(roots_player)
+        nbm = max(nb, 1)
+        ng = len(prob.goals)
+        self.scratch = (
+            np.full(ncells, -1, dtype=np.int32),  # boxat
+            np.zeros(ncells, dtype=np.int64),  # mark
+            np.zeros(ncells, dtype=np.int64),  # mark2
+            np.empty(ncells, dtype=np.int64),  # queue
+            np.empty(nb, dtype=np.int64),  # cells
+            np.empty(nb, dtype=np.int64),  # sorted_cells
+            np.zeros(nbm + 1, dtype=np.int64),  # u
+            np.zeros(ng + 1, dtype=np.int64),  # v
+            np.zeros(ng + 1, dtype=np.int64),  # p
+            np.zeros(ng + 1, dtype=np.int64),  # way
+            np.zeros(ng + 1, dtype=np.int64),  # minv
+            np.zeros(ng + 1, dtype=np.uint8),  # used
+            np.zeros(nbm + 1, dtype=np.int64),  # u2
+            np.zeros(ng + 1, dtype=np.int64),  # v2
+            np.zeros(ng + 1, dtype=np.int64),  # p2
+            np.zeros(nbm, dtype=np.uint8),  # fz
+            np.zeros(ncells, dtype=np.int64),  # lab
+            np.zeros(nbm, dtype=np.int64),  # bseen
+            np.zeros(4 * nbm, dtype=np.uint8),  # allow
+        )
+        self.budget = 64
+        self.done = False
+
+    def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool) -> int:
+        prob, arr = self.prob, self.arr
+        if other is None:
+            ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
+        else:
+            oa = other.arr
+            ot, oh, opl, obx = oa.table, oa.phash, oa.pplayer, oa.pboxes
+        return int(
+            kernel(
+                prob.floor, prob.goalm, self.dead, self.dist, prob.off, self.zbox, self.zpl,
+                arr.pboxes, arr.pplayer, arr.pparent, arr.pg, arr.ppush, arr.phash,
+                arr.table, arr.hkey, arr.hnode, self.ctr, 1 if optimal else 0, int(weight),
+                self.budget, *self.scratch, 1 if corrals else 0,
+                1 if self.backward else 0, self.goal_player, ot, oh, opl, obx,
+            )
+        )
+
+    def grow(self) -> bool:
+        """Double the pool; False when the memory cap forbids it."""
+        if self.arr.cap >= self.max_cap:
+            return False
+        self.arr.grow(min(self.max_cap, self.arr.cap * 2), int(self.ctr[K.C_NODES]), int(self.ctr[K.C_HEAP]))
+        self.ctr[K.C_CAP] = self.arr.cap
+        return True
+
+
+_EMPTY_TABLE = np.zeros(1, dtype=np.int32)
+
+
+def _regions(prob: Problem, boxes: NDArray[np.int64]) -> list[int]:
+    """One cell of each region of free floor around ``boxes`` (the backward search's players)."""
+    occupied = set(int(b) for b in boxes)
+    seen: set[int] = set()
+    out = []
+    for x0 in np.flatnonzero(prob.floor):
+        x0 = int(x0)
+        if x0 in occupied or x0 in seen:
+            continue
+        out.append(x0)
+        seen.add(x0)
+        todo = [x0]
+        while todo:
+            x = todo.pop()
+            for d in range(4):
+                y = x + int(prob.off[d])
+                if prob.floor[y] and y not in occupied and y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+    return out
+
+
+def _min_region_cell(prob: Problem, boxes: NDArray[np.int64], player: int) -> int:
+    occupied = set(int(b) for b in boxes)
+    seen = {player}
+    todo = [player]
+    while todo:
+        x = todo.pop()
+        for d in range(4):
+            y = x + int(prob.off[d])
+            if prob.floor[y] and y not in occupied and y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return min(seen)
+
+
 def search_level(
     level: Any,
     *,
@@ -178,96 +291,93 @@ def search_level(
     memory: int = DEFAULT_MEMORY,
     weight: int = 3,
     corrals: bool = True,
+    bidirectional: bool | None = None,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
     """Run the search; return the solution (or None) with the statistics.
 
     See :func:`solve` for the parameters; ``weight`` is the fast mode's weight
-    on the bound (key ``weight * h + g``).
+    on the bound (key ``weight * h + g``), ``corrals`` turns PI-corral pruning
+    on, ``bidirectional`` (default: in fast mode) runs a backward search of
+    pulls from the goals beside the forward one, in alternating slices, and
+    stops when either reaches the other's states.
     """
     t0 = time.perf_counter()
     prob = as_problem(level)
     nb = len(prob.boxes)
     ncells = prob.height * prob.width
-    box_dtype: type = np.int16 if ncells < 32767 else np.int32
-    max_cap = _cap_for(int(memory), nb, np.dtype(box_dtype).itemsize)
-    arr = _Arrays(nb, box_dtype, min(max_cap, 1 << 14))
-    arr.pboxes[0] = prob.boxes
-    arr.pplayer[0] = prob.player
+    if bidirectional is None:
+        bidirectional = not optimal
+    bidirectional = bool(bidirectional) and not optimal and nb == len(prob.goals) and nb > 0
+    box_bytes = 2 if ncells < 32767 else 4
+    max_cap = _cap_for(int(memory) // (2 if bidirectional else 1), nb, box_bytes)
     rng = np.random.default_rng(0x5EED)
     zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
     zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
-    ctr = np.zeros(K.NCTR, dtype=np.int64)
-    ctr[K.C_LAB] = 1
-    ctr[K.C_CAP] = arr.cap
-    nbm = max(nb, 1)
-    ng = len(prob.goals)
-    boxat = np.full(ncells, -1, dtype=np.int32)
-    mark = np.zeros(ncells, dtype=np.int64)
-    mark2 = np.zeros(ncells, dtype=np.int64)
-    queue = np.empty(ncells, dtype=np.int64)
-    cells = np.empty(nb, dtype=np.int64)
-    sorted_cells = np.empty(nb, dtype=np.int64)
-    u = np.zeros(nbm + 1, dtype=np.int64)
-    v = np.zeros(ng + 1, dtype=np.int64)
-    p = np.zeros(ng + 1, dtype=np.int64)
-    way = np.zeros(ng + 1, dtype=np.int64)
-    minv = np.zeros(ng + 1, dtype=np.int64)
-    used = np.zeros(ng + 1, dtype=np.uint8)
-    u2, v2, p2 = u.copy(), v.copy(), p.copy()
-    fz = np.zeros(nbm, dtype=np.uint8)
-    lab = np.zeros(ncells, dtype=np.int64)
-    bseen = np.zeros(nbm, dtype=np.int64)
-    allow = np.zeros(4 * nbm, dtype=np.uint8)
-    budget = 64
-    status = K.RUNNING
+    start_player = _min_region_cell(prob, prob.boxes, prob.player) if nb else prob.player
+    fwd = _Direction(prob, False, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, -1, zbox, zpl)
+    dirs = [fwd]
+    bwd: _Direction | None = None
+    if bidirectional:
+        bdist = np.full((nb, ncells), -1, dtype=np.int32)
+        K.push_distances_kernel.pick(ncells * nb)(prob.floor, prob.off, prob.boxes, bdist,
+                                                  np.empty(ncells, dtype=np.int64))
+        bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
+        roots = _regions(prob, prob.goals)
+        if roots:
+            bwd = _Direction(prob, True, max_cap, prob.goals, roots, bdead, bdist, start_player, zbox, zpl)
+            dirs.append(bwd)
     stopped: Stop = "time"
-    # a first small slice runs uncompiled (tiny levels need no compiler);
-    # the rest runs compiled
+    winner: _Direction | None = None
+    # a first small slice runs uncompiled (tiny levels need no compiler); the rest compiled
     from ..._jit import THRESHOLD
 
     kernel = K.search_kernel.pick(ncells)
     try:
-        while True:
-            ts = time.perf_counter()
-            status = int(
-                kernel(
-                    prob.floor, prob.goalm, prob.dead, prob.dist, prob.off, zbox, zpl,
-                    arr.pboxes, arr.pplayer, arr.pparent, arr.pg, arr.ppush, arr.phash,
-                    arr.table, arr.hkey, arr.hnode, ctr, 1 if optimal else 0, int(weight),
-                    budget, boxat, mark, mark2, queue, cells, sorted_cells,
-                    u, v, p, way, minv, used, u2, v2, p2, fz,
-                    lab, bseen, allow, 1 if corrals else 0,
-                )
-            )
-            now = time.perf_counter()
-            kernel = K.search_kernel.pick(THRESHOLD)
-            if status == K.SOLVED:
-                stopped = "solved"
-                break
-            if status == K.EXHAUSTED:
-                stopped = "unsolvable"
-                break
-            if status == K.MEMORY:
-                if arr.cap >= max_cap:
+        while stopped == "time":
+            for cur in dirs:
+                other = bwd if cur is fwd else fwd
+                if other is not None and other not in dirs:
+                    other = None
+                ts = time.perf_counter()
+                status = cur.run(kernel, other, optimal, weight, corrals)
+                now = time.perf_counter()
+                if status == K.SOLVED:
+                    stopped = "solved"
+                    winner = cur
+                    break
+                if status == K.EXHAUSTED:
+                    stopped = "unsolvable"
+                    break
+                if status == K.MEMORY and not cur.grow():
                     stopped = "memory"
                     break
-                arr.grow(min(max_cap, arr.cap * 2), int(ctr[K.C_NODES]), int(ctr[K.C_HEAP]))
-                ctr[K.C_CAP] = arr.cap
-            if time_limit is not None and now - t0 >= time_limit:
-                stopped = "time"
+                spent = now - ts
+                if spent < slice_seconds / 2:
+                    cur.budget = min(cur.budget * 2, 1 << 22)
+                elif spent > slice_seconds * 2 and cur.budget > 16:
+                    cur.budget //= 2
+            kernel = K.search_kernel.pick(THRESHOLD)
+            if stopped == "time" and time_limit is not None and time.perf_counter() - t0 >= time_limit:
                 break
-            spent = now - ts
-            if spent < slice_seconds / 2:
-                budget = min(budget * 2, 1 << 22)
-            elif spent > slice_seconds * 2 and budget > 16:
-                budget //= 2
     except KeyboardInterrupt:
         stopped = "interrupted"
-    stats = SearchStats(int(ctr[K.C_NODES]), int(ctr[K.C_EXPANDED]), time.perf_counter() - t0, stopped)
-    if stopped != "solved":
+    nodes = sum(int(d.ctr[K.C_NODES]) for d in dirs)
+    expanded = sum(int(d.ctr[K.C_EXPANDED]) for d in dirs)
+    stats = SearchStats(nodes, expanded, time.perf_counter() - t0, stopped)
+    if winner is None:
         return SearchResult(None, stats)
-    pushes = _pushes(prob, arr, int(ctr[K.C_SOLUTION]))
+    meet = int(winner.ctr[K.C_MEET])
+    node = int(winner.ctr[K.C_SOLUTION])
+    if winner is fwd:
+        fnode, bnode = node, meet
+    else:
+        fnode, bnode = meet, node
+    pushes = _pushes(prob, fwd.arr, fnode) if fnode >= 0 else []
+    if bnode >= 0 and bwd is not None:
+        pulls = _pushes(prob, bwd.arr, bnode)  # root -> bnode
+        for cell, d in reversed(pulls):
+            pushes.append((cell + int(prob.off[d]), d ^ 1))
     lurd = lurd_of(prob, pushes)
     return SearchResult(Solution(lurd, len(lurd), len(pushes), bool(optimal), stats), stats)
 
