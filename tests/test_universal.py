@@ -21,7 +21,7 @@ from mazekit.generate import backtracker
 from mazekit.universal import _kernels as K
 from mazekit.universal._model import Model, decode, encode
 from mazekit.universal.bounds import _pair_bound, _pair_table
-from mazekit.universal.exact import astar_codes
+from mazekit.universal.exact import astar_codes, polish_codes
 from mazekit.universal.heuristic import beam_codes, greedy_codes
 
 from tests.conftest import jit_mode
@@ -59,12 +59,12 @@ def simulate(passable, exit, string, start):
     return False
 
 
-def brute_force_optimum(passable, exit):
+def brute_force_optimum(passable, exit, starts=None):
     """BFS over sets of positions: the length of a shortest universal string (None if none)."""
     rows, cols = passable.shape
     start = frozenset(
         (r, c) for r in range(rows) for c in range(cols) if passable[r, c] and (r, c) != exit
-    )
+    ) if starts is None else frozenset(starts)
     seen = {start}
     queue = deque([(start, 0)])
     while queue:
@@ -164,6 +164,26 @@ def test_exact_is_the_brute_force_optimum_and_bounds_stay_below(maze):
     assert U.pair_bound(passable, exit).value == res.pair_bound
     sampled = U.pair_bound(passable, exit, sample=3)
     assert sampled.value <= res.pair_bound
+
+
+@settings(max_examples=30)
+@given(mazes(4), st.data())
+def test_exact_from_a_subset_of_starts_and_polish(maze, data):
+    passable, exit = maze
+    if not solvable(passable, exit):
+        return
+    model = Model(passable, exit)
+    if model.n == 0:
+        return
+    chosen = sorted(set(data.draw(st.lists(st.integers(0, model.n - 1), min_size=1, max_size=4))))
+    table = _pair_table(model)
+    out = astar_codes(model, table, limit=10**6, cells=np.array(chosen))
+    starts = [tuple(model.cells[i]) for i in chosen]
+    assert out.complete and len(out.codes) == brute_force_optimum(passable, exit, starts)
+    greedy = greedy_codes(model)
+    polished = polish_codes(model, table, greedy)
+    assert len(polished) <= len(greedy)
+    assert U.verify(passable, exit, decode(polished)).ok
 
 
 def test_article_maze_exact_optimum_is_35_and_fast():
@@ -286,6 +306,10 @@ def _kernel_outputs(passable, exit):
     steps = np.empty(model.n, dtype=np.int32)
     K.walk_kernel.pick(1)(model.nxt, moves, np.arange(model.n, dtype=np.int32), steps)
     out["walk"] = steps.tolist()
+    pos = np.arange(model.n, dtype=np.int32)
+    sizes = np.empty(len(moves), dtype=np.int64)
+    count = K.run_set_kernel.pick(1)(model.nxt, moves, pos, model.n, np.zeros(n1, dtype=np.int32), sizes)
+    out["run_set"] = (sorted(pos[:count].tolist()), sizes.tolist())
     table = _pair_table(model)
     out["pairs"] = table.tolist()
     if model.n and not model.stuck().size:

@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..grid import Point
 from ._model import Model, decode
 from .bounds import PAIR_TABLE_LIMIT, PairBound, _distance_bound, _pair_bound
-from .exact import astar_codes
+from .exact import astar_codes, polish_codes
 from .heuristic import Interrupted, beam_codes, greedy_codes
 
 __all__ = ["UniversalResult", "find", "Method", "AUTO_EXACT_CELLS", "AUTO_EXACT_NODES"]
@@ -104,7 +104,8 @@ def find(
         shortest (needs the full pair table: at most
         :data:`~mazekit.universal.bounds.PAIR_TABLE_LIMIT` pair states).
         ``"heuristic"``: farthest-first greedy and beam searches, the shortest
-        string they meet. ``"auto"``: exact on small mazes with a budget of
+        string they meet; the tail of each beam string (once few robots are
+        left) is replaced by an optimal one found by a short exact search. ``"auto"``: exact on small mazes with a budget of
         :data:`AUTO_EXACT_NODES` expansions, heuristic otherwise or after.
     max_length : int, optional
         Only accept strings of at most this many commands.
@@ -195,8 +196,10 @@ def find(
                 if len(best) <= lower:
                     break
                 note(f"beam search (width {width}, weight {weight}); best so far {len(best)}, bound {lower}")
-                codes = beam_codes(model, width=width, weight=weight, max_length=len(best) - 1,
+                codes = beam_codes(model, width=width, weight=weight, max_length=len(best) * 9 // 8,
                                    deadline=deadline, progress=progress)
+                if codes is not None and table is not None:
+                    codes = polish_codes(model, table, codes, deadline=deadline)
                 if codes is not None and len(codes) < len(best):
                     best, how = codes, "beam"
     except Interrupted:

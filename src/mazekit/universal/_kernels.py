@@ -62,6 +62,37 @@ def step_set_kernel(nxt, k, pos, count, mark, stamp, out):  # type: ignore[no-un
     return c
 
 
+@njit
+def run_set_kernel(nxt, moves, pos, count, mark, sizes):  # type: ignore[no-untyped-def]
+    """Apply all ``moves`` to the set ``pos[:count]`` (in place); return the final size.
+
+    ``sizes[t]`` (length ``len(moves)``) gets the size of the set after ``t + 1``
+    commands. ``mark`` as in :func:`step_set_kernel` (any values below the
+    largest one + 1 are fine: the kernel starts stamping above its maximum).
+    """
+    gone = nxt.shape[1] - 1
+    stamp = 0
+    for i in range(mark.shape[0]):
+        if mark[i] > stamp:
+            stamp = mark[i]
+    buf = np.empty_like(pos)
+    for t in range(moves.shape[0]):
+        k = moves[t]
+        stamp += 1
+        c = 0
+        for i in range(count):
+            j = nxt[k, pos[i]]
+            if j != gone and mark[j] != stamp:
+                mark[j] = stamp
+                buf[c] = j
+                c += 1
+        for i in range(c):
+            pos[i] = buf[i]
+        count = c
+        sizes[t] = c
+    return count
+
+
 # --------------------------------------------------------------- pair product
 
 

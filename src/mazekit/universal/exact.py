@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from . import _kernels as K
 from ._model import Model
 
-__all__ = ["ExactOutcome", "astar_codes"]
+__all__ = ["ExactOutcome", "astar_codes", "polish_codes"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -58,24 +58,29 @@ def astar_codes(
     table: NDArray[np.int32],
     *,
     limit: int,
+    cells: NDArray[np.integer] | None = None,
     node_limit: int | None = None,
     deadline: float | None = None,
     progress: Callable[[str], None] | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> ExactOutcome:
-    """A* for a string of length ``< limit``; ``table`` is the full pair table."""
+    """A* for a string of length ``< limit`` that frees the robots on ``cells``.
+
+    ``cells`` defaults to every start; ``table`` is the full pair table.
+    """
     n = model.n
     n1 = n + 1
-    if n == 0:
+    if cells is None:
+        cells = np.arange(n, dtype=np.int64)
+    cells = np.asarray(cells, dtype=np.int64)
+    if cells.size == 0:
         return ExactOutcome(np.empty(0, dtype=np.int8), 0, True, 0)
     nw = (n + 63) // 64
-    start = np.zeros(nw, dtype=np.uint64)
-    full, rest = divmod(n, 64)
-    start[:full] = np.uint64(0xFFFFFFFFFFFFFFFF)
-    if rest:
-        start[full] = np.uint64((1 << rest) - 1)
-    members = np.arange(n, dtype=np.int32)
-    h0 = int(table.reshape(n1, n1)[:n, :n].max())
+    bits = np.zeros(nw * 64, dtype=bool)
+    bits[cells] = True
+    start = np.packbits(bits, bitorder="little").view("<u8").astype(np.uint64)
+    members = np.empty(n1, dtype=np.int32)
+    h0 = int(table.reshape(n1, n1)[np.ix_(cells, cells)].max())
     if h0 >= limit:
         return ExactOutcome(None, h0, True, 0)
     kern = K.expand_kernel.pick(n1 * n1 * 64)  # called once per expansion: many
@@ -136,3 +141,45 @@ def astar_codes(
         codes.append(k)
     codes.reverse()
     return ExactOutcome(np.array(codes, dtype=np.int8), len(codes), True, expanded)
+
+
+def polish_codes(
+    model: Model,
+    table: NDArray[np.int32],
+    codes: NDArray[np.int8],
+    *,
+    budget: int = 8_000,
+    deadline: float | None = None,
+    sizes: tuple[int, ...] = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64),
+) -> NDArray[np.int8]:
+    """Shorten a universal string by replacing its tail with an optimal one.
+
+    For growing ``s`` in ``sizes``: take the first prefix after which at most
+    ``s`` robots remain, and search (A*, ``budget`` expansions) for a string
+    shorter than the rest of ``codes`` that frees those robots; splice it in.
+    Stops at the first search that runs out of budget (bigger sets are harder).
+    The result frees every start whenever ``codes`` does.
+    """
+    n = model.n
+    mark = np.zeros(n + 1, dtype=np.int32)
+    kern = K.run_set_kernel.pick(n * 8)
+    for target in sizes:
+        length = len(codes)
+        pos = np.arange(n, dtype=np.int32)
+        trace = np.empty(length, dtype=np.int64)
+        kern(model.nxt, codes, pos, n, mark, trace)
+        hits = np.flatnonzero(trace <= target)
+        if hits.size == 0:
+            continue
+        cut = int(hits[0]) + 1
+        if cut >= length:
+            continue
+        pos = np.arange(n, dtype=np.int32)
+        count = int(kern(model.nxt, codes[:cut], pos, n, mark, trace[:cut]))
+        out = astar_codes(model, table, limit=length - cut, cells=pos[:count], node_limit=budget,
+                          deadline=deadline)
+        if out.codes is not None:
+            codes = np.concatenate([codes[:cut], out.codes]).astype(np.int8)
+        elif not out.complete:
+            break
+    return codes
