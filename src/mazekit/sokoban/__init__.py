@@ -54,6 +54,7 @@ from .rules import (
     walk,
 )
 from .assignment import Simulation, simulate
+from .solver import solve
 
 __all__ = [
     "Assignment",
@@ -88,6 +89,7 @@ __all__ = [
     "reachable",
     "replay",
     "simulate",
+    "solve",
     "step",
     "to_xy",
     "walk",
