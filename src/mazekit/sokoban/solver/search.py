@@ -357,9 +357,9 @@ def search_level(
                     cur.budget = min(cur.budget * 2, 1 << 22)
                 elif spent > slice_seconds * 2 and cur.budget > 16:
                     cur.budget //= 2
-            kernel = K.search_kernel.pick(THRESHOLD)
-            if stopped == "time" and time_limit is not None and time.perf_counter() - t0 >= time_limit:
+            if stopped != "time" or (time_limit is not None and time.perf_counter() - t0 >= time_limit):
                 break
+            kernel = K.search_kernel.pick(THRESHOLD)
     except KeyboardInterrupt:
         stopped = "interrupted"
     nodes = sum(int(d.ctr[K.C_NODES]) for d in dirs)
