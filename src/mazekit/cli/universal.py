@@ -115,7 +115,7 @@ def _find(passable, exit, args: argparse.Namespace) -> int:  # type: ignore[no-u
         res = find(passable, exit, method=args.method, max_length=args.max_length, time_limit=args.time_limit,
                    progress=progress, interruptible=True)
     except ValueError as exc:  # a maze too big for --exact
-        raise UsageError(str(exc)) from None
+        raise UsageError(str(exc).replace("method='heuristic'", "--heuristic")) from None
     elapsed = time.monotonic() - started
     interrupted = not res.complete and (args.time_limit is None or elapsed < args.time_limit)
     if res.stuck.size:

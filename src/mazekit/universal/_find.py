@@ -175,9 +175,11 @@ def find(
     complete = True
     expanded = 0
     try:
-        note(f"greedy: {len(best)} commands; pair bound over {(n + 1) ** 2} pair states")
-        pb, table = _pair_bound(model)
-        lower = max(dbound, pb.value)
+        table: NDArray[np.int32] | None = None
+        if want_exact:
+            note(f"greedy: {len(best)} commands; pair bound over {(n + 1) ** 2} pair states")
+            pb, table = _pair_bound(model, deadline=deadline)
+            lower = max(dbound, pb.value)
         if want_exact and table is not None:
             limit = len(best) if cap is None else min(len(best), cap + 1)
             out = astar_codes(
@@ -191,17 +193,32 @@ def find(
             complete = out.complete
         exact_done = want_exact and complete
         if how != "exact" and lower < len(best) and method != "exact" and not exact_done:
+            # Beams first (a time limit then still gets their strings), then the pair
+            # table, which gives the bound and lets each beam string's tail be polished.
             complete = True
+            candidates: list[NDArray[np.int8]] = []
             for width, weight in BEAMS:
                 if len(best) <= lower:
                     break
                 note(f"beam search (width {width}, weight {weight}); best so far {len(best)}, bound {lower}")
                 codes = beam_codes(model, width=width, weight=weight, max_length=len(best) * 9 // 8,
                                    deadline=deadline, progress=progress)
-                if codes is not None and table is not None:
+                if codes is not None:
+                    candidates.append(codes)
+                    if len(codes) < len(best):
+                        best, how = codes, "beam"
+            if table is None:
+                note(f"pair bound over {(n + 1) ** 2} pair states")
+                pb, table = _pair_bound(model, deadline=deadline)
+                lower = max(dbound, pb.value)
+            if table is not None:
+                note(f"polishing {len(candidates)} beam strings (best {len(best)}, bound {lower})")
+                for codes in sorted(candidates, key=len):
+                    if len(best) <= lower:
+                        break
                     codes = polish_codes(model, table, codes, deadline=deadline)
-                if codes is not None and len(codes) < len(best):
-                    best, how = codes, "beam"
+                    if len(codes) < len(best):
+                        best, how = codes, "beam"
     except Interrupted:
         complete = False
     except KeyboardInterrupt:

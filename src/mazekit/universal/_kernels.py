@@ -97,25 +97,21 @@ def run_set_kernel(nxt, moves, pos, count, mark, sizes):  # type: ignore[no-unty
 
 
 @njit
-def pair_bfs_kernel(nxt, pstart, plist, dist, queue):  # type: ignore[no-untyped-def]
-    """Backward BFS on the pair product graph from ``(gone, gone)``.
+def pair_bfs_kernel(nxt, pstart, plist, dist, queue, head, tail, budget):  # type: ignore[no-untyped-def]
+    """Backward BFS on the pair product graph from ``(gone, gone)``, resumable.
 
     ``pstart``/``plist`` list the predecessors of each cell under each command
     (CSR, row ``k * N + j`` = the cells that command ``k`` takes to ``j``).
-    ``dist[a * N + b]`` (int32, all -1 on entry) becomes the length of the
+    ``dist[a * N + b]`` (int32, -1 = not reached) becomes the length of the
     shortest command string that takes both a robot on ``a`` and one on ``b``
-    out of the maze (``dist[a * N + a]`` is a single robot's distance).
-    Returns the largest distance found.
+    out of the maze (``dist[a * N + a]`` is a single robot's distance). The
+    caller seeds ``dist``/``queue`` with ``(gone, gone)`` (``head=0, tail=1``);
+    each call expands at most ``budget`` queue entries and returns the new
+    ``(head, tail)``: the search is over when ``head == tail``.
     """
     n1 = nxt.shape[1]
-    gone = n1 - 1
-    s0 = gone * n1 + gone
-    dist[s0] = 0
-    queue[0] = s0
-    head = 0
-    tail = 1
-    best = 0
-    while head < tail:
+    stop = head + budget
+    while head < tail and head < stop:
         s = queue[head]
         head += 1
         a = s // n1
@@ -125,16 +121,14 @@ def pair_bfs_kernel(nxt, pstart, plist, dist, queue):  # type: ignore[no-untyped
             ra = k * n1 + a
             rb = k * n1 + b
             for p in range(pstart[ra], pstart[ra + 1]):
-                x = plist[p]
-                base = np.int64(x) * n1
+                base = np.int64(plist[p]) * n1
                 for q in range(pstart[rb], pstart[rb + 1]):
                     t = base + plist[q]
                     if dist[t] < 0:
                         dist[t] = d
                         queue[tail] = t
                         tail += 1
-                        best = d
-    return best
+    return head, tail
 
 
 @njit

@@ -20,6 +20,7 @@ Two bounds, the second never weaker than the first:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +29,10 @@ from numpy.typing import ArrayLike, NDArray
 from ..grid import Point
 from . import _kernels as K
 from ._model import Model
+
+
+class Interrupted(Exception):
+    """A deadline passed during a search (internal; the caller keeps what it has)."""
 
 __all__ = ["PairBound", "distance_bound", "pair_bound", "pair_distances", "PAIR_TABLE_LIMIT", "PAIR_SEARCH_BUDGET"]
 
@@ -86,12 +91,23 @@ def _predecessors(nxt: NDArray[np.int32]) -> tuple[NDArray[np.int64], NDArray[np
     return start, sources[order]
 
 
-def _pair_table(model: Model) -> NDArray[np.int32]:
+def _pair_table(model: Model, deadline: float | None = None) -> NDArray[np.int32]:
+    """The full pair table; raises :class:`Interrupted` when ``deadline`` passes."""
     n1 = model.n + 1
     pstart, plist = _predecessors(model.nxt)
     dist = np.full(n1 * n1, -1, dtype=np.int32)
     queue = np.empty(n1 * n1, dtype=np.int32)
-    K.pair_bfs_kernel.pick(n1 * n1)(model.nxt, pstart, plist, dist, queue)
+    s0 = model.n * n1 + model.n
+    dist[s0] = 0
+    queue[0] = s0
+    kern = K.pair_bfs_kernel.pick(n1 * n1)
+    head, tail = 0, 1
+    chunk = 1 << 21
+    while head < tail:
+        head, tail = kern(model.nxt, pstart, plist, dist, queue, head, tail, chunk)
+        head, tail = int(head), int(tail)
+        if head < tail and deadline is not None and time.monotonic() > deadline:
+            raise Interrupted
     return dist
 
 
@@ -164,7 +180,9 @@ def pair_bound(
     return _pair_bound(Model(passable, exit), sample=sample)[0]
 
 
-def _pair_bound(model: Model, *, sample: int | None = None) -> tuple[PairBound, NDArray[np.int32] | None]:
+def _pair_bound(
+    model: Model, *, sample: int | None = None, deadline: float | None = None
+) -> tuple[PairBound, NDArray[np.int32] | None]:
     """The bound and, when it was built, the full pair table."""
     n = model.n
     n1 = n + 1
@@ -173,7 +191,7 @@ def _pair_bound(model: Model, *, sample: int | None = None) -> tuple[PairBound, 
     if int(model.dist[:n].min()) < 0:
         return PairBound(-1, None, True, 0), None
     if sample is None and n1 * n1 <= PAIR_TABLE_LIMIT:
-        table = _pair_table(model)
+        table = _pair_table(model, deadline)
         view = table.reshape(n1, n1)[:n, :n]
         k = int(np.argmax(view))
         a, b = divmod(k, n)
@@ -205,6 +223,8 @@ def _pair_bound(model: Model, *, sample: int | None = None) -> tuple[PairBound, 
             if int(d) > best:
                 best, best_pair = int(d), (a, b)
             exact = exact and bool(ok)
+            if deadline is not None and time.monotonic() > deadline:
+                raise Interrupted
     pair = (_pt(model, best_pair[0]), _pt(model, best_pair[1]))
     return PairBound(best, pair, len(cells) == n and exact, count), None
 

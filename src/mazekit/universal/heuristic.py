@@ -20,14 +20,11 @@ from numpy.typing import NDArray
 
 from . import _kernels as K
 from ._model import Model
+from .bounds import Interrupted
 
 __all__ = ["greedy_codes", "beam_codes", "Interrupted"]
 
 Progress = Callable[[str], None]
-
-
-class Interrupted(Exception):
-    """The time limit passed during a search (internal)."""
 
 
 def greedy_codes(model: Model, *, farthest: bool = True) -> NDArray[np.int8]:
