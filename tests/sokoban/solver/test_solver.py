@@ -92,6 +92,22 @@ def tiny_levels(draw):
     return Level.build(walls, goals=goals, player=player, boxes=boxes)
 
 
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("corrals", [False, True])
+def test_backward_and_forward_alone(text, corrals):
+    level = parse_level(text)
+    for bidi in (False, True):
+        res = search_level(level, bidirectional=bidi, corrals=corrals, time_limit=20)
+        assert res.solution is not None and replay(level, res.solution.lurd).solved
+
+
+def test_backward_search_meets_the_forward_one():
+    # a level the backward search unpacks quickly: the solution is stitched from both halves
+    level = _microban()[92]  # Microban 93
+    res = search_level(level, time_limit=60)
+    assert res.solution is not None and replay(level, res.solution.lurd).solved
+
+
 @settings(max_examples=40, deadline=None)
 @given(tiny_levels())
 def test_optimal_push_count_on_tiny_levels(level):

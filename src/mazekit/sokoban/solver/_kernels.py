@@ -433,7 +433,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     ctr, optimal, weight, budget,
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
     lab, bseen, allow, use_corrals,
-    backward, goal_player, otable, ophash, opplayer, opboxes,
+    backward, goal_player, otable, ophash, opplayer, opboxes, macros,
 ):
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
@@ -557,6 +557,25 @@ def search_kernel(  # type: ignore[no-untyped-def]
                 boxat[c] = -1
                 boxat[to] = i
                 cells[i] = to
+                steps = 1
+                if macros != 0 and backward == 0:
+                    # tunnel macro: a box pushed along a one-wide corridor, the player
+                    # following in it, goes on to the corridor's end in one move
+                    a = 2 if d < 2 else 0
+                    while (
+                        goalm[to] == 0
+                        and floor[to + off[a]] == 0 and floor[to + off[a + 1]] == 0
+                        and floor[newpl + off[a]] == 0 and floor[newpl + off[a + 1]] == 0
+                    ):
+                        nxt = to + off[d]
+                        if floor[nxt] == 0 or boxat[nxt] >= 0 or dead[nxt] != 0:
+                            break
+                        boxat[to] = -1
+                        boxat[nxt] = i
+                        cells[i] = nxt
+                        newpl = to
+                        to = nxt
+                        steps += 1
                 alive = True
                 if backward == 0:
                     # freeze test only when the pushed box is blocked on both axes
@@ -586,7 +605,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                         j += 1
                     sorted_cells[j] = to
                     found = lookup_kernel(table, phash, pplayer, pboxes, key, sorted_cells, pl)
-                    g2 = g + 1
+                    g2 = g + steps
                     if found >= 0:
                         if optimal != 0 and g2 < pg[found]:
                             if ctr[C_HEAP] >= hcap - 1:
@@ -595,7 +614,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                 h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
                                 pg[found] = g2
                                 pparent[found] = k
-                                ppush[found] = c * 4 + d
+                                ppush[found] = (steps << 20) | (c * 4 + d)
                                 hk = (np.int64(g2 + h2) << shift) | h2
                                 ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
                     else:
@@ -610,7 +629,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                 pplayer[n] = pl
                                 pparent[n] = k
                                 pg[n] = g2
-                                ppush[n] = c * 4 + d
+                                ppush[n] = (steps << 20) | (c * 4 + d)
                                 phash[n] = key
                                 table[-1 - found] = n + 1
                                 ctr[C_NODES] = n + 1

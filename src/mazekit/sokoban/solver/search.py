@@ -127,7 +127,10 @@ def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     while int(arrays.pparent[node]) >= 0:
         code = int(arrays.ppush[node])
-        out.append((code >> 2, code & 3))
+        steps = max(1, code >> 20)
+        cell, d = (code & 0xFFFFF) >> 2, code & 3
+        step = int(prob.off[d])
+        out.extend((cell + s * step, d) for s in reversed(range(steps)))
         node = int(arrays.pparent[node])
     out.reverse()
     return out
@@ -218,7 +221,8 @@ class _Direction:
         self.budget = 64
         self.done = False
 
-    def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool) -> int:
+    def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool,
+            macros: bool) -> int:
         prob, arr = self.prob, self.arr
         if other is None:
             ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
@@ -231,7 +235,7 @@ class _Direction:
                 arr.pboxes, arr.pplayer, arr.pparent, arr.pg, arr.ppush, arr.phash,
                 arr.table, arr.hkey, arr.hnode, self.ctr, 1 if optimal else 0, int(weight),
                 self.budget, *self.scratch, 1 if corrals else 0,
-                1 if self.backward else 0, self.goal_player, ot, oh, opl, obx,
+                1 if self.backward else 0, self.goal_player, ot, oh, opl, obx, 1 if macros else 0,
             )
         )
 
@@ -292,6 +296,7 @@ def search_level(
     weight: int = 3,
     corrals: bool = True,
     bidirectional: bool | None = None,
+    macros: bool | None = None,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
     """Run the search; return the solution (or None) with the statistics.
@@ -300,7 +305,8 @@ def search_level(
     on the bound (key ``weight * h + g``), ``corrals`` turns PI-corral pruning
     on, ``bidirectional`` (default: in fast mode) runs a backward search of
     pulls from the goals beside the forward one, in alternating slices, and
-    stops when either reaches the other's states.
+    stops when either reaches the other's states; ``macros`` (default: in
+    fast mode) pushes a box along a one-wide corridor to its end in one move.
     """
     t0 = time.perf_counter()
     prob = as_problem(level)
@@ -309,6 +315,7 @@ def search_level(
     if bidirectional is None:
         bidirectional = not optimal
     bidirectional = bool(bidirectional) and not optimal and nb == len(prob.goals) and nb > 0
+    macros = (not optimal if macros is None else bool(macros)) and ncells < (1 << 18)
     box_bytes = 2 if ncells < 32767 else 4
     max_cap = _cap_for(int(memory) // (2 if bidirectional else 1), nb, box_bytes)
     rng = np.random.default_rng(0x5EED)
@@ -340,7 +347,7 @@ def search_level(
                 if other is not None and other not in dirs:
                     other = None
                 ts = time.perf_counter()
-                status = cur.run(kernel, other, optimal, weight, corrals)
+                status = cur.run(kernel, other, optimal, weight, corrals, macros)
                 now = time.perf_counter()
                 if status == K.SOLVED:
                     stopped = "solved"
