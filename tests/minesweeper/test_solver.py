@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from mazekit.minesweeper import Board, generate, generate_no_guess, play, probabilities, solvable
 from mazekit.minesweeper import _kernels as K
 from mazekit.minesweeper.board import _padded, protected_cells
+from mazekit.minesweeper.solver import _Padded
 
 from tests.conftest import jit_mode
 
@@ -40,6 +41,11 @@ def test_deductions_are_never_wrong(rows: int, cols: int, mines: int) -> None:
 
 
 def _brute_force(view: np.ndarray, total: int) -> np.ndarray:
+    return _brute_force_count(view, total)[0]
+
+
+def _brute_force_count(view: np.ndarray, total: int) -> tuple[np.ndarray, int]:
+    """Mine probabilities and the number of layouts that agree with ``view``."""
     closed = np.argwhere(view == -1)
     known = view == -2
     counts = np.zeros(view.shape)
@@ -53,9 +59,9 @@ def _brute_force(view: np.ndarray, total: int) -> np.ndarray:
         if (d[ok] == view[ok]).all() and not mines[ok].any():
             z += 1
             counts += mines
-    out = counts / z
+    out = counts / max(z, 1)
     out[view != -1] = np.nan
-    return out
+    return out, z
 
 
 @st.composite
@@ -89,6 +95,83 @@ def test_probabilities_match_brute_force(case: tuple[np.ndarray, int]) -> None:
         # proved cells are exactly 0 or 1
         assert ((got == 0.0) == (expected < 1e-12)).all()
         assert ((got == 1.0) == (expected > 1 - 1e-12)).all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_views())
+def test_layout_count_and_value_chances_match_brute_force(case: tuple[np.ndarray, int]) -> None:
+    """The kernel's layout count is exact, so the look-ahead's chance of each value
+    a closed cell may show (a ratio of counts) is exact and sums to its safety."""
+    view, total = case
+    p, z = _brute_force_count(view, total)
+    pp = _Padded(view)
+    prob = np.empty(pp.know.shape[0])
+    info = np.zeros(2)
+    K.probability_kernel.py_func(pp.know, pp.offsets, total, prob, 2_000_000, info)
+    assert info[0] == pytest.approx(np.log(z), abs=1e-9)
+    rows, cols = view.shape
+    for r, c in np.argwhere(view == -1)[:2]:
+        around = view[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2]
+        flagged, closed = int((around == -2).sum()), int((around == -1).sum()) - 1
+        chances = 0.0
+        for v in range(9):
+            hyp = view.copy()
+            hyp[r, c] = v
+            count = _brute_force_count(hyp, total)[1]
+            chances += count / z
+            if not flagged <= v <= flagged + closed:
+                assert count == 0  # the look-ahead tries only these values
+                continue
+            hp = _Padded(hyp)
+            st = K.probability_kernel.py_func(hp.know, hp.offsets, total, np.empty(hp.know.shape[0]), 2_000_000, info)
+            assert (st == 2) == (count == 0)
+            if count:
+                assert np.exp(info[0]) == pytest.approx(count, rel=1e-9)
+        assert chances == pytest.approx(1.0 - p[r, c], abs=1e-9)
+
+
+def _two_step(view: np.ndarray, total: int, cell: tuple[int, int]) -> float:
+    """Brute force: the chance to survive opening ``cell`` and the next guess (none
+    is needed when the new view proves a cell safe or leaves only mines)."""
+    _, z = _brute_force_count(view, total)
+    score = 0.0
+    for v in range(9):
+        hyp = view.copy()
+        hyp[cell] = v
+        p, count = _brute_force_count(hyp, total)
+        if count == 0:
+            continue
+        closed = p[hyp == -1]
+        if closed.size == 0 or (closed < 1e-12).any() or (closed > 1 - 1e-12).all():
+            score += count / z
+        else:
+            score += count / z * (1.0 - closed[closed < 1 - 1e-12].min())
+    return score
+
+
+@settings(max_examples=12, deadline=None)
+@given(small_views())
+def test_lookahead_maximises_two_step_survival(case: tuple[np.ndarray, int]) -> None:
+    view, total = case
+    p, _ = _brute_force_count(view, total)
+    closed = view == -1
+    if not closed.any() or (p[closed] < 1e-12).any() or (p[closed] > 1 - 1e-12).all():
+        return  # a proved move exists: no guess to make
+    pp = _Padded(view)
+    prob = np.empty(pp.know.shape[0])
+    info = np.zeros(2)
+    K.probability_kernel.py_func(pp.know, pp.offsets, total, prob, 2_000_000, info)
+    know = pp.know.copy()
+    g = K.lookahead_kernel.py_func(know, prob, pp.offsets, total, 2_000_000, info[0], 64, 1.0)
+    assert (know == pp.know).all()  # the view is restored
+    pick = pp.point(int(g))
+    scores = {}
+    for r, c in np.argwhere(closed):
+        near = view[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2]
+        if (near >= 0).any() and p[r, c] < 1 - 1e-12:
+            scores[(int(r), int(c))] = _two_step(view, total, (int(r), int(c)))
+    if scores:
+        assert _two_step(view, total, pick) >= max(scores.values()) - 1e-9
 
 
 @pytest.mark.parametrize("rule", ["safe", "zero"])
