@@ -445,3 +445,35 @@ def test_cli_bad_values(cli):
 def test_cli_no_string(cli):
     status, out, err = cli(["universal", "-"], stdin=b"0x1\n110\n")
     assert status == 1 and "cannot reach the exit" in err and "1,2" in err
+
+
+def test_interrupt_returns_the_best_string_so_far(monkeypatch):
+    from mazekit.universal import _find as find_mod
+
+    def boom(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(find_mod, "beam_codes", boom)
+    maze = backtracker(12, 12, rng=4)
+    res = U.find(maze, (1, 1), method="heuristic", interruptible=True)
+    assert res.found and not res.complete and res.method == "greedy"
+    assert U.verify(maze, (1, 1), res.string).ok
+    with pytest.raises(KeyboardInterrupt):
+        U.find(maze, (1, 1), method="heuristic")
+
+
+def test_cli_interrupt_prints_the_string_and_exits_130(cli, monkeypatch, tmp_path):
+    from mazekit.universal import _find as find_mod
+
+    def boom(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(find_mod, "beam_codes", boom)
+    path = tmp_path / "m.txt"
+    maze = backtracker(6, 6, rng=1)
+    rows = ["".join("0" if v else "1" for v in row) for row in maze]
+    rows[1] = rows[1][:1] + "x" + rows[1][2:]
+    path.write_text("\n".join(rows) + "\n")
+    status, out, err = cli(["universal", str(path), "--heuristic"])
+    assert status == 130 and "interrupted" in err
+    assert U.verify(*U.read_maze(path.read_text()), out.strip()).ok
