@@ -175,12 +175,24 @@ def find(
     complete = True
     expanded = 0
     try:
-        table: NDArray[np.int32] | None = None
-        if want_exact:
-            note(f"greedy: {len(best)} commands; pair bound over {(n + 1) ** 2} pair states")
-            pb, table = _pair_bound(model, deadline=deadline)
-            lower = max(dbound, pb.value)
-        if want_exact and table is not None:
+        # 1. Beams (cheap next to the rest): strings, and an upper bound for the exact search.
+        candidates: list[NDArray[np.int8]] = []
+        for width, weight in BEAMS:
+            if len(best) <= lower:
+                break
+            note(f"beam search (width {width}, weight {weight}); best so far {len(best)}, bound {lower}")
+            codes = beam_codes(model, width=width, weight=weight, max_length=len(best) * 9 // 8,
+                               deadline=deadline, progress=progress)
+            if codes is not None:
+                candidates.append(codes)
+                if len(codes) < len(best):
+                    best, how = codes, "beam"
+        # 2. The pair table: the bound, the exact search's heuristic, the polish.
+        note(f"pair bound over {(n + 1) ** 2} pair states")
+        pb, table = _pair_bound(model, deadline=deadline)
+        lower = max(lower, pb.value)
+        # 3. The exact search, for strings shorter than the best one so far.
+        if want_exact and table is not None and len(best) > lower:
             limit = len(best) if cap is None else min(len(best), cap + 1)
             out = astar_codes(
                 model, table, limit=limit, deadline=deadline, progress=progress,
@@ -190,35 +202,19 @@ def find(
             lower = max(lower, out.lower_bound)
             if out.codes is not None:
                 best, how = out.codes, "exact"
-            complete = out.complete
-        exact_done = want_exact and complete
-        if how != "exact" and lower < len(best) and method != "exact" and not exact_done:
-            # Beams first (a time limit then still gets their strings), then the pair
-            # table, which gives the bound and lets each beam string's tail be polished.
-            complete = True
-            candidates: list[NDArray[np.int8]] = []
-            for width, weight in BEAMS:
+            if method == "exact":
+                complete = out.complete  # for "auto", running out of budget is the plan
+        # 4. Otherwise polish the beam strings: an optimal tail for each.
+        if table is not None and how != "exact" and method != "exact" and len(best) > lower:
+            note(f"polishing {len(candidates)} beam strings (best {len(best)}, bound {lower})")
+            for codes in sorted(candidates, key=len):
                 if len(best) <= lower:
                     break
-                note(f"beam search (width {width}, weight {weight}); best so far {len(best)}, bound {lower}")
-                codes = beam_codes(model, width=width, weight=weight, max_length=len(best) * 9 // 8,
-                                   deadline=deadline, progress=progress)
-                if codes is not None:
-                    candidates.append(codes)
-                    if len(codes) < len(best):
-                        best, how = codes, "beam"
-            if table is None:
-                note(f"pair bound over {(n + 1) ** 2} pair states")
-                pb, table = _pair_bound(model, deadline=deadline)
-                lower = max(dbound, pb.value)
-            if table is not None:
-                note(f"polishing {len(candidates)} beam strings (best {len(best)}, bound {lower})")
-                for codes in sorted(candidates, key=len):
-                    if len(best) <= lower:
-                        break
-                    codes = polish_codes(model, table, codes, deadline=deadline)
-                    if len(codes) < len(best):
-                        best, how = codes, "beam"
+                codes = polish_codes(model, table, codes, deadline=deadline)
+                if len(codes) < len(best):
+                    best, how = codes, "beam"
+        if deadline is not None and time.monotonic() > deadline:
+            complete = False  # a search stopped early on the deadline
     except Interrupted:
         complete = False
     except KeyboardInterrupt:
