@@ -163,7 +163,10 @@ def polish_codes(
     n = model.n
     mark = np.zeros(n + 1, dtype=np.int32)
     kern = K.run_set_kernel.pick(n * 8)
+    last_cut = -1
     for target in sizes:
+        if target >= n:
+            break
         length = len(codes)
         pos = np.arange(n, dtype=np.int32)
         trace = np.empty(length, dtype=np.int64)
@@ -172,8 +175,9 @@ def polish_codes(
         if hits.size == 0:
             continue
         cut = int(hits[0]) + 1
-        if cut >= length:
+        if cut >= length or cut == last_cut:
             continue
+        last_cut = cut
         pos = np.arange(n, dtype=np.int32)
         count = int(kern(model.nxt, codes[:cut], pos, n, mark, trace[:cut]))
         out = astar_codes(model, table, limit=length - cut, cells=pos[:count], node_limit=budget,
