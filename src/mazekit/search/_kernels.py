@@ -570,7 +570,8 @@ def label_kernel(grid, rows, cols, diagonal, labels, run_start, run_end, link):
 
     ``link``, ``run_start`` and ``run_end`` need room for
     ``rows * ((cols + 1) // 2) + 1`` entries (one spare); ``labels`` needs no
-    initialisation.
+    initialisation, and ``run_start``/``run_end`` may share its memory (they
+    are dead before pass 2 writes it).
     Returns the number of components.
     """
     n = 0

@@ -142,9 +142,12 @@ def label(passable: ArrayLike, *, connectivity: Connectivity = 4) -> tuple[NDArr
     rows, cols = grid.shape
     cap = rows * ((cols + 1) // 2) + 1  # every run, and one spare slot the kernel writes past the last
     idx = np.int32 if rows * cols < 2**31 else np.int64
-    labels = np.empty(rows * cols, dtype=np.int32)
-    run_start = np.empty(cap, dtype=idx)
-    run_end = np.empty(cap, dtype=idx)
+    # pass 1's scratch (run extents or touching pairs) lives in the output
+    # buffer, which pass 2 overwrites: less fresh memory to fault in
+    buf = np.empty(max(rows * cols, 2 * cap), dtype=np.int32)
+    labels = buf[: rows * cols]
+    run_start = buf[:cap] if idx is np.int32 else np.empty(cap, dtype=idx)
+    run_end = buf[cap : 2 * cap] if idx is np.int32 else np.empty(cap, dtype=idx)
     link = np.empty(cap, dtype=idx)
     n = K.label_kernel.pick(rows * cols)(grid.reshape(-1), rows, cols, conn == 8, labels, run_start, run_end, link)
     return labels.reshape(rows, cols), int(n)
