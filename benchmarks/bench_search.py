@@ -723,8 +723,8 @@ def table(task: str, grids: list[Grid], rows: dict[str, Row], cold: bool) -> str
 
 
 def targets(grids: list[Grid], res: dict[str, dict[str, Row]]) -> list[str]:
-    """The issue's targets, judged on the largest grids of the run."""
-    big = max(g.cells for g in grids)
+    """The issue's targets, judged on the largest grid of each kind in the run."""
+    big = {kind: max(g.cells for g in grids if g.kind == kind) for kind in {g.kind for g in grids}}
     out = []
 
     def best_peer(task: str, key: str) -> tuple[str, float]:
@@ -740,7 +740,7 @@ def targets(grids: list[Grid], res: dict[str, dict[str, Row]]) -> list[str]:
         return res[task][name].warm[key]
 
     for g in grids:
-        if g.cells != big:
+        if g.cells != big[g.kind]:
             continue
         k = g.key
         d = w("distances", "**mazekit** `bfs_distances`", k)
@@ -810,7 +810,7 @@ def main(argv: list[str]) -> int:
         "",
     ]
     if all(t in tasks for t in TASKS):
-        body += ["Targets (largest grids of this run):", "", *targets(grids, results), ""]
+        body += ["Targets (the largest open grid and maze of this run):", "", *targets(grids, results), ""]
     for t in tasks:
         body += [f"### {TASK_TITLES[t]}", "", table(t, grids, results[t], cold), ""]
     text = "\n".join(body)
