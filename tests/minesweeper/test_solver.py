@@ -24,7 +24,7 @@ def _stuck_state(board: Board, click: tuple[int, int]) -> np.ndarray:
     n = dens.shape[0]
     first = (click[0] + 1) * width + click[1] + 1
     K.solve_kernel.compiled()(dens, know, offsets, width, board.rows, board.n_mines, first, False, 0.0,
-                              2_000_000, 0, 0.0, 0, np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8),
+                              2_000_000, 0, 0.0, 0, 0, 0, np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8),
                               np.empty(n, np.float64))
     return know.reshape(board.rows + 2, width)[1:-1, 1:-1]
 
@@ -207,3 +207,68 @@ def test_compiled_and_interpreted_games_agree() -> None:
 def test_solver_win_rate_is_sane() -> None:
     wins = sum(play(generate(9, 9, 10, click=(0, 0), rng=s), (0, 0)).won for s in range(300))
     assert wins > 0.85 * 300
+
+
+def _brute_force_win(view: np.ndarray, total: int) -> dict[tuple[int, int], float]:
+    """Each closed cell's chance to win when opened now and the game is then
+    played optimally (the end-game search's model), by memoised recursion over
+    sets of layouts."""
+    from functools import lru_cache
+
+    closed = [tuple(x) for x in np.argwhere(view == -1)]
+    known = view == -2
+    vals = []
+    for pick in itertools.combinations(range(len(closed)), total - int(known.sum())):
+        mines = known.copy()
+        for i in pick:
+            mines[closed[i]] = True
+        d = Board.from_mines(mines).density()
+        ok = view >= 0
+        if (d[ok] == view[ok]).all() and not mines[ok].any():
+            vals.append(tuple(9 if mines[c] else int(d[c]) for c in closed))
+
+    def scores(s: tuple[int, ...]) -> tuple[bool, dict[int, float]]:
+        out: dict[int, float] = {}
+        decided = True
+        for j in range(len(closed)):
+            mines = sum(vals[t][j] == 9 for t in s)
+            if 0 < mines < len(s):
+                decided = False
+            if mines == len(s):
+                continue
+            parts: dict[int, list[int]] = {}
+            for t in s:
+                if vals[t][j] != 9:
+                    parts.setdefault(vals[t][j], []).append(t)
+            if mines == 0 and len(parts) == 1:
+                continue  # a dead cell: nothing to learn
+            out[j] = sum(len(p) / len(s) * win(tuple(p)) for p in parts.values())
+        return decided, out
+
+    @lru_cache(None)
+    def win(s: tuple[int, ...]) -> float:
+        decided, out = scores(s)
+        return 1.0 if decided else max(out.values())
+
+    _, root = scores(tuple(range(len(vals))))
+    return {(int(closed[j][0]), int(closed[j][1])): v for j, v in root.items()}
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_views())
+def test_endgame_search_finds_the_best_chance_to_win(case: tuple[np.ndarray, int]) -> None:
+    view, total = case
+    pp = _Padded(view)
+    prob = np.empty(pp.know.shape[0])
+    info = np.zeros(2)
+    K.probability_kernel.py_func(pp.know, pp.offsets, total, prob, 2_000_000, info)
+    closed = pp.know == -1
+    if not closed.any() or (prob[closed] == 0.0).any() or (prob[closed] == 1.0).all():
+        return  # nothing to guess
+    out = np.zeros(2)
+    if K.endgame_kernel.py_func(pp.know, pp.offsets, total, 300, 1_000_000, out) == 0:
+        assert np.exp(info[0]) > 299  # it gives up only when there are too many layouts
+        return
+    scores = _brute_force_win(view, total)
+    assert out[1] == pytest.approx(max(scores.values()), abs=1e-9)
+    assert scores[pp.point(int(out[0]))] == pytest.approx(out[1], abs=1e-9)  # the chosen cell achieves it

@@ -658,18 +658,291 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
     return pick
 
 
+@njit
+def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # type: ignore[no-untyped-def]
+    """The guess with the best chance to win, by exhaustive search, when few layouts remain.
+
+    Every mine layout that agrees with ``know`` (over all closed cells, with
+    the mine count) is listed; if there are more than ``max_layouts``, the
+    kernel gives up. A position is a set ``S`` of layouts still possible. It
+    is won when no closed cell is a mine in some layouts of ``S`` and not in
+    others. A cell safe in all of ``S`` whose value differs between layouts is
+    opened for free (information never hurts), so ``S`` splits by its value.
+    Otherwise the chance to win is the best, over the undecided cells ``c``, of
+    ``sum_v |S(c safe, shows v)| / |S| * win(S(c, v))``. Candidates are tried
+    safest first, and a candidate is dropped as soon as its score cannot beat
+    the best one found (its score is at most its safety). The search runs on
+    an explicit stack; past ``max_work`` positions it gives up.
+
+    Returns 1 and writes ``out[0]`` (the cell) and ``out[1]`` (its chance to
+    win), or 0 when it gave up.
+    """
+    n = know.shape[0]
+    cells = np.empty(n, np.int64)
+    ncl = 0
+    remaining = total_mines
+    for i in range(n):
+        if know[i] == -1:
+            cells[ncl] = i
+            ncl += 1
+        elif know[i] == -2:
+            remaining -= 1
+    if ncl == 0 or remaining < 0 or remaining > ncl:
+        return 0
+    cidx = np.full(n, -1, np.int64)
+    for j in range(ncl):
+        cidx[cells[j]] = j
+    # constraints: open numbers next to closed cells
+    cons = np.empty(n, np.int64)
+    nc = 0
+    for i in range(n):
+        if know[i] >= 0:
+            for k in range(8):
+                if know[i + offsets[k]] == -1:
+                    cons[nc] = i
+                    nc += 1
+                    break
+    need = np.empty(max(nc, 1), np.int64)
+    left = np.zeros(max(nc, 1), np.int64)
+    ccount = np.zeros(ncl, np.int64)
+    ccons = np.empty((ncl, 8), np.int64)
+    for c in range(nc):
+        u = cons[c]
+        m = int(know[u])
+        for k in range(8):
+            v = u + offsets[k]
+            if know[v] == -2:
+                m -= 1
+            elif know[v] == -1:
+                j = cidx[v]
+                ccons[j, ccount[j]] = c
+                ccount[j] += 1
+                left[c] += 1
+        need[c] = m
+    # list the layouts by backtracking over the closed cells
+    lay = np.empty((max_layouts, ncl), np.int8)
+    state = np.zeros(ncl + 1, np.int64)
+    nsol = 0
+    depth = 0
+    mines = 0
+    work = 0
+    while True:
+        if depth == ncl:
+            if mines == remaining:
+                if nsol == max_layouts:
+                    return 0
+                for j in range(ncl):
+                    lay[nsol, j] = state[j] - 1
+                nsol += 1
+            depth -= 1
+            continue
+        s = state[depth]
+        if s > 0:
+            x = s - 1
+            for t in range(ccount[depth]):
+                c = ccons[depth, t]
+                need[c] += x
+                left[c] += 1
+            mines -= x
+        if s == 2:
+            state[depth] = 0
+            depth -= 1
+            if depth < 0:
+                break
+            continue
+        x = s
+        state[depth] = s + 1
+        ok = True
+        for t in range(ccount[depth]):
+            c = ccons[depth, t]
+            need[c] -= x
+            left[c] -= 1
+            if need[c] < 0 or need[c] > left[c]:
+                ok = False
+        mines += x
+        work += 1
+        if work > max_work:
+            return 0
+        if ok and mines <= remaining and mines + (ncl - depth - 1) >= remaining:
+            depth += 1
+    if nsol == 0:
+        return 0
+    # each layout's value of each closed cell (9: a mine)
+    val = np.empty((nsol, ncl), np.int8)
+    for t in range(nsol):
+        for j in range(ncl):
+            if lay[t, j] == 1:
+                val[t, j] = 9
+            else:
+                u = cells[j]
+                x = 0
+                for k in range(8):
+                    w = u + offsets[k]
+                    if know[w] == -2:
+                        x += 1
+                    elif know[w] == -1 and lay[t, cidx[w]] == 1:
+                        x += 1
+                val[t, j] = x
+    # the game tree, on an explicit stack; frame d holds S = sbuf[f_start[d]: + f_len[d]]
+    top = ncl + 2
+    sbuf = np.empty(nsol * (top + 1), np.int64)
+    for t in range(nsol):
+        sbuf[t] = t
+    f_start = np.zeros(top, np.int64)
+    f_len = np.zeros(top, np.int64)
+    f_kind = np.zeros(top, np.int64)  # 0 risky candidates, 1 a free cell
+    f_ci = np.zeros(top, np.int64)
+    f_v = np.zeros(top, np.int64)
+    f_acc = np.zeros(top, np.float64)
+    f_left = np.zeros(top, np.float64)
+    f_best = np.zeros(top, np.float64)
+    f_bestc = np.zeros(top, np.int64)
+    f_ncand = np.zeros(top, np.int64)
+    f_child = np.zeros(top, np.int64)
+    order = np.empty((top, ncl), np.int64)
+    safety = np.empty((top, ncl), np.float64)
+    mcount = np.empty(ncl, np.int64)
+    d = 0
+    f_start[0] = 0
+    f_len[0] = nsol
+    fresh = True
+    result = 0.0
+    have = False
+    positions = 0
+    while True:
+        if fresh:
+            fresh = False
+            positions += 1
+            if positions > max_work:
+                return 0
+            st = f_start[d]
+            ln = f_len[d]
+            undecided = False
+            free = -1
+            nca = 0
+            for j in range(ncl):
+                mc = 0
+                v0 = -1
+                varies = False
+                for t in range(st, st + ln):
+                    x = val[sbuf[t], j]
+                    if x == 9:
+                        mc += 1
+                    elif v0 < 0:
+                        v0 = x
+                    elif x != v0:
+                        varies = True
+                mcount[j] = mc
+                if 0 < mc < ln:
+                    undecided = True
+                    safety[d, j] = (ln - mc) / ln
+                    order[d, nca] = j
+                    nca += 1
+                elif mc == 0 and varies and free < 0:
+                    free = j
+            if not undecided:
+                result = 1.0
+                have = True
+                d -= 1
+                if d < 0:
+                    break
+                continue
+            if free >= 0:
+                f_kind[d] = 1
+                order[d, 0] = free
+                f_ncand[d] = 1
+                f_left[d] = 1.0
+            else:
+                f_kind[d] = 0
+                f_ncand[d] = nca
+                # safest first (insertion sort; few candidates)
+                for a in range(1, nca):
+                    x = order[d, a]
+                    b = a - 1
+                    while b >= 0 and safety[d, order[d, b]] < safety[d, x]:
+                        order[d, b + 1] = order[d, b]
+                        b -= 1
+                    order[d, b + 1] = x
+                f_left[d] = safety[d, order[d, 0]]
+            f_ci[d] = 0
+            f_v[d] = 0
+            f_acc[d] = 0.0
+            f_best[d] = -1.0
+            f_bestc[d] = order[d, 0]
+        if have:
+            have = False
+            f_acc[d] += f_child[d] / f_len[d] * result
+            f_v[d] += 1
+        # the next child of frame d, or finish it
+        pushed = False
+        while not pushed:
+            if f_v[d] > 8:
+                c = order[d, f_ci[d]]
+                if f_kind[d] == 1:
+                    result = f_acc[d]
+                    break
+                if f_acc[d] > f_best[d]:
+                    f_best[d] = f_acc[d]
+                    f_bestc[d] = c
+                f_ci[d] += 1
+                if f_ci[d] >= f_ncand[d] or safety[d, order[d, f_ci[d]]] <= f_best[d] + 1e-12:
+                    result = f_best[d]
+                    break
+                f_v[d] = 0
+                f_acc[d] = 0.0
+                f_left[d] = safety[d, order[d, f_ci[d]]]
+                continue
+            if f_kind[d] == 0 and f_acc[d] + f_left[d] <= f_best[d] + 1e-12:
+                f_v[d] = 9  # cannot beat the best: drop this candidate
+                continue
+            c = order[d, f_ci[d]]
+            v = f_v[d]
+            st = f_start[d]
+            ln = f_len[d]
+            cs = st + ln
+            cl = 0
+            for t in range(st, st + ln):
+                if val[sbuf[t], c] == v:
+                    sbuf[cs + cl] = sbuf[t]
+                    cl += 1
+            if cl == 0:
+                f_v[d] += 1
+                continue
+            f_left[d] -= cl / ln
+            f_child[d] = cl
+            f_start[d + 1] = cs
+            f_len[d + 1] = cl
+            d += 1
+            fresh = True
+            pushed = True
+        if pushed:
+            continue
+        # frame d is finished with ``result``
+        if d == 0:
+            out[0] = cells[f_bestc[0]] if f_kind[0] == 0 else cells[order[0, 0]]
+            out[1] = result
+            return 1
+        d -= 1
+        have = True
+    # the root itself was decided (nothing to guess)
+    return 0
+
+
 # ------------------------------------------------------------- playing
 
 
 @njit
-def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, tol, max_nodes, look, margin, look_nodes, queue, safe, mark, prob):  # type: ignore[no-untyped-def]
+def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, tol, max_nodes, look, margin, look_nodes, endgame, endgame_work, queue, safe, mark, prob):  # type: ignore[no-untyped-def]
     """Play from ``know`` (opening ``first`` if >= 0) until won, lost or stuck.
 
     With ``guess`` false the kernel only makes proved moves and stops when
     stuck. A guess is :func:`lookahead_kernel`'s (``look`` candidates within
     ``margin`` of the safest) or, with ``look`` 0 or when the probabilities
     took more than ``look_nodes`` search nodes (a position too costly to look
-    ahead from), :func:`choose_kernel`'s. Returns ``(status, guesses, opened)``: status 1 won, -1 lost (a guess
+    ahead from), :func:`choose_kernel`'s. When at most ``endgame`` layouts
+    remain, :func:`endgame_kernel` searches for the best guess exhaustively
+    (within ``endgame_work`` positions; if it gives up, the look-ahead guesses).
+    Returns ``(status, guesses, opened)``: status 1 won, -1 lost (a guess
     hit a mine), 0 stuck; ``opened`` counts the open cells at the end.
     """
     n = know.shape[0]
@@ -683,6 +956,7 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
             opened += 1
     guesses = 0
     info = np.zeros(2, np.float64)
+    egout = np.zeros(2, np.float64)
     if first >= 0 and know[first] == -1:
         if dens[first] == 9:
             return -1, 1, opened
@@ -709,7 +983,13 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
             continue
         if not guess:
             return 0, guesses, opened
-        if look > 0 and info[1] <= look_nodes:
+        g = -1
+        if endgame > 0 and info[0] <= math.log(endgame + 0.5):
+            if endgame_kernel(know, offsets, total_mines, endgame, endgame_work, egout) == 1:
+                g = int(egout[0])
+        if g >= 0:
+            pass
+        elif look > 0 and info[1] <= look_nodes:
             g = lookahead_kernel(know, prob, offsets, total_mines, max_nodes, info[0], look, margin)
         else:
             g = choose_kernel(know, prob, offsets, width, height, tol)
@@ -758,9 +1038,9 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
                 if know[i] != -3:
                     know[i] = -1
             fresh = False
-            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, queue, safe, mark, prob)
+            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, queue, safe, mark, prob)
         else:
-            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, -1, False, 0.0, max_nodes, 0, 0.0, 0, queue, safe, mark, prob)
+            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, -1, False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, queue, safe, mark, prob)
         if st == 1:
             if moves == 0 or _verified(dens, offsets, width, height, total_mines, first, max_nodes):
                 return moves
@@ -864,5 +1144,5 @@ def _verified(dens, offsets, width, height, total_mines, first, max_nodes):  # t
     safe = np.empty(n, np.int64)
     mark = np.zeros(n, np.int8)
     prob = np.empty(n, np.float64)
-    st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, queue, safe, mark, prob)
+    st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, queue, safe, mark, prob)
     return st == 1

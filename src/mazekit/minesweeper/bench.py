@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _kernels as K
 from .board import LEVELS, FirstClick, _padded, generate
-from .solver import CLOSED, LOOK, LOOK_NODES, MARGIN, MAX_NODES, TOL, _buffers
+from .solver import CLOSED, ENDGAME, ENDGAME_WORK, LOOK, LOOK_NODES, MARGIN, MAX_NODES, TOL, _buffers
 
 __all__ = ["PUBLISHED", "BenchRow", "bench", "first_click_cell", "play_games", "format_table"]
 
@@ -79,6 +79,7 @@ def play_games(
     look: int = LOOK,
     margin: float = MARGIN,
     look_nodes: int = LOOK_NODES,
+    endgame: int = ENDGAME,
     outcomes: np.ndarray | None = None,
 ) -> tuple[int, int]:
     """Play games ``start..stop-1`` of a level (first click: :func:`first_click_cell`).
@@ -102,7 +103,7 @@ def play_games(
         dens, offsets, width = _padded(board)
         know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
         st, g, _ = kernel(dens, know, offsets, width, rows, mines, first, True, TOL, MAX_NODES,
-                          look, margin, look_nodes, queue, safe, mark, prob)
+                          look, margin, look_nodes, endgame, ENDGAME_WORK, queue, safe, mark, prob)
         wins += st == 1
         if outcomes is not None:
             outcomes[i - start] = st == 1

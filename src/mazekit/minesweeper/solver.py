@@ -61,6 +61,10 @@ LOOK = 8
 MARGIN = 0.05
 #: No look-ahead from positions whose probabilities took more search nodes than this.
 LOOK_NODES = 20_000
+#: Exhaustive end-game search when at most this many mine layouts remain (0: never).
+ENDGAME = 500
+#: Positions the end-game search may visit before it gives up.
+ENDGAME_WORK = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +212,7 @@ def play(
     max_nodes: int = MAX_NODES,
     look: int = LOOK,
     margin: float = MARGIN,
+    endgame: int = ENDGAME,
 ) -> PlayResult:
     """Let the solver play ``board`` from the first click ``click``.
 
@@ -223,7 +228,7 @@ def play(
     queue, safe, mark, prob = _buffers(dens.shape[0])
     st, guesses, opened = K.solve_kernel.pick(board.rows * board.cols * 20)(
         dens, know, offsets, width, board.rows, board.n_mines, first, guess, float(tol), int(max_nodes),
-        int(look), float(margin), LOOK_NODES, queue, safe, mark, prob,
+        int(look), float(margin), LOOK_NODES, int(endgame), ENDGAME_WORK, queue, safe, mark, prob,
     )
     return PlayResult(bool(st == 1), int(guesses), int(opened))
 
