@@ -28,9 +28,13 @@ from .._jit import njit
 
 
 @njit
-def bfs_kernel(grid, offsets, sources, goal, targets, dist, pdir, queue, want_parent):
+def bfs_kernel(grid, offsets, sources, goal, targets, pdir, queue):
     """Breadth-first search from ``sources`` (FIFO, neighbours in offset order).
 
+    Keeps only ``pdir`` (-1 on entry): the step that first reached each cell,
+    ``-2`` on the sources; a cell is seen when ``pdir[v] != -1``. One byte per
+    cell is all the loop touches besides the grid, as in a C BFS; distances
+    follow from ``pdir`` and the queue order (:func:`tree_depth_kernel`).
     Stops as soon as ``goal`` (a cell index, -1 for none) or any cell with
     ``targets[v] != 0`` (``targets`` may be empty) is discovered.
     Returns ``(number of cells queued, the cell reached or -1)``.
@@ -40,13 +44,77 @@ def bfs_kernel(grid, offsets, sources, goal, targets, dist, pdir, queue, want_pa
     tail = 0
     for i in range(sources.shape[0]):
         s = sources[i]
+        if pdir[s] != -1:
+            continue
+        pdir[s] = -2
+        queue[tail] = s
+        tail += 1
+        if s == goal or (has_targets and targets[s] != 0):
+            return tail, s
+    head = 0
+    if nd == 4 and not has_targets:  # the common case, written out
+        w = offsets[1]
+        while head < tail:
+            u = queue[head]
+            head += 1
+            v = u - w
+            if grid[v] != 0 and pdir[v] == -1:
+                pdir[v] = 0
+                queue[tail] = v
+                tail += 1
+                if v == goal:
+                    return tail, v
+            v = u + w
+            if grid[v] != 0 and pdir[v] == -1:
+                pdir[v] = 1
+                queue[tail] = v
+                tail += 1
+                if v == goal:
+                    return tail, v
+            v = u - 1
+            if grid[v] != 0 and pdir[v] == -1:
+                pdir[v] = 2
+                queue[tail] = v
+                tail += 1
+                if v == goal:
+                    return tail, v
+            v = u + 1
+            if grid[v] != 0 and pdir[v] == -1:
+                pdir[v] = 3
+                queue[tail] = v
+                tail += 1
+                if v == goal:
+                    return tail, v
+        return tail, -1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for k in range(nd):
+            v = u + offsets[k]
+            if grid[v] != 0 and pdir[v] == -1:
+                pdir[v] = k
+                queue[tail] = v
+                tail += 1
+                if v == goal or (has_targets and targets[v] != 0):
+                    return tail, v
+    return tail, -1
+
+
+@njit
+def bfs_distances_kernel(grid, offsets, sources, dist, queue):
+    """BFS distances from several sources (any offsets), no parents.
+
+    ``dist`` is -1 on entry. Returns the number of cells reached.
+    """
+    nd = offsets.shape[0]
+    tail = 0
+    for i in range(sources.shape[0]):
+        s = sources[i]
         if dist[s] >= 0:
             continue
         dist[s] = 0
         queue[tail] = s
         tail += 1
-        if s == goal or (has_targets and targets[s] != 0):
-            return tail, s
     head = 0
     while head < tail:
         u = queue[head]
@@ -56,13 +124,9 @@ def bfs_kernel(grid, offsets, sources, goal, targets, dist, pdir, queue, want_pa
             v = u + offsets[k]
             if grid[v] != 0 and dist[v] < 0:
                 dist[v] = du
-                if want_parent:
-                    pdir[v] = k
                 queue[tail] = v
                 tail += 1
-                if v == goal or (has_targets and targets[v] != 0):
-                    return tail, v
-    return tail, -1
+    return tail
 
 
 @njit
@@ -692,7 +756,10 @@ def label_kernel(grid, rows, cols, diagonal, labels, run_start, run_end, link):
 
 @njit
 def tree_depth_kernel(cells, pdir, offsets, depth):
-    """Depth of each cell in a search tree; ``cells`` lists parents before children."""
+    """Depth of each cell in a search tree; ``cells`` lists parents before children.
+
+    A cell with ``pdir < 0`` is a root (depth 0).
+    """
     for i in range(cells.shape[0]):
         v = cells[i]
         k = pdir[v]

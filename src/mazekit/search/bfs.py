@@ -81,18 +81,23 @@ def bfs(
     goal_idx = -1 if goal is None else pg.index(check_point(goal, pg.shape, name="goal"))
     mask = target_mask(targets, pg.shape)
     tmask = _NO_TARGETS if mask is None else pg.pad_mask(mask)
-    dist = np.full(pg.size, -1, dtype=np.int32)
     pdir = np.full(pg.size, -1, dtype=np.int8)
     queue = np.empty(pg.cells + len(srcs), dtype=np.int32)
     src_idx = np.array([pg.index(p) for p in srcs], dtype=np.int64)
     kern = K.bfs_kernel.pick(pg.cells)
-    count, end = kern(pg.grid, pg.offsets, src_idx, goal_idx, tmask, dist, pdir, queue, True)
+    count, end = kern(pg.grid, pg.offsets, src_idx, goal_idx, tmask, pdir, queue)
     count, end = int(count), int(end)
 
     def order() -> NDArray[np.int32]:
         flat = np.full(pg.size, -1, dtype=np.int32)
         flat[queue[:count]] = np.arange(count, dtype=np.int32)
         return pg.unpad(flat)
+
+    def distance() -> NDArray[np.int32]:
+        # queue order lists parents before children
+        dist = np.full(pg.size, -1, dtype=np.int32)
+        K.tree_depth_kernel.pick(count)(queue[:count], pdir, pg.offsets, dist)
+        return pg.unpad(dist)
 
     return make_result(
         pg,
@@ -102,7 +107,7 @@ def bfs(
         visited=count,
         algorithm="bfs",
         order=order,
-        distance=lambda: pg.unpad(dist),
+        distance=distance,
     )
 
 
@@ -142,6 +147,5 @@ def bfs_distances(
         K.bfs4_distances_kernel.pick(pg.cells)(pg.grid, pg.width, pg.index(srcs[0]), dist, queue)
     else:
         src_idx = np.array([pg.index(p) for p in srcs], dtype=np.int64)
-        pdir = np.empty(0, dtype=np.int8)
-        K.bfs_kernel.pick(pg.cells)(pg.grid, pg.offsets, src_idx, -1, _NO_TARGETS, dist, pdir, queue, False)
+        K.bfs_distances_kernel.pick(pg.cells)(pg.grid, pg.offsets, src_idx, dist, queue)
     return pg.unpad(dist)
