@@ -82,6 +82,22 @@ def time_once(fn: Callable[[], Any]) -> tuple[float, float, float, Any]:
     return min(wall, cpu), wall, cpu, out
 
 
+def hide_scipy_dir() -> Path:
+    """A directory whose ``scipy`` package fails to import, to put first on PYTHONPATH.
+
+    numba's first compiled call probes for SciPy's BLAS (``numba.np.linalg.
+    ensure_blas``) and imports SciPy when it is installed, as it is here for the
+    benchmark peers but not in a plain mazekit install: hiding it from a fresh
+    mazekit process shows the start-up a user without SciPy gets.
+    """
+    d = BUILD / "hide_scipy" / "scipy"
+    d.mkdir(parents=True, exist_ok=True)
+    init = d / "__init__.py"
+    if not init.exists():
+        init.write_text('raise ImportError("scipy hidden by the mazekit benchmarks")\n')
+    return d.parent
+
+
 def median(xs: list[float]) -> float:
     return statistics.median(xs)
 

@@ -39,25 +39,11 @@ ROBOT_EXAMPLE = "4 7 1 3 2 6\n1001000\n0010100\n0000000\n1101000\n"
 ROBOT_ANSWER = "1 3\n1 2\n2 2\n3 2\n3 3\n3 4\n3 5\n3 6\n2 6\n"
 
 
-def hide_scipy_dir() -> Path:
-    """A directory whose ``scipy`` package fails to import, for PYTHONPATH.
-
-    numba's first compiled call probes for SciPy's BLAS (``numba.np.linalg.
-    ensure_blas``) and imports SciPy when it is installed, as it is here for the
-    benchmark peers but not in a plain mazekit install: hiding it shows the
-    start-up a user without SciPy gets.
-    """
-    d = H.BUILD / "hide_scipy" / "scipy"
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "__init__.py").write_text('raise ImportError("scipy hidden by benchmarks/startup.py")\n')
-    return d.parent
-
-
 def wall(cmd: list[str], stdin: Path | None = None, hide_scipy: bool = False) -> tuple[float, str]:
     """Wall time of one whole process, and its stdout."""
     env = {**os.environ, "MAZEKIT_JIT": "auto"}
     if hide_scipy:
-        env["PYTHONPATH"] = os.pathsep.join([str(hide_scipy_dir()), env.get("PYTHONPATH", "")])
+        env["PYTHONPATH"] = os.pathsep.join([str(H.hide_scipy_dir()), env.get("PYTHONPATH", "")])
     f = open(stdin, "rb") if stdin else subprocess.DEVNULL
     try:
         t0 = time.perf_counter()
