@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from pathlib import Path
 
@@ -30,7 +31,10 @@ def main(argv: list[str]) -> int:
         return 2
     sys.path.insert(0, str(HERE))
     module = importlib.import_module(f"bench_{name}")
-    return int(module.main(argv[1:]))
+    if inspect.signature(module.main).parameters:
+        return int(module.main(argv[1:]))
+    sys.argv = [str(HERE / f"bench_{name}.py"), *argv[1:]]  # a main() that reads sys.argv itself
+    return int(module.main() or 0)
 
 
 if __name__ == "__main__":
