@@ -287,7 +287,7 @@ def _min_region_cell(prob: Problem, boxes: NDArray[np.int64], player: int) -> in
     return min(seen)
 
 
-def search_level(
+def _search_one(
     level: Any,
     *,
     time_limit: float | None = 10.0,
@@ -297,17 +297,10 @@ def search_level(
     corrals: bool = True,
     bidirectional: bool | None = None,
     macros: bool | None = None,
+    backward_share: float = 0.5,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
-    """Run the search; return the solution (or None) with the statistics.
-
-    See :func:`solve` for the parameters; ``weight`` is the fast mode's weight
-    on the bound (key ``weight * h + g``), ``corrals`` turns PI-corral pruning
-    on, ``bidirectional`` (default: in fast mode) runs a backward search of
-    pulls from the goals beside the forward one, in alternating slices, and
-    stops when either reaches the other's states; ``macros`` (default: in
-    fast mode) pushes a box along a one-wide corridor to its end in one move.
-    """
+    """One search with one weight (see :func:`search_level`)."""
     t0 = time.perf_counter()
     prob = as_problem(level)
     nb = len(prob.boxes)
@@ -360,9 +353,12 @@ def search_level(
                     stopped = "memory"
                     break
                 spent = now - ts
-                if spent < slice_seconds / 2:
+                want = 2 * slice_seconds * (backward_share if cur.backward else 1 - backward_share)
+                if len(dirs) == 1:
+                    want = slice_seconds
+                if spent < want / 2:
                     cur.budget = min(cur.budget * 2, 1 << 22)
-                elif spent > slice_seconds * 2 and cur.budget > 16:
+                elif spent > want * 2 and cur.budget > 16:
                     cur.budget //= 2
             if stopped != "time" or (time_limit is not None and time.perf_counter() - t0 >= time_limit):
                 break
@@ -387,6 +383,50 @@ def search_level(
             pushes.append((cell + int(prob.off[d]), d ^ 1))
     lurd = lurd_of(prob, pushes)
     return SearchResult(Solution(lurd, len(lurd), len(pushes), bool(optimal), stats), stats)
+
+
+def search_level(
+    level: Any,
+    *,
+    time_limit: float | None = 10.0,
+    optimal: bool = False,
+    memory: int = DEFAULT_MEMORY,
+    weights: tuple[int, ...] = (3, 10),
+    **options: Any,
+) -> SearchResult:
+    """Run the search; return the solution (or None) with the statistics.
+
+    See :func:`solve` for the parameters. In fast mode the time is shared by a
+    portfolio: one search per weight in ``weights`` (key ``weight * h + g``),
+    one after the other, each with an equal share of the time left. Options:
+    ``corrals`` (PI-corral pruning, default on), ``bidirectional`` (default: in
+    fast mode) runs a backward search of pulls from the goals beside the
+    forward one, in alternating slices, stopping when either reaches the
+    other's states; ``macros`` (default: in fast mode) pushes a box along a
+    one-wide corridor to its end in one move; ``weight`` runs that one weight.
+    """
+    t0 = time.perf_counter()
+    if optimal or "weight" in options:
+        return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, **options)
+    prob = as_problem(level)
+    nodes = expanded = 0
+    res: SearchResult | None = None
+    for k, w in enumerate(weights):
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        share = None if left is None else left / (len(weights) - k)
+        if share is not None and share <= 0:
+            break
+        res = _search_one(prob, time_limit=share, optimal=False, memory=memory, weight=w, **options)
+        nodes += res.stats.nodes
+        expanded += res.stats.expanded
+        if res.stats.stopped != "time" or time_limit is None:
+            break
+    assert res is not None
+    stats = SearchStats(nodes, expanded, time.perf_counter() - t0, res.stats.stopped)
+    sol = res.solution
+    if sol is not None:
+        sol = Solution(sol.lurd, sol.moves, sol.pushes, sol.optimal, stats)
+    return SearchResult(sol, stats)
 
 
 def solve(
