@@ -133,9 +133,9 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
         )
     lines.append("")
     for r in rows:
-        uns = r["unsolved"]
+        uns = list(r["unsolved"])  # type: ignore[call-overload]
         if uns:
-            shown = ", ".join(str(x) for x in uns[:60]) + (" ..." if len(uns) > 60 else "")  # type: ignore[index]
+            shown = ", ".join(str(x) for x in uns[:60]) + (" ..." if len(uns) > 60 else "")
             lines.append(f"- {r['name']} not solved: {shown}")
     lines.append("")
     lines.append(

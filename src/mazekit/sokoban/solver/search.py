@@ -256,8 +256,7 @@ def _regions(prob: Problem, boxes: NDArray[np.int64]) -> list[int]:
     occupied = set(int(b) for b in boxes)
     seen: set[int] = set()
     out = []
-    for x0 in np.flatnonzero(prob.floor):
-        x0 = int(x0)
+    for x0 in (int(x) for x in np.flatnonzero(prob.floor)):
         if x0 in occupied or x0 in seen:
             continue
         out.append(x0)
@@ -460,12 +459,30 @@ def solve(
     Notes
     -----
     A state is the set of box cells plus the player's region, named by its
-    smallest cell. Children are pushes of a box to a neighbouring cell that is
-    not a dead square (one from which a lone box reaches no goal) and that do
-    not freeze a box off a goal. The bound is the minimum-cost matching of
-    boxes to goals on lone-box push distances (Hungarian method, one augmenting
-    path per child); no perfect matching is a bipartite deadlock. Duplicates are
-    found in a Zobrist-keyed open-addressing table.
+    smallest cell; states are kept in a Zobrist-keyed open-addressing table in
+    NumPy arrays, the open list is a binary heap in arrays, and the whole loop is
+    compiled (numba through :mod:`mazekit._jit`).
+
+    Pruning: no push onto a dead square (from which a lone box reaches no
+    goal); no push that freezes a box off a goal (boxes blocked on both axes by
+    walls or frozen boxes); no position without a perfect box-goal matching
+    (bipartite deadlock); and when a PI-corral exists (a region the player
+    cannot reach whose fence boxes can only be pushed into it, all those pushes
+    possible now), only the pushes into the smallest such corral are tried.
+
+    Bound: the minimum-cost matching of boxes to goals on lone-box push
+    distances (Hungarian method; per child one augmenting path from the
+    parent's potentials, O(boxes * goals) instead of a full solve). It is
+    admissible and consistent, so ``optimal=True`` (A*, goal tested on
+    expansion, forward only, no macros) returns a push-optimal solution.
+
+    Fast mode: best-first on ``weight * h + g``, a portfolio of weights (3,
+    then 10) sharing the time; a forward search of pushes and a backward search
+    of pulls (from every player region around the filled goals towards the
+    start) run in alternating slices and stop when one generates a state the
+    other holds; boxes pushed into one-wide corridors go to the end (tunnel
+    macro). The walks between pushes are shortest walks, but the moves are not
+    minimised overall.
 
     Examples
     --------
