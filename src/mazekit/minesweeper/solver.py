@@ -18,9 +18,17 @@ The solver, in order of cost:
    ``I`` closed cells lie away from the frontier and ``M`` mines remain. A cell
    of probability 0 (1) is proved safe (a mine): this is every deduction the
    position allows.
-3. **Guessing** when nothing is proved: the lowest mine probability; among cells
-   within ``tol`` of it, the best chance to show a zero (an opening), which
-   favours corners and edges when opening the interior.
+3. **Guessing** when nothing is proved. With few layouts left (at most
+   :data:`ENDGAME`), an exhaustive search over the sets of layouts still
+   possible picks the cell with the best chance to *win*. Otherwise a 1-ply
+   look-ahead: the :data:`LOOK` safest cells (within :data:`MARGIN` of the
+   safest; ties: the best chance of a zero, which favours corners and edges
+   away from the frontier) are scored by the chance of surviving this guess
+   and the next one: for each value ``v`` the cell may show, the exact count
+   of layouts with the cell open showing ``v`` gives ``P(v)``, and the view
+   after it either proves a cell safe (the next move is free) or its safest
+   cell is the next guess. A cell whose value is already determined (a dead
+   cell) teaches nothing, so it scores low unless nothing better exists.
 """
 
 from __future__ import annotations
@@ -166,7 +174,13 @@ def deduce(view: ArrayLike, total_mines: int) -> Deduction:
 
 
 def next_move(
-    view: ArrayLike, total_mines: int, *, tol: float = TOL, look: int = LOOK, margin: float = MARGIN
+    view: ArrayLike,
+    total_mines: int,
+    *,
+    tol: float = TOL,
+    look: int = LOOK,
+    margin: float = MARGIN,
+    endgame: int = ENDGAME,
 ) -> Move | None:
     """The solver's next move from ``view``: a proved one if any, else its guess.
 
@@ -191,6 +205,11 @@ def next_move(
     mine = np.flatnonzero(closed & (prob == 1.0))
     if mine.size:
         return Move("flag", pp.point(int(mine[0])), 1.0)
+    if endgame > 0 and logz[0] <= np.log(endgame + 0.5):
+        out = np.zeros(2, dtype=np.float64)
+        if K.endgame_kernel.pick(work * 20)(pp.know, pp.offsets, int(total_mines), int(endgame), ENDGAME_WORK, out):
+            g = int(out[0])
+            return Move("open", pp.point(g), float(prob[g]))
     if look > 0 and logz[1] <= LOOK_NODES:
         g = int(K.lookahead_kernel.pick(work * 20)(pp.know, prob, pp.offsets, int(total_mines), MAX_NODES,
                                                    float(logz[0]), int(look), float(margin)))
