@@ -10,6 +10,10 @@ Enter opens, f flags, c chords (opening a number chords too), ? shows the
 solver's hint, n new game, q quits); the time, 3BV and 3BV/s show at the end.
 
 ``mazekit mines bench``: the solver's win rates beside the published best.
+
+``mazekit mines render [FILE] -o OUT.png``: a PNG of the board after the click
+(input as for ``open``); ``--reveal`` shows the mines; a click on a mine shows
+them all, the one hit on red. Needs Pillow (the ``render`` extra).
 """
 
 from __future__ import annotations
@@ -22,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..grid import decode_text, parse_char_rows, parse_header, split_lines
-from ._io import UsageError, read_input, write_output
+from ._io import UsageError, atomic_path, read_input, write_output
 
 if TYPE_CHECKING:
-    from ..minesweeper import Game
+    from ..minesweeper import Board, Game
 
 EXAMPLE = """\
 5 6 5 1
@@ -72,6 +76,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     b.set_defaults(func=run_bench)
 
+    rd = msub.add_parser("render", help="a PNG of a board after a click (input as for open)")
+    rd.add_argument("file", nargs="?", help="input file (default: stdin)")
+    rd.add_argument("-o", "--output", metavar="OUT.png", required=True, help="the PNG to write")
+    rd.add_argument("--scale", type=int, default=24, help="pixels per cell (default 24)")
+    rd.add_argument("--reveal", action="store_true", help="show every mine")
+    rd.set_defaults(func=run_render)
+
 
 def _no_action(p: argparse.ArgumentParser) -> int:
     p.print_help(sys.stderr)
@@ -91,6 +102,14 @@ def open_text(data: bytes | str) -> str:
     >>> open_text("1 2 1 2\\n.*\\n")
     'BOOM\\n'
     """
+    board, seed = parse_open(data)
+    if board.mines[seed]:
+        return "BOOM\n"
+    return board.render(board.open(seed))
+
+
+def parse_open(data: bytes | str) -> tuple["Board", tuple[int, int]]:
+    """The board and the (0-based) clicked cell of an ``open`` input."""
     lines = split_lines(decode_text(data))
     if not lines or not lines[0].strip():
         raise InputError(1, "empty input: expected 'R C r c'")
@@ -105,15 +124,26 @@ def open_text(data: bytes | str) -> str:
             raise InputError(extra + 1, f"unexpected text after the {rows} rows of the board")
     from ..minesweeper import Board
 
-    board = Board.from_mines(~grid.passable)
-    seed = (r - 1, c - 1)  # the only 1-based code
-    if board.mines[seed]:
-        return "BOOM\n"
-    return board.render(board.open(seed))
+    return Board.from_mines(~grid.passable), (r - 1, c - 1)  # the only 1-based code
 
 
 def run_open(args: argparse.Namespace) -> int:
     write_output(args.output, open_text(read_input(args.file)))
+    return 0
+
+
+def run_render(args: argparse.Namespace) -> int:
+    if not 8 <= args.scale <= 128:
+        raise UsageError(f"--scale must be between 8 and 128, got {args.scale}")
+    board, seed = parse_open(read_input(args.file))
+    from ..render.minesweeper import draw_minesweeper
+
+    if board.mines[seed]:
+        img = draw_minesweeper(board, hit=seed, scale=args.scale)
+    else:
+        img = draw_minesweeper(board, board.open(seed), reveal=args.reveal, scale=args.scale)
+    with atomic_path(args.output) as tmp:
+        img.save(tmp, format="PNG")
     return 0
 
 
