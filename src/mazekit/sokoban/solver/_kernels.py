@@ -270,6 +270,49 @@ def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no
 
 
 @njit
+def frozen_goals_kernel(cells, fz, floor, goals, off, queue):  # type: ignore[no-untyped-def]
+    """True when the boxes frozen on goals (``fz``) leave no matching for the others.
+
+    Boxes frozen on goals never move again: they are walls. The free boxes
+    must still be matched to the free goals on push distances computed with
+    those walls (a goal walled in behind a frozen box, as in a dead-end goal
+    corridor filled in the wrong order, is lost).
+    """
+    nb = cells.shape[0]
+    nfz = 0
+    for j in range(nb):
+        if fz[j] != 0:
+            nfz += 1
+    if nfz == 0 or nfz == nb:
+        return False
+    fl = floor.copy()
+    for j in range(nb):
+        if fz[j] != 0:
+            fl[cells[j]] = 0
+    free_goals = np.empty(goals.shape[0], dtype=np.int64)
+    m = 0
+    for k in range(goals.shape[0]):
+        if fl[goals[k]] != 0:
+            free_goals[m] = goals[k]
+            m += 1
+    dist2 = np.full((m, floor.shape[0]), -1, dtype=np.int32)
+    pull_distances_kernel(fl, off, free_goals[:m], dist2, queue)
+    free_cells = np.empty(nb - nfz, dtype=np.int64)
+    n = 0
+    for j in range(nb):
+        if fz[j] == 0:
+            free_cells[n] = cells[j]
+            n += 1
+    u = np.zeros(n + 1, dtype=np.int64)
+    v = np.zeros(m + 1, dtype=np.int64)
+    p = np.zeros(m + 1, dtype=np.int64)
+    way = np.zeros(m + 1, dtype=np.int64)
+    minv = np.zeros(m + 1, dtype=np.int64)
+    used = np.zeros(m + 1, dtype=np.uint8)
+    return hungarian_kernel(free_cells, dist2, u, v, p, way, minv, used) >= BIG
+
+
+@njit
 def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, base, queue, bseen, allow):  # type: ignore[no-untyped-def]
     """Find the PI-corral with the fewest pushes into it; mark those pushes in ``allow``.
 
@@ -428,7 +471,7 @@ def lookup_kernel(table, phash, pplayer, pboxes, key, cells, player):  # type: i
 
 @njit
 def search_kernel(  # type: ignore[no-untyped-def]
-    floor, goalm, dead, dist, off, zbox, zpl,
+    floor, goalm, goals, dead, dist, off, zbox, zpl,
     pboxes, pplayer, pparent, pg, ppush, phash, table, hkey, hnode,
     ctr, optimal, weight, budget,
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
@@ -587,8 +630,11 @@ def search_kernel(  # type: ignore[no-untyped-def]
                             dead[x] != 0 and dead[y] != 0
                         ):
                             blocked += 1
-                    if blocked == 2 and frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
-                        alive = False
+                    if blocked == 2:
+                        if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
+                            alive = False
+                        elif frozen_goals_kernel(cells, fz, floor, goals, off, queue):
+                            alive = False
                 if alive:
                     ctr[C_STAMP] += 1
                     pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)

@@ -231,7 +231,7 @@ class _Direction:
             ot, oh, opl, obx = oa.table, oa.phash, oa.pplayer, oa.pboxes
         return int(
             kernel(
-                prob.floor, prob.goalm, self.dead, self.dist, prob.off, self.zbox, self.zpl,
+                prob.floor, prob.goalm, prob.goals, self.dead, self.dist, prob.off, self.zbox, self.zpl,
                 arr.pboxes, arr.pplayer, arr.pparent, arr.pg, arr.ppush, arr.phash,
                 arr.table, arr.hkey, arr.hnode, self.ctr, 1 if optimal else 0, int(weight),
                 self.budget, *self.scratch, 1 if corrals else 0,
