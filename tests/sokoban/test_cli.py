@@ -112,7 +112,7 @@ def test_replay_exit_codes(tmp_path, capsys):
     assert main(["sokoban", "replay", f, "--level", "Around the pillar", "rrruulDullllddrUluRddrrR"]) == 0
     capsys.readouterr()
     assert main(["sokoban", "replay", f, "rRRR"]) == 2
-    assert capsys.readouterr().err.strip() == "mazekit sokoban: move 4 'R': box against a wall"
+    assert capsys.readouterr().err.strip() == "mazekit sokoban replay: move 4 'R': box against a wall"
     assert main(["sokoban", "replay", f, "--level", "9", "r"]) == 2
     assert "the file has 5 level(s)" in capsys.readouterr().err
     assert main(["sokoban", "replay", f, "--level", "nope", "r"]) == 2
