@@ -304,6 +304,8 @@ def _search_one(
     prob = as_problem(level)
     nb = len(prob.boxes)
     ncells = prob.height * prob.width
+    if ncells >= 1 << 18:
+        raise ValueError(f"a {prob.height - 2}x{prob.width - 2} level is too large for the solver (< 262144 cells)")
     if bidirectional is None:
         bidirectional = not optimal
     bidirectional = bool(bidirectional) and not optimal and nb == len(prob.goals) and nb > 0
