@@ -1,9 +1,11 @@
 """Push-level best-first search for Sokoban: :func:`solve`.
 
 The wrapper prepares the level (:mod:`.problem`), allocates the node pool, the
-transposition table and the heap as NumPy arrays, and calls the compiled
-:func:`~._kernels.search_kernel` in slices of a few thousand expansions, checking
-the clock, the memory cap and Ctrl-C between slices. The solution is rebuilt
+transposition table and the heap as NumPy arrays for each direction (forward
+pushes; in fast mode also backward pulls), and calls the compiled
+:func:`~._kernels.search_kernel` in slices of a few thousand expansions, the two
+directions in turn, checking the clock, the memory cap and Ctrl-C between
+slices. The solution is rebuilt
 from the parent links as a list of pushes, then as a LURD string with the
 player's shortest walks between pushes.
 """
@@ -405,6 +407,14 @@ def search_level(
     forward one, in alternating slices, stopping when either reaches the
     other's states; ``macros`` (default: in fast mode) pushes a box along a
     one-wide corridor to its end in one move; ``weight`` runs that one weight.
+
+    Examples
+    --------
+    >>> r = search_level(["#####", "#@$.#", "#####"])
+    >>> r.stats.stopped, r.solution.lurd
+    ('solved', 'R')
+    >>> search_level(["#####", "#@ $#", "# . #", "#####"]).stats.stopped
+    'unsolvable'
     """
     t0 = time.perf_counter()
     if optimal or "weight" in options:
