@@ -119,7 +119,8 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
     lines = [
         f"Command: `{H.command_line('benchmarks/run.py', ['sokoban', *argv])}`; mode {mode}; "
         f"{args.jobs} levels at once (one per core); every solution replayed to a win by the engine.",
-        f"Machine: {H.machine()}; {load_before} at the start.",
+        f"Machine: {H.machine()}; {load_before} at the start, {H.load()} now (the machine is shared: "
+        "with a load above 2 a search gets less than a core, and limits are wall-clock seconds).",
         "",
         "| collection | solved | limit per level | target | wall time | search time (sum) "
         "| median time (solved) | pushes (sum) | moves (sum) | not solved because |",
