@@ -177,6 +177,7 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
     levels, solutions = xsokoban
     frozen = K.frozen_kernel.pick(_jit.THRESHOLD)
     hungarian = K.hungarian_kernel.pick(_jit.THRESHOLD)
+    frozen_goals = K.frozen_goals_kernel.pick(_jit.THRESHOLD)
     for level, lurd in zip(levels, solutions):
         prob = as_problem(level)
         nb, ng = len(prob.boxes), len(prob.goals)
@@ -185,6 +186,7 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
         v, p, way, minv = (np.zeros(ng + 1, dtype=np.int64) for _ in range(4))
         used = np.zeros(ng + 1, dtype=np.uint8)
         fz = np.zeros(nb, dtype=np.uint8)
+        queue = np.empty(prob.height * prob.width, dtype=np.int64)
         state = level.start
         for i, ch in enumerate(lurd):
             state = step(level, state, ch.lower()).state
@@ -195,6 +197,31 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
                 for j, c in enumerate(cells):
                     boxat[c] = j
                 assert not frozen(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz), i
+                assert not frozen_goals(cells, fz, prob.floor, prob.goals, prob.off, queue), i
                 boxat[cells] = -1
                 assert hungarian(cells, prob.dist, u, v, p, way, minv, used) < K.BIG, i
         assert isinstance(state, State)
+
+
+def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():
+    # two boxes stacked in a dead-end goal corridor below an empty goal: frozen on
+    # goals, and the goal above them is lost
+    prob = as_problem([
+        "#####",
+        "#.###",
+        "#*###",
+        "#*###",
+        "#   #",
+        "#@$ #",
+        "#   #",
+        "#####",
+    ])
+    cells = np.sort(prob.boxes)
+    boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
+    boxat[cells] = np.arange(len(cells))
+    fz = np.zeros(len(cells), dtype=np.uint8)
+    queue = np.empty(prob.height * prob.width, dtype=np.int64)
+    assert not K.frozen_kernel(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz)
+    assert fz.tolist() == [1, 1, 0]
+    assert K.frozen_goals_kernel(cells, fz, prob.floor, prob.goals, prob.off, queue)
+    assert search_level(prob, time_limit=10).stats.stopped == "unsolvable"
