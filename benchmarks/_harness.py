@@ -40,10 +40,13 @@ python benchmarks/run.py search                 # grid search: BFS, pair path, f
 python benchmarks/run.py search --quick         # a fast smoke run (small grids, few repeats)
 python benchmarks/run.py search --sizes 1000 --repeat 3 --no-write   # print only
 python benchmarks/startup.py                    # process start-up figures (CLI, forest)
+python benchmarks/run.py generate               # maze generation (also: universal, mines, sokoban)
 ```
 
-`python benchmarks/run.py --list` shows the available benchmarks. Each section below
-names the exact command that produced it. *warm* is the median of N calls after a
+`python benchmarks/run.py --list` shows the available benchmarks (`benchmarks/bench_NAME.py`,
+run as `python benchmarks/run.py NAME`); `NAME --help` gives their options. Each section
+below names the exact command that produced it and is rewritten only by that command
+(between its `BEGIN`/`END` marker comments). *warm* is the median of N calls after a
 first one; *cold* is the first call in a fresh process (imports done, the call
 itself timed: numba cache loading, lazy initialisation and first-touch memory
 included). Every result is checked against a reference before it is timed.
@@ -143,14 +146,21 @@ def build_c(name: str) -> Path:
     return out
 
 
+def refreshed_header(text: str) -> str:
+    """``text`` with its top section (how to run) set to the current :data:`HEADER`."""
+    block = f"{HEADER_BEGIN}\n{HEADER.rstrip()}\n{HEADER_END}"
+    if HEADER_BEGIN in text and HEADER_END in text:
+        head, rest = text.split(HEADER_BEGIN, 1)
+        return head + block + rest.split(HEADER_END, 1)[1]
+    return block + "\n\n" + text.lstrip("\n")
+
+
 def write_section(key: str, title: str, body: str) -> None:
     """Replace the section ``key`` of RESULTS.md (creating the file or section if needed)."""
     begin = f"<!-- BEGIN {key} -->"
     end = f"<!-- END {key} -->"
     block = f"{begin}\n## {title}\n\n{body.rstrip()}\n{end}\n"
-    text = RESULTS.read_text() if RESULTS.exists() else ""
-    if HEADER_BEGIN not in text:  # the file's top section: how to run
-        text = f"{HEADER_BEGIN}\n{HEADER.rstrip()}\n{HEADER_END}\n\n" + text.lstrip("\n")
+    text = refreshed_header(RESULTS.read_text() if RESULTS.exists() else "")
     if begin in text and end in text:
         head, rest = text.split(begin, 1)
         _, tail = rest.split(end, 1)
