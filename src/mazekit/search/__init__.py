@@ -11,13 +11,30 @@ large grids (see :mod:`mazekit._jit`).
 [[0, 0], [0, 1], [1, 1]]
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._common import STEPS, SearchResult
 from .astar import astar, greedy
 from .bfs import bfs, bfs_distances
 from .dfs import dfs
 from .dijkstra import dijkstra
 from .flood import flood, flood_order, label
-from .solve import SOLVERS, random_dfs, solve
+
+if TYPE_CHECKING:
+    from .solve import SOLVERS, random_dfs, solve
+
+_LAZY = {"SOLVERS", "random_dfs", "solve"}  # loaded on first use: keeps tiny commands quick
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module = importlib.import_module(".solve", __name__)
+        # importing the submodule binds the *module* to the name "solve": rebind the names
+        for lazy in _LAZY:
+            globals()[lazy] = getattr(module, lazy)
+        return globals()[name]
+    raise AttributeError(f"module 'mazekit.search' has no attribute {name!r}")
 
 __all__ = [
     "SOLVERS",
