@@ -72,6 +72,14 @@ class Padded:
         n = K.walk_back_kernel.pick(self.cells)(pdir, self.offsets, end, out)
         return self.points(out[:n][::-1])
 
+    def tree_depth(self, order: NDArray[np.int32], pdir: NDArray[np.int8]) -> NDArray[np.int32]:
+        """Depth of every visited cell in the search tree given by ``order`` and ``pdir``."""
+        visited = np.flatnonzero(order >= 0)
+        cells = visited[np.argsort(order[visited], kind="stable")]
+        depth = np.full(self.size, -1, dtype=np.int32)
+        K.tree_depth_kernel.pick(self.cells)(cells, pdir, self.offsets, depth)
+        return self.unpad(depth)
+
     def parents(self, pdir: NDArray[np.int8]) -> NDArray[np.int64]:
         """Per cell, the flat (unpadded) index of its parent; -1 for none."""
         rows, cols = self.shape

@@ -47,15 +47,3 @@ def random_dfs_kernel(grid, offsets, start, goal, rand, order, pdir, stack):  # 
         stack[sp] = v
         sp += 1
     return count, -1
-
-
-@njit
-def search_depth_kernel(cells, pdir, offsets, depth):  # type: ignore[no-untyped-def]
-    """Depth of each cell in a search tree; ``cells`` lists parents before children."""
-    for i in range(cells.shape[0]):
-        v = cells[i]
-        k = pdir[v]
-        if k < 0:
-            depth[v] = 0
-        else:
-            depth[v] = depth[v - offsets[k]] + 1

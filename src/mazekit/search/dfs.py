@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from ..grid import Point, check_point
 from . import _kernels as K
@@ -77,13 +77,6 @@ def dfs(
     kern = K.dfs_kernel.pick(pg.cells)
     count, end = kern(pg.grid, pg.offsets, s, goal_idx, tmask, order, pdir, stack_cell, stack_k)
 
-    def depth() -> NDArray[np.int32]:
-        visited = np.flatnonzero(order >= 0)
-        cells = visited[np.argsort(order[visited], kind="stable")]
-        d = np.full(pg.size, -1, dtype=np.int32)
-        K.tree_depth_kernel.pick(pg.cells)(cells, pdir, pg.offsets, d)
-        return pg.unpad(d)
-
     return make_result(
         pg,
         end=int(end),
@@ -92,5 +85,5 @@ def dfs(
         visited=int(count),
         algorithm="dfs",
         order=lambda: pg.unpad(order),
-        distance=depth,
+        distance=lambda: pg.tree_depth(order, pdir),
     )

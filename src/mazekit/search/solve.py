@@ -75,13 +75,6 @@ def random_dfs(
     stack = np.empty(pg.cells + 1, dtype=np.int64)
     count, end = SK.random_dfs_kernel.pick(pg.cells)(pg.grid, pg.offsets, s, g, rand, order, pdir, stack)
 
-    def depth() -> NDArray[np.int32]:
-        visited = np.flatnonzero(order >= 0)
-        cells = visited[np.argsort(order[visited], kind="stable")]
-        d = np.full(pg.size, -1, dtype=np.int32)
-        SK.search_depth_kernel.pick(pg.cells)(cells, pdir, pg.offsets, d)
-        return pg.unpad(d)
-
     return make_result(
         pg,
         end=int(end),
@@ -90,7 +83,7 @@ def random_dfs(
         visited=int(count),
         algorithm="dfs-random",
         order=lambda: pg.unpad(order),
-        distance=depth,
+        distance=lambda: pg.tree_depth(order, pdir),
     )
 
 
