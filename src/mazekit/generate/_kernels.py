@@ -26,6 +26,27 @@ from .._jit import njit
 MASK32 = 0xFFFFFFFF
 
 
+
+@njit
+def unvisited_neighbours(u, h, w, visited, cand):
+    """Write the unvisited cells next to cell ``u`` (up, down, left, right) into ``cand``; return their count."""
+    ui = u // w
+    uj = u - ui * w
+    m = 0
+    if ui > 0 and visited[u - w] == 0:
+        cand[m] = u - w
+        m += 1
+    if ui < h - 1 and visited[u + w] == 0:
+        cand[m] = u + w
+        m += 1
+    if uj > 0 and visited[u - 1] == 0:
+        cand[m] = u - 1
+        m += 1
+    if uj < w - 1 and visited[u + 1] == 0:
+        cand[m] = u + 1
+        m += 1
+    return m
+
 @njit
 def xorshift32(x):
     """The next state of xorshift32 (a nonzero integer below 2**32)."""
@@ -61,19 +82,7 @@ def backtracker_kernel(h, w, start, rand, out, order):
         u = stack[sp - 1]
         ui = u // w
         uj = u - ui * w
-        m = 0
-        if ui > 0 and visited[u - w] == 0:
-            cand[m] = u - w
-            m += 1
-        if ui < h - 1 and visited[u + w] == 0:
-            cand[m] = u + w
-            m += 1
-        if uj > 0 and visited[u - 1] == 0:
-            cand[m] = u - 1
-            m += 1
-        if uj < w - 1 and visited[u + 1] == 0:
-            cand[m] = u + 1
-            m += 1
+        m = unvisited_neighbours(u, h, w, visited, cand)
         if m == 0:
             sp -= 1
             continue
@@ -504,21 +513,7 @@ def hunt_and_kill_kernel(h, w, start, rand, out, order):
     scan = 0  # every cell before it is visited
     src = start
     while True:
-        ui = u // w
-        uj = u - ui * w
-        m = 0
-        if ui > 0 and visited[u - w] == 0:
-            cand[m] = u - w
-            m += 1
-        if ui < h - 1 and visited[u + w] == 0:
-            cand[m] = u + w
-            m += 1
-        if uj > 0 and visited[u - 1] == 0:
-            cand[m] = u - 1
-            m += 1
-        if uj < w - 1 and visited[u + 1] == 0:
-            cand[m] = u + 1
-            m += 1
+        m = unvisited_neighbours(u, h, w, visited, cand)
         if m > 0:
             v = cand[int(rand[ri] * m)]
             ri += 1
@@ -634,19 +629,7 @@ def growing_tree_kernel(h, w, start, newest, rand, out, order):
         u = active[k]
         ui = u // w
         uj = u - ui * w
-        m = 0
-        if ui > 0 and visited[u - w] == 0:
-            cand[m] = u - w
-            m += 1
-        if ui < h - 1 and visited[u + w] == 0:
-            cand[m] = u + w
-            m += 1
-        if uj > 0 and visited[u - 1] == 0:
-            cand[m] = u - 1
-            m += 1
-        if uj < w - 1 and visited[u + 1] == 0:
-            cand[m] = u + 1
-            m += 1
+        m = unvisited_neighbours(u, h, w, visited, cand)
         if m == 0:
             live -= 1
             if mixed:
