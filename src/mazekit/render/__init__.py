@@ -36,6 +36,8 @@ __all__ = [
     "draw_sokoban",
     "save_sokoban_png",
     "save_sokoban_gif",
+    "draw_minesweeper",
+    "save_minesweeper_png",
 ]
 
 _WHERE = {
@@ -57,6 +59,8 @@ _WHERE = {
     "draw_sokoban": ".sokoban",
     "save_sokoban_png": ".sokoban",
     "save_sokoban_gif": ".sokoban",
+    "draw_minesweeper": ".minesweeper",
+    "save_minesweeper_png": ".minesweeper",
 }
 
 
