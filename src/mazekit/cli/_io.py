@@ -6,7 +6,6 @@ import contextlib
 import errno
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 
 __all__ = ["UsageError", "read_input", "write_output", "atomic_path", "stdout_is_tty"]
@@ -33,6 +32,8 @@ def atomic_path(path: str) -> Iterator[str]:
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise FileNotFoundError(errno.ENOENT, "no such folder for the output", path)
+    import tempfile  # only when a file is written: keeps start-up short
+
     fd, tmp = tempfile.mkstemp(prefix=".mazekit-", suffix=os.path.splitext(path)[1], dir=directory)
     os.close(fd)
     umask = os.umask(0)
