@@ -11,6 +11,12 @@ from .solver import MAX_NODES, solvable
 
 __all__ = ["generate_no_guess"]
 
+#: Search budget of the probability step while a board is being built. A frontier
+#: whose exact count needs more is treated as "stuck" (a mine is moved) instead of
+#: being enumerated: that keeps the rare slow boards fast. The finished board is
+#: still verified with the solver's full budget.
+NOGUESS_NODES = 20_000
+
 
 def generate_no_guess(
     rows: int,
@@ -79,7 +85,7 @@ def generate_no_guess(
         flat = pad.reshape(-1)
         rand = gen.random(2 * moves + 2)
         kernel = K.noguess_kernel.pick(rows * cols * 50)
-        done = kernel(flat, pad_prot.reshape(-1), offsets, width, rows, mines, first, rand, MAX_NODES, moves)
+        done = kernel(flat, pad_prot.reshape(-1), offsets, width, rows, mines, first, rand, NOGUESS_NODES, moves)
         if done >= 0:
             result = Board.from_mines(flat.reshape(rows + 2, width)[1:-1, 1:-1].astype(bool))
             if solvable(result, click):
