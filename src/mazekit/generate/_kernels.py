@@ -47,6 +47,27 @@ def unvisited_neighbours(u, h, w, visited, cand):
         m += 1
     return m
 
+
+@njit
+def cell_neighbours(u, h, w, cand):
+    """Write the cells next to cell ``u`` (up, down, left, right) into ``cand``; return their count."""
+    ui = u // w
+    uj = u - ui * w
+    m = 0
+    if ui > 0:
+        cand[m] = u - w
+        m += 1
+    if ui < h - 1:
+        cand[m] = u + w
+        m += 1
+    if uj > 0:
+        cand[m] = u - 1
+        m += 1
+    if uj < w - 1:
+        cand[m] = u + 1
+        m += 1
+    return m
+
 @njit
 def xorshift32(x):
     """The next state of xorshift32 (a nonzero integer below 2**32)."""
@@ -132,21 +153,7 @@ def prim_kernel(h, w, start, rand, out, order, mode):
     step += 1
     while True:
         # add the walls (mode 0) or frontier cells (mode 1) around u
-        ui = u // w
-        uj = u - ui * w
-        m = 0
-        if ui > 0:
-            cand[m] = u - w
-            m += 1
-        if ui < h - 1:
-            cand[m] = u + w
-            m += 1
-        if uj > 0:
-            cand[m] = u - 1
-            m += 1
-        if uj < w - 1:
-            cand[m] = u + 1
-            m += 1
+        m = cell_neighbours(u, h, w, cand)
         for k in range(m):
             v = cand[k]
             if mode == 0:
@@ -403,21 +410,7 @@ def wilson_kernel(h, w, cells, seed, out, order):
             continue
         u = s
         while inside[u] == 0:
-            ui = u // w
-            uj = u - ui * w
-            m = 0
-            if ui > 0:
-                cand[m] = u - w
-                m += 1
-            if ui < h - 1:
-                cand[m] = u + w
-                m += 1
-            if uj > 0:
-                cand[m] = u - 1
-                m += 1
-            if uj < w - 1:
-                cand[m] = u + 1
-                m += 1
+            m = cell_neighbours(u, h, w, cand)
             x = xorshift32(x)
             v = cand[(x * m) >> 32]
             nxt[u] = v
@@ -457,21 +450,7 @@ def aldous_broder_kernel(h, w, start, seed, out, order):
     step += 1
     left = n - 1
     while left > 0:
-        ui = u // w
-        uj = u - ui * w
-        m = 0
-        if ui > 0:
-            cand[m] = u - w
-            m += 1
-        if ui < h - 1:
-            cand[m] = u + w
-            m += 1
-        if uj > 0:
-            cand[m] = u - 1
-            m += 1
-        if uj < w - 1:
-            cand[m] = u + 1
-            m += 1
+        m = cell_neighbours(u, h, w, cand)
         x = xorshift32(x)
         v = cand[(x * m) >> 32]
         if inside[v] == 0:
