@@ -225,3 +225,53 @@ def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():
     assert fz.tolist() == [1, 1, 0]
     assert K.frozen_goals_kernel(cells, fz, prob.floor, prob.goals, prob.off, queue)
     assert search_level(prob, time_limit=10).stats.stopped == "unsolvable"
+
+
+GOAL_CORRIDOR = [
+    "#########",
+    "#...    #",
+    "######  #",
+    "#  $ $$ #",
+    "#      @#",
+    "#########",
+]
+
+
+def test_packing_order_fills_a_dead_end_corridor_from_its_end():
+    from mazekit.sokoban.solver.search import goal_areas
+
+    prob = as_problem(GOAL_CORRIDOR)
+    garea, forder, fstart = goal_areas(prob)
+    assert fstart.tolist() == [0, 3]
+    assert forder.tolist() == [prob.cell(1, 1), prob.cell(1, 2), prob.cell(1, 3)]
+    assert garea[prob.cell(1, 2)] == 0 and garea[prob.cell(3, 3)] == -1
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_goal_macros_give_replayable_solutions(strict, mode):
+    level = parse_level("\n".join(GOAL_CORRIDOR))
+    with jit_mode(mode):
+        res = search_level(level, time_limit=20, weight=3, strict_packing=strict, bidirectional=False)
+    assert res.solution is not None
+    r = replay(level, res.solution.lurd)
+    assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_goal_macro_kernel_pushes_a_box_to_the_end_of_a_goal_corridor(mode):
+    prob = as_problem(GOAL_CORRIDOR)
+    from mazekit.sokoban.solver.search import goal_areas
+
+    garea, forder, _ = goal_areas(prob)
+    n = prob.height * prob.width
+    boxat = np.full(n, -1, dtype=np.int32)
+    start = prob.cell(1, 3)
+    boxat[start] = 0
+    out = np.zeros(1, dtype=np.int64)
+    scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
+    with jit_mode(mode):
+        r = K.goal_macro_kernel.pick(10**9 if mode == "always" else 0)(
+            prob.floor, prob.dead, boxat, prob.off, garea, 0, start, prob.cell(1, 4), int(forder[0]),
+            *scratch, np.zeros(n, np.int64), np.empty(n, np.int64), out)
+    assert r == 2 and int(out[0]) == prob.cell(1, 2) and boxat[start] == 0

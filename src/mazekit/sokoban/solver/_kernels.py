@@ -50,8 +50,9 @@ C_PRUNED = 9
 C_INIT = 10
 C_ROOTS = 11
 C_MEET = 12
+C_MACROS = 13
 #: Number of ctr slots.
-NCTR = 13
+NCTR = 14
 
 # statuses
 RUNNING = 0
@@ -406,6 +407,73 @@ def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ba
 
 
 @njit
+def goal_macro_kernel(  # type: ignore[no-untyped-def]
+    floor, dead, boxat, off, garea, area, start, start_pl, target, vis, vstamp, qbox, qpl, qg, mark, queue, out,
+):
+    """Fewest pushes that bring the box on ``start`` to ``target`` inside goal area ``area``; -1 if none.
+
+    A breadth-first search of the lone box's pushes, the other boxes fixed
+    (``boxat``; the moving box's own entry is ignored), the box kept on the
+    area's cells (``garea == area``), the player starting on ``start_pl``. A
+    state is (box cell, side the player pushed from); each needs a flood of the
+    player's region. ``vstamp`` is a one-slot stamp counter for ``vis`` and
+    ``mark``; ``out[0]`` receives the player's cell after the last push.
+    """
+    if start == target:
+        out[0] = start_pl
+        return 0
+    saved = boxat[start]
+    boxat[start] = -1
+    vstamp[0] += 1
+    vs = vstamp[0]
+    qbox[0] = start
+    qpl[0] = start_pl
+    qg[0] = 0
+    head = 0
+    tail = 1
+    res = -1
+    while head < tail and res < 0:
+        b = qbox[head]
+        pl = qpl[head]
+        gg = qg[head]
+        head += 1
+        # flood the player's region around the box on b
+        vstamp[0] += 1
+        ms = vstamp[0]
+        mark[pl] = ms
+        queue[0] = pl
+        fh = 0
+        ft = 1
+        while fh < ft:
+            x = queue[fh]
+            fh += 1
+            for d in range(4):
+                y = x + off[d]
+                if floor[y] != 0 and boxat[y] < 0 and y != b and mark[y] != ms:
+                    mark[y] = ms
+                    queue[ft] = y
+                    ft += 1
+        for d in range(4):
+            behind = b - off[d]
+            to = b + off[d]
+            if mark[behind] != ms or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
+                continue
+            if garea[to] != area or vis[to * 4 + d] == vs:
+                continue
+            vis[to * 4 + d] = vs
+            if to == target:
+                out[0] = b
+                res = gg + 1
+                break
+            qbox[tail] = to
+            qpl[tail] = b
+            qg[tail] = gg + 1
+            tail += 1
+    boxat[start] = saved
+    return res
+
+
+@njit
 def heap_push_kernel(hkey, hnode, size, key, node):  # type: ignore[no-untyped-def]
     """Push ``(key, node)`` on the heap of ``size`` entries; return the new size."""
     i = size
@@ -477,6 +545,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
     lab, bseen, allow, use_corrals,
     backward, goal_player, otable, ophash, opplayer, opboxes, macros,
+    garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout,
 ):
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
@@ -619,7 +688,38 @@ def search_kernel(  # type: ignore[no-untyped-def]
                         newpl = to
                         to = nxt
                         steps += 1
-                alive = True
+                gm = 0
+                if macros != 0 and backward == 0 and garea[to] >= 0:
+                    # goal macro: a box entering a goal area whose goals are filled in
+                    # its packing order so far goes straight on to the next goal
+                    ga = garea[to]
+                    m = 0
+                    for t in range(fstart[ga], fstart[ga + 1]):
+                        bt = boxat[forder[t]]
+                        if bt >= 0 and bt != i:
+                            m += 1
+                    prefix = fstart[ga] + m < fstart[ga + 1]
+                    for t in range(fstart[ga], fstart[ga] + m):
+                        bt = boxat[forder[t]]
+                        if bt < 0 or bt == i:
+                            prefix = False
+                            break
+                    if prefix and forder[fstart[ga] + m] != to and steps < 512:
+                        target = forder[fstart[ga] + m]
+                        r = goal_macro_kernel(floor, dead, boxat, off, garea, ga, to, newpl, target, gvis,
+                                              gstamp, gqbox, gqpl, gqg, gmark, queue, gout)
+                        if 0 < r < 512:
+                            boxat[to] = -1
+                            boxat[target] = i
+                            cells[i] = target
+                            to = target
+                            newpl = gout[0]
+                            steps += r
+                            gm = 1
+                            ctr[C_MACROS] += 1
+                        elif macros == 2 and garea[c] != ga:
+                            gm = -1  # strict: a box entering out of the packing order is not tried
+                alive = gm >= 0
                 if backward == 0:
                     # freeze test only when the pushed box is blocked on both axes
                     blocked = 0
@@ -630,7 +730,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                             dead[x] != 0 and dead[y] != 0
                         ):
                             blocked += 1
-                    if blocked == 2:
+                    if blocked == 2 and alive:
                         if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
                             alive = False
                         elif frozen_goals_kernel(cells, fz, floor, goals, off, queue):
@@ -660,7 +760,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                 h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
                                 pg[found] = g2
                                 pparent[found] = k
-                                ppush[found] = (steps << 20) | (c * 4 + d)
+                                ppush[found] = (gm << 30) | (steps << 20) | (c * 4 + d)
                                 hk = (np.int64(g2 + h2) << shift) | h2
                                 ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
                     else:
@@ -675,7 +775,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                 pplayer[n] = pl
                                 pparent[n] = k
                                 pg[n] = g2
-                                ppush[n] = (steps << 20) | (c * 4 + d)
+                                ppush[n] = (gm << 30) | (steps << 20) | (c * 4 + d)
                                 phash[n] = key
                                 table[-1 - found] = n + 1
                                 ctr[C_NODES] = n + 1

@@ -125,17 +125,147 @@ class _Arrays:
         self.cap = cap
 
 
+def _region(prob: Problem, occupied: set[int], start: int) -> set[int]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        x = todo.pop()
+        for d in range(4):
+            y = x + int(prob.off[d])
+            if prob.floor[y] and y not in occupied and y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return seen
+
+
+def _box_path(prob: Problem, others: set[int], box: int, player: int, dest: int,
+              dest_player: int) -> list[tuple[int, int]]:
+    """Pushes ``(cell, direction)`` of one box from ``box`` to ``dest``, the player ending in ``dest_player``'s
+    region (named by its smallest cell), the other boxes fixed; breadth-first."""
+    start = (box, player)
+    prev: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {start: None}
+    todo = deque([start])
+    while todo:
+        b, pl = todo.popleft()
+        region = _region(prob, others | {b}, pl)
+        if b == dest and min(region) == dest_player and (b, pl) != start:
+            out = []
+            key = (b, pl)
+            while prev[key] is not None:
+                back, d = prev[key]  # type: ignore[misc]
+                out.append((back[0], d))
+                key = back
+            out.reverse()
+            return out
+        for d in range(4):
+            step = int(prob.off[d])
+            to = b + step
+            if b - step in region and prob.floor[to] and to not in others and (to, b) not in prev:
+                prev[(to, b)] = ((b, pl), d)
+                todo.append((to, b))
+    raise AssertionError("no push path for a goal macro: the search state was inconsistent")
+
+
 def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     while int(arrays.pparent[node]) >= 0:
         code = int(arrays.ppush[node])
-        steps = max(1, code >> 20)
-        cell, d = (code & 0xFFFFF) >> 2, code & 3
-        step = int(prob.off[d])
-        out.extend((cell + s * step, d) for s in reversed(range(steps)))
-        node = int(arrays.pparent[node])
+        parent = int(arrays.pparent[node])
+        if code >> 30:
+            # goal macro: find the pushes again from the parent's position
+            before = {int(x) for x in arrays.pboxes[parent]}
+            after = {int(x) for x in arrays.pboxes[node]}
+            (src,), (dst,) = before - after, after - before
+            path = _box_path(prob, before - {src}, src, int(arrays.pplayer[parent]), dst,
+                             int(arrays.pplayer[node]))
+            out.extend(reversed(path))
+        else:
+            steps = max(1, (code >> 20) & 0x3FF)
+            cell, d = (code & 0xFFFFF) >> 2, code & 3
+            step = int(prob.off[d])
+            out.extend((cell + s * step, d) for s in reversed(range(steps)))
+        node = parent
     out.reverse()
     return out
+
+
+def _pull_out(prob: Problem, boxes: set[int], box: int, area: set[int]) -> int | None:
+    """Fewest pulls that take ``box`` out of ``area`` among ``boxes`` (player anywhere free); None if none."""
+    starts = []
+    for d in range(4):
+        x = box + int(prob.off[d])
+        if prob.floor[x] and x not in boxes:
+            starts.append(min(_region(prob, boxes | {box}, x)))
+    seen = {(box, p) for p in starts}
+    todo = deque((box, p, 0) for p in set(starts))
+    while todo:
+        b, pl, n = todo.popleft()
+        region = _region(prob, boxes | {b}, pl)
+        for d in range(4):
+            step = int(prob.off[d])
+            to, newpl = b + step, b + 2 * step
+            if to in region and newpl in region:
+                if to not in area:
+                    return n + 1
+                key = (to, min(_region(prob, boxes | {to}, newpl)))
+                if key not in seen:
+                    seen.add(key)
+                    todo.append((to, key[1], n + 1))
+    return None
+
+
+def goal_areas(prob: Problem, max_goals: int = 64) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
+    """Goal areas and their packing orders: ``(garea, forder, fstart)``.
+
+    A goal area is a 4-connected group of goal cells (at least two, at most
+    ``max_goals``). Its packing order comes from the finished area backwards:
+    over and over, the box with the fewest pulls out of the area (the player
+    anywhere free, the other boxes outside ignored) is taken out; the reversed
+    sequence is an order in which the goals can be filled. ``garea`` is the
+    area of each cell (-1 outside any area with an order), ``forder[fstart[a]:
+    fstart[a + 1]]`` area ``a``'s goals in filling order.
+    """
+    garea = np.full(prob.floor.shape[0], -1, dtype=np.int32)
+    goals = {int(g) for g in prob.goals}
+    seen: set[int] = set()
+    orders: list[list[int]] = []
+    for g0 in sorted(goals):
+        if g0 in seen:
+            continue
+        comp = {g0}
+        todo = [g0]
+        while todo:
+            x = todo.pop()
+            for d in range(4):
+                y = x + int(prob.off[d])
+                if y in goals and y not in comp:
+                    comp.add(y)
+                    todo.append(y)
+        seen |= comp
+        if not 2 <= len(comp) <= max_goals:
+            continue
+        boxes = set(comp)
+        taken: list[int] = []
+        while boxes:
+            best: tuple[int, int] | None = None
+            for b in sorted(boxes):
+                n = _pull_out(prob, boxes - {b}, b, comp)
+                if n is not None and (best is None or n < best[0]):
+                    best = (n, b)
+            if best is None:
+                break
+            taken.append(best[1])
+            boxes.remove(best[1])
+        if boxes:
+            continue
+        for x in comp:
+            garea[x] = len(orders)
+        orders.append(taken[::-1])
+    fstart = np.zeros(len(orders) + 1, dtype=np.int64)
+    for a, o in enumerate(orders):
+        fstart[a + 1] = fstart[a] + len(o)
+    forder = np.array([x for o in orders for x in o], dtype=np.int64)
+    return garea, forder, fstart
 
 
 def _walk(prob: Problem, boxes: set[int], start: int, goal: int) -> str:
@@ -180,7 +310,8 @@ class _Direction:
 
     def __init__(self, prob: Problem, backward: bool, max_cap: int, roots_boxes: NDArray[np.int64],
                  roots_player: list[int], dead: NDArray[np.uint8], dist: NDArray[np.int32],
-                 goal_player: int, zbox: NDArray[np.int64], zpl: NDArray[np.int64]) -> None:
+                 goal_player: int, zbox: NDArray[np.int64], zpl: NDArray[np.int64],
+                 areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None = None) -> None:
         nb = len(prob.boxes)
         ncells = prob.height * prob.width
         box_dtype: type = np.int16 if ncells < 32767 else np.int32
@@ -220,11 +351,21 @@ class _Direction:
             np.zeros(nbm, dtype=np.int64),  # bseen
             np.zeros(4 * nbm, dtype=np.uint8),  # allow
         )
+        self.goal_scratch = (
+            np.zeros(4 * ncells, dtype=np.int64),  # gvis
+            np.zeros(1, dtype=np.int64),  # gstamp
+            np.empty(4 * ncells + 1, dtype=np.int64),  # gqbox
+            np.empty(4 * ncells + 1, dtype=np.int64),  # gqpl
+            np.empty(4 * ncells + 1, dtype=np.int64),  # gqg
+            np.zeros(ncells, dtype=np.int64),  # gmark
+            np.zeros(1, dtype=np.int64),  # gout
+        )
+        self.areas = _NO_AREAS if areas is None else areas
         self.budget = 64
         self.done = False
 
     def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool,
-            macros: bool) -> int:
+            macros: int) -> int:
         prob, arr = self.prob, self.arr
         if other is None:
             ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
@@ -237,7 +378,8 @@ class _Direction:
                 arr.pboxes, arr.pplayer, arr.pparent, arr.pg, arr.ppush, arr.phash,
                 arr.table, arr.hkey, arr.hnode, self.ctr, 1 if optimal else 0, int(weight),
                 self.budget, *self.scratch, 1 if corrals else 0,
-                1 if self.backward else 0, self.goal_player, ot, oh, opl, obx, 1 if macros else 0,
+                1 if self.backward else 0, self.goal_player, ot, oh, opl, obx, int(macros),
+                *self.areas, *self.goal_scratch,
             )
         )
 
@@ -251,6 +393,15 @@ class _Direction:
 
 
 _EMPTY_TABLE = np.zeros(1, dtype=np.int32)
+_AREAS_CACHE: list[tuple[Problem, tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]]] = []
+
+
+def _areas_of(prob: Problem) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`goal_areas` of the last problem seen, computed once for the portfolio's searches."""
+    if not _AREAS_CACHE or _AREAS_CACHE[0][0] is not prob:
+        _AREAS_CACHE[:] = [(prob, goal_areas(prob))]
+    return _AREAS_CACHE[0][1]
+_NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 def _regions(prob: Problem, boxes: NDArray[np.int64]) -> list[int]:
@@ -298,6 +449,7 @@ def _search_one(
     corrals: bool = True,
     bidirectional: bool | None = None,
     macros: bool | None = None,
+    strict_packing: bool = False,
     backward_share: float = 0.5,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
@@ -312,13 +464,15 @@ def _search_one(
         bidirectional = not optimal
     bidirectional = bool(bidirectional) and not optimal and nb == len(prob.goals) and nb > 0
     macros = (not optimal if macros is None else bool(macros)) and ncells < (1 << 18)
+    mcode = (2 if strict_packing else 1) if macros else 0
     box_bytes = 2 if ncells < 32767 else 4
     max_cap = _cap_for(int(memory) // (2 if bidirectional else 1), nb, box_bytes)
     rng = np.random.default_rng(0x5EED)
     zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
     zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
     start_player = _min_region_cell(prob, prob.boxes, prob.player) if nb else prob.player
-    fwd = _Direction(prob, False, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, -1, zbox, zpl)
+    areas = _areas_of(prob) if macros and nb else None
+    fwd = _Direction(prob, False, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, -1, zbox, zpl, areas)
     dirs = [fwd]
     bwd: _Direction | None = None
     if bidirectional:
@@ -337,18 +491,24 @@ def _search_one(
 
     kernel = K.search_kernel.pick(ncells)
     try:
-        while stopped == "time":
-            for cur in dirs:
+        active = list(dirs)
+        while stopped == "time" and active:
+            for cur in list(active):
                 other = bwd if cur is fwd else fwd
                 if other is not None and other not in dirs:
                     other = None
                 ts = time.perf_counter()
-                status = cur.run(kernel, other, optimal, weight, corrals, macros)
+                status = cur.run(kernel, other, optimal, weight, corrals, mcode)
                 now = time.perf_counter()
                 if status == K.SOLVED:
                     stopped = "solved"
                     winner = cur
                     break
+                if status == K.EXHAUSTED and cur is fwd and mcode == 2:
+                    # the strict packing order cut every way on: not a proof; the
+                    # backward search goes on alone (still meeting the forward's states)
+                    active.remove(fwd)
+                    continue
                 if status == K.EXHAUSTED:
                     stopped = "unsolvable"
                     break
@@ -357,7 +517,7 @@ def _search_one(
                     break
                 spent = now - ts
                 want = 2 * slice_seconds * (backward_share if cur.backward else 1 - backward_share)
-                if len(dirs) == 1:
+                if len(active) == 1:
                     want = slice_seconds
                 if spent < want / 2:
                     cur.budget = min(cur.budget * 2, 1 << 22)
