@@ -665,142 +665,152 @@ def search_kernel(  # type: ignore[no-untyped-def]
                         continue
                     if restricted and allow[i * 4 + d] == 0:
                         continue
-                # make the move
-                boxat[c] = -1
-                boxat[to] = i
-                cells[i] = to
-                steps = 1
-                if macros != 0 and backward == 0:
-                    # tunnel macro: a box pushed along a one-wide corridor, the player
-                    # following in it, goes on to the corridor's end in one move
-                    a = 2 if d < 2 else 0
-                    while (
-                        goalm[to] == 0
-                        and floor[to + off[a]] == 0 and floor[to + off[a + 1]] == 0
-                        and floor[newpl + off[a]] == 0 and floor[newpl + off[a + 1]] == 0
-                    ):
-                        nxt = to + off[d]
-                        if floor[nxt] == 0 or boxat[nxt] >= 0 or dead[nxt] != 0:
-                            break
-                        boxat[to] = -1
-                        boxat[nxt] = i
-                        cells[i] = nxt
-                        newpl = to
-                        to = nxt
-                        steps += 1
-                gm = 0
-                if macros != 0 and backward == 0 and garea[to] >= 0:
-                    # goal macro: a box entering a goal area whose goals are filled in
-                    # its packing order so far goes straight on to the next goal
-                    ga = garea[to]
-                    m = 0
-                    for t in range(fstart[ga], fstart[ga + 1]):
-                        bt = boxat[forder[t]]
-                        if bt >= 0 and bt != i:
-                            m += 1
-                    prefix = fstart[ga] + m < fstart[ga + 1]
-                    for t in range(fstart[ga], fstart[ga] + m):
-                        bt = boxat[forder[t]]
-                        if bt < 0 or bt == i:
-                            prefix = False
-                            break
-                    if prefix and forder[fstart[ga] + m] != to and steps < 512:
-                        target = forder[fstart[ga] + m]
-                        r = goal_macro_kernel(floor, dead, boxat, off, garea, ga, to, newpl, target, gvis,
-                                              gstamp, gqbox, gqpl, gqg, gmark, queue, gout)
-                        if 0 < r < 512:
-                            boxat[to] = -1
-                            boxat[target] = i
-                            cells[i] = target
-                            to = target
-                            newpl = gout[0]
-                            steps += r
-                            gm = 1
-                            ctr[C_MACROS] += 1
-                        elif macros == 2 and garea[c] != ga:
-                            gm = -1  # strict: a box entering out of the packing order is not tried
-                alive = gm >= 0
-                if backward == 0:
-                    # freeze test only when the pushed box is blocked on both axes
-                    blocked = 0
-                    for a in range(0, 4, 2):
-                        x = to + off[a]
-                        y = to + off[a + 1]
-                        if floor[x] == 0 or floor[y] == 0 or boxat[x] >= 0 or boxat[y] >= 0 or (
-                            dead[x] != 0 and dead[y] != 0
+                # with goal macros (not strict) a push into a goal area gives two children:
+                # the plain push, then the push carried on to the area's next goal
+                for variant in range(2 if macros == 1 and backward == 0 else 1):
+                    if variant == 1:
+                        to = c + off[d]
+                        newpl = c
+                    # make the move
+                    boxat[c] = -1
+                    boxat[to] = i
+                    cells[i] = to
+                    steps = 1
+                    if macros != 0 and backward == 0:
+                        # tunnel macro: a box pushed along a one-wide corridor, the player
+                        # following in it, goes on to the corridor's end in one move
+                        a = 2 if d < 2 else 0
+                        while (
+                            goalm[to] == 0
+                            and floor[to + off[a]] == 0 and floor[to + off[a + 1]] == 0
+                            and floor[newpl + off[a]] == 0 and floor[newpl + off[a + 1]] == 0
                         ):
-                            blocked += 1
-                    if blocked == 2 and alive:
-                        if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
-                            alive = False
-                        elif frozen_goals_kernel(cells, fz, floor, goals, off, queue):
-                            alive = False
-                if alive:
-                    ctr[C_STAMP] += 1
-                    pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)
-                    key = parent_key ^ zbox[c] ^ zbox[to] ^ zpl[pl]
-                    # the sorted child state
-                    for j in range(nb):
-                        sorted_cells[j] = cells[j]
-                    j = i
-                    while j > 0 and sorted_cells[j - 1] > to:
-                        sorted_cells[j] = sorted_cells[j - 1]
-                        j -= 1
-                    while j < nb - 1 and sorted_cells[j + 1] < to:
-                        sorted_cells[j] = sorted_cells[j + 1]
-                        j += 1
-                    sorted_cells[j] = to
-                    found = lookup_kernel(table, phash, pplayer, pboxes, key, sorted_cells, pl)
-                    g2 = g + steps
-                    if found >= 0:
-                        if optimal != 0 and g2 < pg[found]:
-                            if ctr[C_HEAP] >= hcap - 1:
-                                status = MEMORY
-                            else:
-                                h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
-                                pg[found] = g2
-                                pparent[found] = k
-                                ppush[found] = (gm << 30) | (steps << 20) | (c * 4 + d)
-                                hk = (np.int64(g2 + h2) << shift) | h2
-                                ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
-                    else:
-                        h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
-                        if h2 < BIG:
-                            n = ctr[C_NODES]
-                            if n >= cap or ctr[C_HEAP] >= hcap - 1:
-                                status = MEMORY
-                            else:
-                                for jj in range(nb):
-                                    pboxes[n, jj] = sorted_cells[jj]
-                                pplayer[n] = pl
-                                pparent[n] = k
-                                pg[n] = g2
-                                ppush[n] = (gm << 30) | (steps << 20) | (c * 4 + d)
-                                phash[n] = key
-                                table[-1 - found] = n + 1
-                                ctr[C_NODES] = n + 1
-                                ctr[C_GENERATED] += 1
-                                if h2 < ctr[C_BEST_H]:
-                                    ctr[C_BEST_H] = h2
-                                met = lookup_kernel(otable, ophash, opplayer, opboxes, key, sorted_cells, pl)
-                                if met >= 0:
-                                    ctr[C_SOLUTION] = n
-                                    ctr[C_MEET] = met
-                                    status = SOLVED
-                                elif optimal != 0:
-                                    hk = (np.int64(g2 + h2) << shift) | h2
-                                    ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
-                                elif h2 == 0 and (backward == 0 or pl == goal_player):
-                                    ctr[C_SOLUTION] = n
-                                    ctr[C_MEET] = -1
-                                    status = SOLVED
+                            nxt = to + off[d]
+                            if floor[nxt] == 0 or boxat[nxt] >= 0 or dead[nxt] != 0:
+                                break
+                            boxat[to] = -1
+                            boxat[nxt] = i
+                            cells[i] = nxt
+                            newpl = to
+                            to = nxt
+                            steps += 1
+                    gm = 0
+                    if (variant == 1 or macros == 2) and garea[to] >= 0:
+                        # goal macro: a box entering a goal area whose goals are filled in
+                        # its packing order so far goes straight on to the next goal
+                        ga = garea[to]
+                        m = 0
+                        for t in range(fstart[ga], fstart[ga + 1]):
+                            bt = boxat[forder[t]]
+                            if bt >= 0 and bt != i:
+                                m += 1
+                        prefix = fstart[ga] + m < fstart[ga + 1]
+                        for t in range(fstart[ga], fstart[ga] + m):
+                            bt = boxat[forder[t]]
+                            if bt < 0 or bt == i:
+                                prefix = False
+                                break
+                        if prefix and forder[fstart[ga] + m] != to and steps < 512:
+                            target = forder[fstart[ga] + m]
+                            r = goal_macro_kernel(floor, dead, boxat, off, garea, ga, to, newpl, target, gvis,
+                                                  gstamp, gqbox, gqpl, gqg, gmark, queue, gout)
+                            if 0 < r < 512:
+                                boxat[to] = -1
+                                boxat[target] = i
+                                cells[i] = target
+                                to = target
+                                newpl = gout[0]
+                                steps += r
+                                gm = 1
+                                ctr[C_MACROS] += 1
+                            elif macros == 2 and garea[c] != ga:
+                                gm = -1  # strict: a box entering out of the packing order is not tried
+                    if variant == 1 and gm != 1:
+                        gm = -1  # no goal macro here: the plain push was the only child
+                    alive = gm >= 0
+                    if backward == 0:
+                        # freeze test only when the pushed box is blocked on both axes
+                        blocked = 0
+                        for a in range(0, 4, 2):
+                            x = to + off[a]
+                            y = to + off[a + 1]
+                            if floor[x] == 0 or floor[y] == 0 or boxat[x] >= 0 or boxat[y] >= 0 or (
+                                dead[x] != 0 and dead[y] != 0
+                            ):
+                                blocked += 1
+                        if blocked == 2 and alive:
+                            if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
+                                alive = False
+                            elif frozen_goals_kernel(cells, fz, floor, goals, off, queue):
+                                alive = False
+                    if alive:
+                        ctr[C_STAMP] += 1
+                        pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)
+                        key = parent_key ^ zbox[c] ^ zbox[to] ^ zpl[pl]
+                        # the sorted child state
+                        for j in range(nb):
+                            sorted_cells[j] = cells[j]
+                        j = i
+                        while j > 0 and sorted_cells[j - 1] > to:
+                            sorted_cells[j] = sorted_cells[j - 1]
+                            j -= 1
+                        while j < nb - 1 and sorted_cells[j + 1] < to:
+                            sorted_cells[j] = sorted_cells[j + 1]
+                            j += 1
+                        sorted_cells[j] = to
+                        found = lookup_kernel(table, phash, pplayer, pboxes, key, sorted_cells, pl)
+                        g2 = g + steps
+                        if found >= 0:
+                            if optimal != 0 and g2 < pg[found]:
+                                if ctr[C_HEAP] >= hcap - 1:
+                                    status = MEMORY
                                 else:
-                                    hk = (np.int64(weight * h2 + g2) << shift) | h2
-                                    ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
-                # undo the move
-                boxat[to] = -1
-                boxat[c] = i
-                cells[i] = c
+                                    h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
+                                    pg[found] = g2
+                                    pparent[found] = k
+                                    ppush[found] = (gm << 30) | (steps << 20) | (c * 4 + d)
+                                    hk = (np.int64(g2 + h2) << shift) | h2
+                                    ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
+                        else:
+                            h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
+                            if h2 < BIG:
+                                n = ctr[C_NODES]
+                                if n >= cap or ctr[C_HEAP] >= hcap - 1:
+                                    status = MEMORY
+                                else:
+                                    for jj in range(nb):
+                                        pboxes[n, jj] = sorted_cells[jj]
+                                    pplayer[n] = pl
+                                    pparent[n] = k
+                                    pg[n] = g2
+                                    ppush[n] = (gm << 30) | (steps << 20) | (c * 4 + d)
+                                    phash[n] = key
+                                    table[-1 - found] = n + 1
+                                    ctr[C_NODES] = n + 1
+                                    ctr[C_GENERATED] += 1
+                                    if h2 < ctr[C_BEST_H]:
+                                        ctr[C_BEST_H] = h2
+                                    met = lookup_kernel(otable, ophash, opplayer, opboxes, key, sorted_cells, pl)
+                                    if met >= 0:
+                                        ctr[C_SOLUTION] = n
+                                        ctr[C_MEET] = met
+                                        status = SOLVED
+                                    elif optimal != 0:
+                                        hk = (np.int64(g2 + h2) << shift) | h2
+                                        ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
+                                    elif h2 == 0 and (backward == 0 or pl == goal_player):
+                                        ctr[C_SOLUTION] = n
+                                        ctr[C_MEET] = -1
+                                        status = SOLVED
+                                    else:
+                                        hk = (np.int64(weight * h2 + g2) << shift) | h2
+                                        ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
+                    # undo the move
+                    boxat[to] = -1
+                    boxat[c] = i
+                    cells[i] = c
+                    if status != RUNNING:
+                        break
                 if status != RUNNING:
                     break
             if status != RUNNING:

@@ -175,7 +175,9 @@ def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
             # goal macro: find the pushes again from the parent's position
             before = {int(x) for x in arrays.pboxes[parent]}
             after = {int(x) for x in arrays.pboxes[node]}
-            (src,), (dst,) = before - after, after - before
+            src = (code & 0xFFFFF) >> 2
+            moved = after - before
+            dst = moved.pop() if moved else src  # the macro may bring the box back where it was
             path = _box_path(prob, before - {src}, src, int(arrays.pplayer[parent]), dst,
                              int(arrays.pplayer[node]))
             out.extend(reversed(path))
