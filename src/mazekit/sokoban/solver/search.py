@@ -452,7 +452,7 @@ def _search_one(
     bidirectional: bool | None = None,
     macros: bool | None = None,
     strict_packing: bool = False,
-    backward_share: float = 0.5,
+    backward_share: float = 0.75,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
     """One search with one weight (see :func:`search_level`)."""
@@ -556,14 +556,15 @@ def search_level(
     time_limit: float | None = 10.0,
     optimal: bool = False,
     memory: int = DEFAULT_MEMORY,
-    weights: tuple[int, ...] = (3, 10),
+    weights: tuple[int, ...] = (10,),
     **options: Any,
 ) -> SearchResult:
     """Run the search; return the solution (or None) with the statistics.
 
     See :func:`solve` for the parameters. In fast mode the time is shared by a
     portfolio: one search per weight in ``weights`` (key ``weight * h + g``),
-    one after the other, each with an equal share of the time left. Options:
+    one after the other, each with an equal share of the time left (default one
+    weight, 10: on XSokoban 1-30 at 20 s it solved more than 3 then 10). Options:
     ``corrals`` (PI-corral pruning, default on), ``bidirectional`` (default: in
     fast mode) runs a backward search of pulls from the goals beside the
     forward one, in alternating slices, stopping when either reaches the
@@ -650,13 +651,17 @@ def solve(
     admissible and consistent, so ``optimal=True`` (A*, goal tested on
     expansion, forward only, no macros) returns a push-optimal solution.
 
-    Fast mode: best-first on ``weight * h + g``, a portfolio of weights (3,
-    then 10) sharing the time; a forward search of pushes and a backward search
-    of pulls (from every player region around the filled goals towards the
-    start) run in alternating slices and stop when one generates a state the
+    Fast mode: best-first on ``weight * h + g`` (weight 10); a forward search
+    of pushes and a backward search of pulls (from every player region around
+    the filled goals towards the start) run in alternating slices (a quarter
+    and three quarters of the time) and stop when one generates a state the
     other holds; boxes pushed into one-wide corridors go to the end (tunnel
-    macro). The walks between pushes are shortest walks, but the moves are not
-    minimised overall.
+    macro); a box pushed into a goal area (4-connected goals) whose goals are
+    so far filled in its packing order (found by taking boxes out of the full
+    area backwards) also gets a child with the box carried on to the next goal
+    of the order (goal macro, beside the plain push so the search stays
+    complete). The walks between pushes are shortest walks, but the moves are
+    not minimised overall.
 
     Examples
     --------
