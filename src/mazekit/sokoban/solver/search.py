@@ -428,17 +428,7 @@ def _regions(prob: Problem, boxes: NDArray[np.int64]) -> list[int]:
 
 
 def _min_region_cell(prob: Problem, boxes: NDArray[np.int64], player: int) -> int:
-    occupied = set(int(b) for b in boxes)
-    seen = {player}
-    todo = [player]
-    while todo:
-        x = todo.pop()
-        for d in range(4):
-            y = x + int(prob.off[d])
-            if prob.floor[y] and y not in occupied and y not in seen:
-                seen.add(y)
-                todo.append(y)
-    return min(seen)
+    return min(_region(prob, set(int(b) for b in boxes), player))
 
 
 def _search_one(
