@@ -28,21 +28,21 @@ MASK32 = 0xFFFFFFFF
 
 
 @njit
-def neighbours_where(u, h, w, state, value, cand):
-    """Write the cells next to ``u`` (up, down, left, right) whose ``state`` is ``value`` into ``cand``; return their count."""
+def unvisited_neighbours(u, h, w, visited, cand):
+    """Write the unvisited cells next to cell ``u`` (up, down, left, right) into ``cand``; return their count."""
     ui = u // w
     uj = u - ui * w
     m = 0
-    if ui > 0 and state[u - w] == value:
+    if ui > 0 and visited[u - w] == 0:
         cand[m] = u - w
         m += 1
-    if ui < h - 1 and state[u + w] == value:
+    if ui < h - 1 and visited[u + w] == 0:
         cand[m] = u + w
         m += 1
-    if uj > 0 and state[u - 1] == value:
+    if uj > 0 and visited[u - 1] == 0:
         cand[m] = u - 1
         m += 1
-    if uj < w - 1 and state[u + 1] == value:
+    if uj < w - 1 and visited[u + 1] == 0:
         cand[m] = u + 1
         m += 1
     return m
@@ -103,7 +103,7 @@ def backtracker_kernel(h, w, start, rand, out, order):
         u = stack[sp - 1]
         ui = u // w
         uj = u - ui * w
-        m = neighbours_where(u, h, w, visited, 0, cand)
+        m = unvisited_neighbours(u, h, w, visited, cand)
         if m == 0:
             sp -= 1
             continue
@@ -183,7 +183,21 @@ def prim_kernel(h, w, start, rand, out, order, mode):
                     break
             else:
                 # join a to a random neighbour in the maze
-                m = neighbours_where(a, h, w, state, 1, cand)
+                ai = a // w
+                aj = a - ai * w
+                m = 0
+                if ai > 0 and state[a - w] == 1:
+                    cand[m] = a - w
+                    m += 1
+                if ai < h - 1 and state[a + w] == 1:
+                    cand[m] = a + w
+                    m += 1
+                if aj > 0 and state[a - 1] == 1:
+                    cand[m] = a - 1
+                    m += 1
+                if aj < w - 1 and state[a + 1] == 1:
+                    cand[m] = a + 1
+                    m += 1
                 src = cand[int(rand[ri] * m)]
                 ri += 1
                 u = a
@@ -478,7 +492,7 @@ def hunt_and_kill_kernel(h, w, start, rand, out, order):
     scan = 0  # every cell before it is visited
     src = start
     while True:
-        m = neighbours_where(u, h, w, visited, 0, cand)
+        m = unvisited_neighbours(u, h, w, visited, cand)
         if m > 0:
             v = cand[int(rand[ri] * m)]
             ri += 1
@@ -493,7 +507,21 @@ def hunt_and_kill_kernel(h, w, start, rand, out, order):
             c = scan
             while c < n:
                 if visited[c] == 0:
-                    m = neighbours_where(c, h, w, visited, 1, cand)
+                    ci = c // w
+                    cj = c - ci * w
+                    m = 0
+                    if ci > 0 and visited[c - w] == 1:
+                        cand[m] = c - w
+                        m += 1
+                    if ci < h - 1 and visited[c + w] == 1:
+                        cand[m] = c + w
+                        m += 1
+                    if cj > 0 and visited[c - 1] == 1:
+                        cand[m] = c - 1
+                        m += 1
+                    if cj < w - 1 and visited[c + 1] == 1:
+                        cand[m] = c + 1
+                        m += 1
                     if m > 0:
                         v = c
                         src = cand[int(rand[ri] * m)]
@@ -580,7 +608,7 @@ def growing_tree_kernel(h, w, start, newest, rand, out, order):
         u = active[k]
         ui = u // w
         uj = u - ui * w
-        m = neighbours_where(u, h, w, visited, 0, cand)
+        m = unvisited_neighbours(u, h, w, visited, cand)
         if m == 0:
             live -= 1
             if mixed:
