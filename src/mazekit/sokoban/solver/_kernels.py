@@ -51,8 +51,12 @@ C_INIT = 10
 C_ROOTS = 11
 C_MEET = 12
 C_MACROS = 13
+C_CURSOR = 14
+C_OPEN = 15
 #: Number of ctr slots.
-NCTR = 14
+NCTR = 16
+#: Connectivity buckets of the feature-space search (1, 2, 3, 4 or more player regions).
+NCONN = 4
 
 # statuses
 RUNNING = 0
@@ -474,6 +478,94 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
 
 
 @njit
+def packed_kernel(boxat, goals, garea, forder, fstart):  # type: ignore[no-untyped-def]
+    """The packing feature: boxes on goals outside goal areas plus, in each goal
+    area, the length of the filled prefix of its packing order."""
+    n = 0
+    for q in range(goals.shape[0]):
+        if garea[goals[q]] < 0 and boxat[goals[q]] >= 0:
+            n += 1
+    for a in range(fstart.shape[0] - 1):
+        t = fstart[a]
+        while t < fstart[a + 1] and boxat[forder[t]] >= 0:
+            t += 1
+        n += t - fstart[a]
+    return n
+
+
+@njit
+def regions_kernel(floor, boxat, off, mark, stamp, queue):  # type: ignore[no-untyped-def]
+    """Number of 4-connected regions of free floor (floor without boxes).
+
+    ``stamp`` is a one-slot stamp counter for ``mark``.
+    """
+    stamp[0] += 1
+    s = stamp[0]
+    n = 0
+    for x0 in range(floor.shape[0]):
+        if floor[x0] == 0 or boxat[x0] >= 0 or mark[x0] == s:
+            continue
+        n += 1
+        mark[x0] = s
+        queue[0] = x0
+        head = 0
+        tail = 1
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for d in range(4):
+                y = x + off[d]
+                if floor[y] != 0 and boxat[y] < 0 and mark[y] != s:
+                    mark[y] = s
+                    queue[tail] = y
+                    tail += 1
+    return n
+
+
+@njit
+def meld_kernel(a, b, mch, mkey):  # type: ignore[no-untyped-def]
+    """Meld two skew heaps of nodes (roots ``a``, ``b``, -1 empty; children in
+    ``mch[2 * node]`` and ``mch[2 * node + 1]``, keys in ``mkey``); return the root."""
+    if a < 0:
+        return b
+    if b < 0:
+        return a
+    if mkey[b] < mkey[a]:
+        a, b = b, a
+    root = a
+    while True:
+        # mkey[a] <= mkey[b]: meld b into a's right subtree, then swap a's children
+        r = mch[2 * a + 1]
+        mch[2 * a + 1] = mch[2 * a]
+        if r < 0:
+            mch[2 * a] = b
+            return root
+        if mkey[b] < mkey[r]:
+            mch[2 * a] = b
+            a = b
+            b = r
+        else:
+            mch[2 * a] = r
+            a = r
+
+
+@njit
+def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-untyped-def]
+    """Put ``node`` with ``key`` in feature cell ``cell``'s open list."""
+    mkey[node] = key
+    mch[2 * node] = -1
+    mch[2 * node + 1] = -1
+    croot[cell] = meld_kernel(croot[cell], node, mch, mkey)
+
+
+@njit
+def feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue):  # type: ignore[no-untyped-def]
+    """The feature-space cell of the position in ``boxat``: packing * NCONN + connectivity bucket."""
+    r = regions_kernel(floor, boxat, off, mark, stamp, queue)
+    return packed_kernel(boxat, goals, garea, forder, fstart) * NCONN + min(r, NCONN) - 1
+
+
+@njit
 def heap_push_kernel(hkey, hnode, size, key, node):  # type: ignore[no-untyped-def]
     """Push ``(key, node)`` on the heap of ``size`` entries; return the new size."""
     i = size
@@ -544,7 +636,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     ctr, optimal, weight, budget,
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
     lab, bseen, allow, use_corrals,
-    backward, goal_player, otable, ophash, opplayer, opboxes, macros,
+    backward, goal_player, otable, ophash, opplayer, opboxes, macros, fess, mch, mkey, croot,
     garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout,
 ):
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
@@ -613,13 +705,35 @@ def search_kernel(  # type: ignore[no-untyped-def]
                 hk = (np.int64(h) << shift) | h
             else:
                 hk = (np.int64(weight * h) << shift) | h
-            ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
+            if fess != 0:
+                for j in range(nb):
+                    boxat[cells[j]] = j
+                cell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue)
+                for j in range(nb):
+                    boxat[cells[j]] = -1
+                cell_push_kernel(croot, cell, n, hk, mch, mkey)
+                ctr[C_OPEN] += 1
+            else:
+                ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
             n += 1
     for _ in range(budget):
-        if ctr[C_HEAP] == 0:
-            return EXHAUSTED
-        top, k = heap_pop_kernel(hkey, hnode, ctr[C_HEAP])
-        ctr[C_HEAP] -= 1
+        if fess != 0:
+            # feature-space search: the feature cells take turns, each giving its best state
+            if ctr[C_OPEN] == 0:
+                return EXHAUSTED
+            cur = ctr[C_CURSOR]
+            while croot[cur] < 0:
+                cur = (cur + 1) % croot.shape[0]
+            k = croot[cur]
+            top = mkey[k]
+            croot[cur] = meld_kernel(mch[2 * k], mch[2 * k + 1], mch, mkey)
+            ctr[C_OPEN] -= 1
+            ctr[C_CURSOR] = (cur + 1) % croot.shape[0]
+        else:
+            if ctr[C_HEAP] == 0:
+                return EXHAUSTED
+            top, k = heap_pop_kernel(hkey, hnode, ctr[C_HEAP])
+            ctr[C_HEAP] -= 1
         hk_h = top & hmask
         g = pg[k]
         if optimal != 0:
@@ -804,7 +918,13 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                         status = SOLVED
                                     else:
                                         hk = (np.int64(weight * h2 + g2) << shift) | h2
-                                        ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
+                                        if fess != 0:
+                                            cell = feature_cell_kernel(floor, boxat, off, goals, garea, forder,
+                                                                       fstart, gmark, gstamp, queue)
+                                            cell_push_kernel(croot, cell, n, hk, mch, mkey)
+                                            ctr[C_OPEN] += 1
+                                        else:
+                                            ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
                     # undo the move
                     boxat[to] = -1
                     boxat[c] = i
@@ -819,7 +939,13 @@ def search_kernel(  # type: ignore[no-untyped-def]
             boxat[cells[j]] = -1
         if status == MEMORY:
             # put the node back: its expansion is redone once there is room
-            ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], top, k)
+            if fess != 0:
+                back = (ctr[C_CURSOR] + croot.shape[0] - 1) % croot.shape[0]
+                cell_push_kernel(croot, back, k, top, mch, mkey)
+                ctr[C_OPEN] += 1
+                ctr[C_CURSOR] = back
+            else:
+                ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], top, k)
             return MEMORY
         if status == SOLVED:
             return SOLVED

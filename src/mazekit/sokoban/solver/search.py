@@ -1,4 +1,4 @@
-"""Push-level best-first search for Sokoban: :func:`solve`.
+"""Push-level search for Sokoban (feature-space and best-first): :func:`solve`.
 
 The wrapper prepares the level (:mod:`.problem`), allocates the node pool, the
 transposition table and the heap as NumPy arrays for each direction (forward
@@ -99,6 +99,8 @@ class _Arrays:
         self.table = np.zeros(1, dtype=np.int32)
         self.hkey = np.empty(0, dtype=np.int64)
         self.hnode = np.empty(0, dtype=np.int32)
+        self.mch = np.empty(0, dtype=np.int32)
+        self.mkey = np.empty(0, dtype=np.int64)
         self.grow(cap, 0, 0)
 
     def grow(self, cap: int, nodes: int, heap: int) -> None:
@@ -113,6 +115,8 @@ class _Arrays:
         self.pg = bigger(self.pg, cap)
         self.ppush = bigger(self.ppush, cap)
         self.phash = bigger(self.phash, cap)
+        self.mch = bigger(self.mch, 2 * cap)
+        self.mkey = bigger(self.mkey, cap)
         hcap = cap + cap // 2 + 8
         self.hkey = bigger(self.hkey, hcap)
         self.hnode = bigger(self.hnode, hcap)
@@ -363,11 +367,12 @@ class _Direction:
             np.zeros(1, dtype=np.int64),  # gout
         )
         self.areas = _NO_AREAS if areas is None else areas
+        self.croot = np.full((nb + 1) * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
 
     def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool,
-            macros: int) -> int:
+            macros: int, fess: bool = False) -> int:
         prob, arr = self.prob, self.arr
         if other is None:
             ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
@@ -381,6 +386,7 @@ class _Direction:
                 arr.table, arr.hkey, arr.hnode, self.ctr, 1 if optimal else 0, int(weight),
                 self.budget, *self.scratch, 1 if corrals else 0,
                 1 if self.backward else 0, self.goal_player, ot, oh, opl, obx, int(macros),
+                1 if fess else 0, arr.mch, arr.mkey, self.croot,
                 *self.areas, *self.goal_scratch,
             )
         )
@@ -442,6 +448,7 @@ def _search_one(
     bidirectional: bool | None = None,
     macros: bool | None = None,
     strict_packing: bool = False,
+    fess: bool = True,
     backward_share: float = 0.75,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
@@ -463,7 +470,8 @@ def _search_one(
     zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
     zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
     start_player = _min_region_cell(prob, prob.boxes, prob.player) if nb else prob.player
-    areas = _areas_of(prob) if macros and nb else None
+    fess = bool(fess) and not optimal
+    areas = _areas_of(prob) if (macros and nb) or fess else None
     fwd = _Direction(prob, False, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, -1, zbox, zpl, areas)
     dirs = [fwd]
     bwd: _Direction | None = None
@@ -490,7 +498,7 @@ def _search_one(
                 if other is not None and other not in dirs:
                     other = None
                 ts = time.perf_counter()
-                status = cur.run(kernel, other, optimal, weight, corrals, mcode)
+                status = cur.run(kernel, other, optimal, weight, corrals, mcode, fess and not cur.backward)
                 now = time.perf_counter()
                 if status == K.SOLVED:
                     stopped = "solved"
@@ -559,7 +567,9 @@ def search_level(
     fast mode) runs a backward search of pulls from the goals beside the
     forward one, in alternating slices, stopping when either reaches the
     other's states; ``macros`` (default: in fast mode) pushes a box along a
-    one-wide corridor to its end in one move; ``weight`` runs that one weight.
+    one-wide corridor to its end in one move; ``fess`` (default: in fast
+    mode) makes the forward search a feature-space search (see :func:`solve`;
+    False: plain best-first); ``weight`` runs that one weight.
 
     Examples
     --------
@@ -641,11 +651,20 @@ def solve(
     admissible and consistent, so ``optimal=True`` (A*, goal tested on
     expansion, forward only, no macros) returns a push-optimal solution.
 
-    Fast mode: best-first on ``weight * h + g`` (weight 10); a forward search
-    of pushes and a backward search of pulls (from every player region around
-    the filled goals towards the start) run in alternating slices (a quarter
-    and three quarters of the time) and stop when one generates a state the
-    other holds; boxes pushed into one-wide corridors go to the end (tunnel
+    Fast mode: a forward search of pushes and a backward search of pulls
+    (from every player region around the filled goals towards the start) run
+    in alternating slices (a quarter and three quarters of the time) and stop
+    when one generates a state the other holds. The backward search is
+    best-first on ``weight * h + g`` (weight 10). The forward search is a
+    *feature-space* search after Shoham and Schaeffer's FESS: each state falls
+    in a cell named by two features, its packing (boxes on goals outside goal
+    areas, plus the filled prefix of each goal area's packing order) and its
+    connectivity (the regions of free floor: 1, 2, 3, 4 or more); the cells
+    take turns, each expanding its own best state on ``weight * h + g``, so a
+    plateau of look-alike states in one cell cannot starve the cells of more
+    packed or better connected positions (this solves Microban 153, where
+    the best-first search drowns). ``fess=False`` in :func:`search_level`
+    gives the plain best-first forward search; boxes pushed into one-wide corridors go to the end (tunnel
     macro); a box pushed into a goal area (4-connected goals) whose goals are
     so far filled in its packing order (found by taking boxes out of the full
     area backwards) also gets a child with the box carried on to the next goal

@@ -1,0 +1,153 @@
+"""The feature-space search: its open lists (skew heaps per cell), its features, its solutions."""
+
+from __future__ import annotations
+
+import heapq
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mazekit.sokoban import parse_level, parse_levels, replay
+from mazekit.sokoban.solver import _kernels as K
+from mazekit.sokoban.solver import as_problem, search_level
+from mazekit.sokoban.solver.search import goal_areas
+
+from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, brute_force_pushes, jit_mode, tiny_levels
+
+SHARED = Path(__file__).resolve().parents[4] / "shared"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(-50, 50) | st.none()), max_size=120),
+       st.sampled_from(["never", "always"]))
+def test_cell_open_lists_pop_in_key_order(ops, mode):
+    """Skew heaps per cell against heapq: every pop gives the cell's smallest key."""
+    n = len(ops) + 1
+    mch = np.full(2 * n, -1, dtype=np.int32)
+    mkey = np.zeros(n, dtype=np.int64)
+    croot = np.full(4, -1, dtype=np.int32)
+    ref: list[list[tuple[int, int]]] = [[] for _ in range(4)]
+    push = K.cell_push_kernel.pick(10**9 if mode == "always" else 0)
+    meld = K.meld_kernel.pick(10**9 if mode == "always" else 0)
+    node = 0
+    with jit_mode(mode):
+        for cell, key in ops:
+            if key is not None:
+                push(croot, cell, node, key, mch, mkey)
+                heapq.heappush(ref[cell], (key, node))
+                node += 1
+            elif ref[cell]:
+                k = int(croot[cell])
+                assert k >= 0
+                croot[cell] = meld(mch[2 * k], mch[2 * k + 1], mch, mkey)
+                want_key, _ = heapq.heappop(ref[cell])
+                assert mkey[k] == want_key
+            else:
+                assert croot[cell] == -1
+        for cell in range(4):
+            got = []
+            while croot[cell] >= 0:
+                k = int(croot[cell])
+                got.append(int(mkey[k]))
+                croot[cell] = meld(mch[2 * k], mch[2 * k + 1], mch, mkey)
+            assert got == sorted(key for key, _ in ref[cell])
+
+
+def _regions_reference(floor: np.ndarray, boxes: set[int], off: np.ndarray) -> int:
+    seen: set[int] = set()
+    n = 0
+    for x0 in np.flatnonzero(floor):
+        x0 = int(x0)
+        if x0 in boxes or x0 in seen:
+            continue
+        n += 1
+        todo = [x0]
+        seen.add(x0)
+        while todo:
+            x = todo.pop()
+            for d in off:
+                y = x + int(d)
+                if floor[y] and y not in boxes and y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+    return n
+
+
+@settings(max_examples=40, deadline=None)
+@given(tiny_levels())
+def test_regions_match_a_plain_flood(level):
+    prob = as_problem(level)
+    n = prob.height * prob.width
+    boxat = np.full(n, -1, dtype=np.int32)
+    boxat[prob.boxes] = np.arange(len(prob.boxes))
+    got = K.regions_kernel(prob.floor, boxat, prob.off, np.zeros(n, np.int64), np.zeros(1, np.int64),
+                           np.empty(n, np.int64))
+    assert got == _regions_reference(prob.floor, {int(b) for b in prob.boxes}, prob.off)
+
+
+def test_packing_counts_the_filled_prefix_of_a_goal_area():
+    prob = as_problem(GOAL_CORRIDOR)
+    garea, forder, fstart = goal_areas(prob)
+    boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
+
+    def packed(*cells: tuple[int, int]) -> int:
+        boxat[:] = -1
+        for j, rc in enumerate(cells):
+            boxat[prob.cell(*rc)] = j
+        return int(K.packed_kernel(boxat, prob.goals, garea, forder, fstart))
+
+    assert packed() == 0
+    assert packed((1, 1)) == 1  # the corridor's end is first in the packing order
+    assert packed((1, 3)) == 0  # a box at the corridor's mouth is out of order
+    assert packed((1, 1), (1, 2), (3, 3)) == 2
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_feature_space_solutions_replay_to_a_win(text, bidirectional):
+    level = parse_level(text)
+    res = search_level(level, fess=True, bidirectional=bidirectional, time_limit=20)
+    assert res.solution is not None
+    r = replay(level, res.solution.lurd)
+    assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
+@settings(max_examples=30, deadline=None)
+@given(tiny_levels())
+def test_feature_space_search_is_complete(level):
+    """It finds a solution exactly when one exists, and says unsolvable otherwise."""
+    expected = brute_force_pushes(level)
+    res = search_level(level, fess=True, time_limit=30)
+    if expected is None:
+        assert res.solution is None and res.stats.stopped == "unsolvable"
+    else:
+        assert res.solution is not None and replay(level, res.solution.lurd).solved
+        assert res.solution.pushes >= expected
+
+
+def test_compiled_and_python_feature_space_agree():
+    level = parse_level(SMALL[4])
+    with jit_mode("never"):
+        a = search_level(level, fess=True, time_limit=None)
+    with jit_mode("always"):
+        b = search_level(level, fess=True, time_limit=None)
+    assert a.solution is not None and b.solution is not None
+    assert a.solution.lurd == b.solution.lurd
+    assert (a.stats.nodes, a.stats.expanded) == (b.stats.nodes, b.stats.expanded)
+
+
+def test_feature_space_search_under_a_tiny_memory_cap():
+    res = search_level(parse_level(SMALL[4]), fess=True, memory=2000, time_limit=5)
+    assert res.solution is None and res.stats.stopped == "memory"
+
+
+def test_microban_153_the_level_the_best_first_search_misses():
+    path = SHARED / "levels" / "microban.xsb"
+    if not path.exists():
+        pytest.skip(f"{path} is not available")
+    level = parse_levels(path.read_bytes())[152]
+    res = search_level(level, fess=True, time_limit=120)
+    assert res.solution is not None and replay(level, res.solution.lurd).solved
