@@ -88,7 +88,7 @@ def test_regions_match_a_plain_flood(level):
     assert got == _regions_reference(prob.floor, {int(b) for b in prob.boxes}, prob.off)
 
 
-def test_packing_counts_the_filled_prefix_of_a_goal_area():
+def test_packing_and_out_of_plan_features_of_a_goal_area():
     prob = as_problem(GOAL_CORRIDOR)
     garea, forder, fstart = goal_areas(prob)
     boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
@@ -99,10 +99,16 @@ def test_packing_counts_the_filled_prefix_of_a_goal_area():
             boxat[prob.cell(*rc)] = j
         return int(K.packed_kernel(boxat, prob.goals, garea, forder, fstart))
 
-    assert packed() == 0
-    assert packed((1, 1)) == 1  # the corridor's end is first in the packing order
-    assert packed((1, 3)) == 0  # a box at the corridor's mouth is out of order
-    assert packed((1, 1), (1, 2), (3, 3)) == 2
+    def out(*cells: tuple[int, int]) -> int:
+        packed(*cells)
+        return int(K.out_of_plan_kernel(boxat, forder, fstart))
+
+    assert packed() == 0 and out() == 0
+    assert packed((1, 1)) == 1 and out((1, 1)) == 0  # the corridor's end is first in the packing order
+    assert packed((1, 3)) == 0 and out((1, 3)) == 1  # a box at the corridor's mouth is out of plan
+    assert packed((1, 1), (1, 2), (3, 3)) == 2 and out((1, 1), (1, 2), (3, 3)) == 0
+    assert packed((1, 2), (1, 3)) == 0 and out((1, 2), (1, 3)) == 2
+    assert packed((1, 1), (1, 3)) == 1 and out((1, 1), (1, 3)) == 1
 
 
 @pytest.mark.parametrize("text", SMALL)

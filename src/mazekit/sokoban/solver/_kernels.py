@@ -57,6 +57,8 @@ C_OPEN = 15
 NCTR = 16
 #: Connectivity buckets of the feature-space search (1, 2, 3, 4 or more player regions).
 NCONN = 4
+#: Out-of-plan buckets of the feature-space search (none, some).
+NOOP = 2
 
 # statuses
 RUNNING = 0
@@ -494,6 +496,21 @@ def packed_kernel(boxat, goals, garea, forder, fstart):  # type: ignore[no-untyp
 
 
 @njit
+def out_of_plan_kernel(boxat, forder, fstart):  # type: ignore[no-untyped-def]
+    """The out-of-plan feature: boxes on goal-area goals past the filled prefix of the
+    area's packing order (each must leave again before the area can be finished)."""
+    n = 0
+    for a in range(fstart.shape[0] - 1):
+        t = fstart[a]
+        while t < fstart[a + 1] and boxat[forder[t]] >= 0:
+            t += 1
+        for q in range(t + 1, fstart[a + 1]):
+            if boxat[forder[q]] >= 0:
+                n += 1
+    return n
+
+
+@njit
 def regions_kernel(floor, boxat, off, mark, stamp, queue):  # type: ignore[no-untyped-def]
     """Number of 4-connected regions of free floor (floor without boxes).
 
@@ -560,9 +577,11 @@ def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-unty
 
 @njit
 def feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue):  # type: ignore[no-untyped-def]
-    """The feature-space cell of the position in ``boxat``: packing * NCONN + connectivity bucket."""
+    """The feature-space cell of the position in ``boxat``: packing, out of plan (0 or 1 and more)
+    and connectivity (1, 2, 3, 4 and more regions), as ``(packing * NOOP + out) * NCONN + conn``."""
     r = regions_kernel(floor, boxat, off, mark, stamp, queue)
-    return packed_kernel(boxat, goals, garea, forder, fstart) * NCONN + min(r, NCONN) - 1
+    ooo = out_of_plan_kernel(boxat, forder, fstart)
+    return (packed_kernel(boxat, goals, garea, forder, fstart) * NOOP + min(ooo, NOOP - 1)) * NCONN + min(r, NCONN) - 1
 
 
 @njit

@@ -367,7 +367,7 @@ class _Direction:
             np.zeros(1, dtype=np.int64),  # gout
         )
         self.areas = _NO_AREAS if areas is None else areas
-        self.croot = np.full((nb + 1) * K.NCONN, -1, dtype=np.int32)
+        self.croot = np.full((nb + 1) * K.NCONN * K.NOOP, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
 
@@ -657,9 +657,10 @@ def solve(
     when one generates a state the other holds. The backward search is
     best-first on ``weight * h + g`` (weight 10). The forward search is a
     *feature-space* search after Shoham and Schaeffer's FESS: each state falls
-    in a cell named by two features, its packing (boxes on goals outside goal
-    areas, plus the filled prefix of each goal area's packing order) and its
-    connectivity (the regions of free floor: 1, 2, 3, 4 or more); the cells
+    in a cell named by three features, its packing (boxes on goals outside
+    goal areas, plus the filled prefix of each goal area's packing order), its
+    out-of-plan boxes (on goal-area goals past that prefix: none or some) and
+    its connectivity (the regions of free floor: 1, 2, 3, 4 or more); the cells
     take turns, each expanding its own best state on ``weight * h + g``, so a
     plateau of look-alike states in one cell cannot starve the cells of more
     packed or better connected positions (this solves Microban 153, where
