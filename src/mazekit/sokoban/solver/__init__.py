@@ -1,4 +1,4 @@
-"""A Sokoban solver: push-level best-first search, compiled.
+"""A Sokoban solver: push-level feature-space and best-first search, compiled.
 
 >>> from mazekit.sokoban.solver import solve
 >>> solve(["#####", "#@$.#", "#####"]).lurd

@@ -480,6 +480,15 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
 
 
 @njit
+def prefix_end_kernel(boxat, forder, lo, hi):  # type: ignore[no-untyped-def]
+    """The first position in ``forder[lo:hi]`` (a packing order) whose goal holds no box; ``hi`` if all do."""
+    t = lo
+    while t < hi and boxat[forder[t]] >= 0:
+        t += 1
+    return t
+
+
+@njit
 def packed_kernel(boxat, goals, garea, forder, fstart):  # type: ignore[no-untyped-def]
     """The packing feature: boxes on goals outside goal areas plus, in each goal
     area, the length of the filled prefix of its packing order."""
@@ -488,10 +497,7 @@ def packed_kernel(boxat, goals, garea, forder, fstart):  # type: ignore[no-untyp
         if garea[goals[q]] < 0 and boxat[goals[q]] >= 0:
             n += 1
     for a in range(fstart.shape[0] - 1):
-        t = fstart[a]
-        while t < fstart[a + 1] and boxat[forder[t]] >= 0:
-            t += 1
-        n += t - fstart[a]
+        n += prefix_end_kernel(boxat, forder, fstart[a], fstart[a + 1]) - fstart[a]
     return n
 
 
@@ -501,10 +507,7 @@ def out_of_plan_kernel(boxat, forder, fstart):  # type: ignore[no-untyped-def]
     area's packing order (each must leave again before the area can be finished)."""
     n = 0
     for a in range(fstart.shape[0] - 1):
-        t = fstart[a]
-        while t < fstart[a + 1] and boxat[forder[t]] >= 0:
-            t += 1
-        for q in range(t + 1, fstart[a + 1]):
+        for q in range(prefix_end_kernel(boxat, forder, fstart[a], fstart[a + 1]) + 1, fstart[a + 1]):
             if boxat[forder[q]] >= 0:
                 n += 1
     return n
@@ -520,22 +523,9 @@ def regions_kernel(floor, boxat, off, mark, stamp, queue):  # type: ignore[no-un
     s = stamp[0]
     n = 0
     for x0 in range(floor.shape[0]):
-        if floor[x0] == 0 or boxat[x0] >= 0 or mark[x0] == s:
-            continue
-        n += 1
-        mark[x0] = s
-        queue[0] = x0
-        head = 0
-        tail = 1
-        while head < tail:
-            x = queue[head]
-            head += 1
-            for d in range(4):
-                y = x + off[d]
-                if floor[y] != 0 and boxat[y] < 0 and mark[y] != s:
-                    mark[y] = s
-                    queue[tail] = y
-                    tail += 1
+        if floor[x0] != 0 and boxat[x0] < 0 and mark[x0] != s:
+            n += 1
+            flood_min_kernel(floor, boxat, off, x0, s, mark, queue)
     return n
 
 

@@ -513,8 +513,12 @@ def _search_one(
                     stopped = "unsolvable"
                     break
                 if status == K.MEMORY and not cur.grow():
-                    stopped = "memory"
-                    break
+                    # this direction is full: the other goes on alone (still meeting its states)
+                    active.remove(cur)
+                    if not active:
+                        stopped = "memory"
+                        break
+                    continue
                 spent = now - ts
                 want = 2 * slice_seconds * (backward_share if cur.backward else 1 - backward_share)
                 if len(active) == 1:
