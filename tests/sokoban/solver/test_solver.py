@@ -279,3 +279,23 @@ def test_goal_macro_kernel_pushes_a_box_to_the_end_of_a_goal_corridor(mode):
             prob.floor, prob.dead, boxat, prob.off, garea, 0, start, prob.cell(1, 4), int(forder[0]),
             *scratch, np.zeros(n, np.int64), np.empty(n, np.int64), out)
     assert r == 2 and int(out[0]) == prob.cell(1, 2) and boxat[start] == 0
+
+
+def test_compiling_the_kernel_is_not_charged_to_the_time_limit(monkeypatch):
+    """The first compiled call (numba compiles, once per installation) does not count against the limit."""
+    import time as _time
+
+    class FirstCallCompiles:
+        signatures: list[str] = []
+
+        def __call__(self, *args):
+            if not self.signatures:
+                self.signatures = ["compiled"]
+                _time.sleep(0.5)  # the compiler at work; no expansion done
+                return K.RUNNING
+            return K.search_kernel.py_func(*args)
+
+    fake = FirstCallCompiles()
+    monkeypatch.setattr(K.search_kernel, "pick", lambda work: fake)
+    res = search_level(parse_level(SMALL[4]), time_limit=0.3, bidirectional=False)
+    assert res.stats.stopped == "solved" and res.stats.time >= 0.5
