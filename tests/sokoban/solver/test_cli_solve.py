@@ -67,3 +67,46 @@ def test_bad_values(tmp_path, capsys):
     assert main(["sokoban", "solve", str(path), "--time-limit", "0"]) == 2
     err = capsys.readouterr().err
     assert "--level 9" in err and "--time-limit" in err
+
+
+HARD = """\
+; easy
+#######
+#@ $ .#
+#######
+
+; unsolvable: a 2x2 block of boxes can never move, which only exhausting the other boxes' moves shows
+##########################
+#@                       #
+#  $ $ $ $ $ $ $ $ $ $   #
+#           $$           #
+#           $$           #
+#  ..........    ....    #
+#                        #
+##########################
+"""
+
+
+def test_ctrl_c_prints_what_was_solved_and_exits_130(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    levels = tmp_path / "hard.xsb"
+    levels.write_text(HARD)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys, signal; signal.signal(signal.SIGINT, signal.default_int_handler);"
+         "from mazekit.cli import main; sys.exit(main(sys.argv[1:]))",
+         "sokoban", "solve", str(levels), "--level", "all", "--time-limit", "120"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(6)
+    os.kill(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    lines = out.splitlines()
+    assert len(lines) == 2 and lines[1] == "-"
+    assert replay(parse_levels(HARD)[0], lines[0]).solved
+    assert "interrupted" in err
