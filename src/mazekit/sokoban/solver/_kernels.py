@@ -446,19 +446,9 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
         # flood the player's region around the box on b
         vstamp[0] += 1
         ms = vstamp[0]
-        mark[pl] = ms
-        queue[0] = pl
-        fh = 0
-        ft = 1
-        while fh < ft:
-            x = queue[fh]
-            fh += 1
-            for d in range(4):
-                y = x + off[d]
-                if floor[y] != 0 and boxat[y] < 0 and y != b and mark[y] != ms:
-                    mark[y] = ms
-                    queue[ft] = y
-                    ft += 1
+        boxat[b] = saved
+        flood_min_kernel(floor, boxat, off, pl, ms, mark, queue)
+        boxat[b] = -1
         for d in range(4):
             behind = b - off[d]
             to = b + off[d]

@@ -421,15 +421,7 @@ def _regions(prob: Problem, boxes: NDArray[np.int64]) -> list[int]:
         if x0 in occupied or x0 in seen:
             continue
         out.append(x0)
-        seen.add(x0)
-        todo = [x0]
-        while todo:
-            x = todo.pop()
-            for d in range(4):
-                y = x + int(prob.off[d])
-                if prob.floor[y] and y not in occupied and y not in seen:
-                    seen.add(y)
-                    todo.append(y)
+        seen |= _region(prob, occupied, x0)
     return out
 
 
