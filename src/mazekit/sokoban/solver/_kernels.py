@@ -53,8 +53,9 @@ C_MEET = 12
 C_MACROS = 13
 C_CURSOR = 14
 C_OPEN = 15
+C_CORRAL = 16
 #: Number of ctr slots.
-NCTR = 16
+NCTR = 17
 #: Connectivity buckets of the feature-space search (1, 2, 3, 4 or more player regions).
 NCONN = 4
 #: Out-of-plan buckets of the feature-space search (none, some).
@@ -413,6 +414,231 @@ def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ba
 
 
 @njit
+def corral_deadlock_kernel(floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, pushed, player,
+                           limit, maxb, cs):  # type: ignore[no-untyped-def]
+    """True when a corral next to the box on ``pushed`` is a deadlock.
+
+    A *corral* is a region of free floor the player cannot reach (``mark !=
+    stamp``), fenced by walls and boxes. Its boxes ``B`` are those next to its
+    cells. Every solution, looked at through the pushes of ``B`` alone with all
+    other boxes taken away, is a way to put ``B`` on goals: so when no sequence
+    of pushes of ``B`` alone (other boxes removed) reaches a position with all
+    of ``B`` on goals, the state is dead. A small breadth-first search of at
+    most ``limit`` positions looks for such a sequence; it gives up (no
+    deadlock claimed) as soon as the player can step into the corral, when
+    all of ``B`` stand on goals, at the limit, or when ``B`` has more than
+    ``maxb`` boxes. Children are pruned by dead squares and freeze deadlocks
+    among ``B``. Results are cached by the positions of ``B``, the player's
+    region and the corral.
+
+    ``cs`` is the scratch tuple built by the wrapper (see ``_corral_scratch``);
+    ``player`` is any cell of the player's region.
+    """
+    (clab, cgen, bst, blist, sboxat, smark, qb, qp, vb, vp, vtab, vgen, scells, fz2,
+     ckey, cval, cstat, cq) = cs
+    nb = cells.shape[0]
+    qcap = qp.shape[0]
+    tmask = vtab.shape[0] - 1
+    cmask = ckey.shape[0] - 1
+    base = cgen[0]
+    for d0 in range(4):
+        x0 = pushed + off[d0]
+        if floor[x0] == 0 or boxat[x0] >= 0 or mark[x0] == stamp or clab[x0] > base:
+            continue
+        # the corral around x0 and its boxes
+        cgen[0] += 1
+        lc = cgen[0]
+        clab[x0] = lc
+        cq[0] = x0
+        head = 0
+        tail = 1
+        nbb = 0
+        low_c = x0
+        while head < tail:
+            x = cq[head]
+            head += 1
+            if x < low_c:
+                low_c = x
+            for d in range(4):
+                y = x + off[d]
+                if floor[y] == 0:
+                    continue
+                j = boxat[y]
+                if j >= 0:
+                    if bst[j] != lc:
+                        bst[j] = lc
+                        if nbb < maxb:
+                            blist[nbb] = cells[j]
+                        nbb += 1
+                elif clab[y] != lc:
+                    clab[y] = lc
+                    cq[tail] = y
+                    tail += 1
+        if nbb > maxb:
+            continue
+        all_on_goals = True
+        for t in range(nbb):
+            if goalm[blist[t]] == 0:
+                all_on_goals = False
+        if all_on_goals:
+            continue
+        # sort B
+        for t in range(1, nbb):
+            x = blist[t]
+            s = t
+            while s > 0 and blist[s - 1] > x:
+                blist[s] = blist[s - 1]
+                s -= 1
+            blist[s] = x
+        cstat[0] += 1
+        # the player's region with B alone, for the cache key
+        for t in range(nbb):
+            sboxat[blist[t]] = t
+        cgen[0] += 1
+        low_p = flood_min_kernel(floor, sboxat, off, player, cgen[0], smark, cq)
+        key = zpl[low_p] ^ (zpl[low_c] << 1)
+        for t in range(nbb):
+            key ^= zbox[blist[t]]
+            sboxat[blist[t]] = -1
+        slot = key & cmask
+        if ckey[slot] == key:
+            cstat[1] += 1
+            if cval[slot] != 0:
+                cstat[2] += 1
+                return True
+            continue
+        # breadth-first search of the pushes of B alone
+        cgen[0] += 1
+        gen = cgen[0]
+        for t in range(nbb):
+            qb[0, t] = blist[t]
+        qp[0] = player
+        qhead = 0
+        qtail = 1
+        nexp = 0
+        dead_end = True
+        while qhead < qtail and dead_end:
+            for t in range(nbb):
+                scells[t] = qb[qhead, t]
+                sboxat[scells[t]] = t
+            pl = qp[qhead]
+            qhead += 1
+            # the player's region; reaching a corral cell opens the corral
+            cgen[0] += 1
+            ms = cgen[0]
+            smark[pl] = ms
+            cq[0] = pl
+            head = 0
+            tail = 1
+            low = pl
+            while head < tail and dead_end:
+                u = cq[head]
+                head += 1
+                for d in range(4):
+                    w = u + off[d]
+                    if floor[w] != 0 and sboxat[w] < 0 and smark[w] != ms:
+                        if clab[w] == lc:
+                            dead_end = False
+                            break
+                        smark[w] = ms
+                        cq[tail] = w
+                        tail += 1
+                        if w < low:
+                            low = w
+            seen = False
+            if dead_end:
+                vk = zpl[low]
+                for t in range(nbb):
+                    vk ^= zbox[scells[t]]
+                pos = vk & tmask
+                while vgen[pos] == gen:
+                    e = vtab[pos]
+                    if vp[e] == low:
+                        same = True
+                        for t in range(nbb):
+                            if vb[e, t] != scells[t]:
+                                same = False
+                                break
+                        if same:
+                            seen = True
+                            break
+                    pos = (pos + 1) & tmask
+                if not seen:
+                    if nexp >= limit or nexp >= vp.shape[0]:
+                        dead_end = False
+                    else:
+                        for t in range(nbb):
+                            vb[nexp, t] = scells[t]
+                        vp[nexp] = low
+                        vtab[pos] = nexp
+                        vgen[pos] = gen
+                        nexp += 1
+            if dead_end and not seen:
+                for t in range(nbb):
+                    c = scells[t]
+                    for d in range(4):
+                        behind = c - off[d]
+                        to = c + off[d]
+                        if smark[behind] != ms or floor[to] == 0 or sboxat[to] >= 0 or dead[to] != 0:
+                            continue
+                        sboxat[c] = -1
+                        sboxat[to] = t
+                        scells[t] = to
+                        done = True
+                        for s in range(nbb):
+                            if goalm[scells[s]] == 0:
+                                done = False
+                                break
+                        alive = True
+                        if done:
+                            dead_end = False
+                        else:
+                            blocked = 0
+                            for a in range(0, 4, 2):
+                                x = to + off[a]
+                                y = to + off[a + 1]
+                                if floor[x] == 0 or floor[y] == 0 or sboxat[x] >= 0 or sboxat[y] >= 0 or (
+                                    dead[x] != 0 and dead[y] != 0
+                                ):
+                                    blocked += 1
+                            if blocked == 2 and frozen_kernel(scells[:nbb], sboxat, floor, dead, goalm, off, fz2):
+                                alive = False
+                        if alive and dead_end:
+                            if qtail >= qcap:
+                                dead_end = False
+                            else:
+                                # the child, sorted
+                                s = 0
+                                for r in range(nbb):
+                                    if r != t:
+                                        qb[qtail, s] = scells[r]
+                                        s += 1
+                                # insert ``to`` into the sorted others
+                                s = nbb - 1
+                                while s > 0 and qb[qtail, s - 1] > to:
+                                    qb[qtail, s] = qb[qtail, s - 1]
+                                    s -= 1
+                                qb[qtail, s] = to
+                                qp[qtail] = c
+                                qtail += 1
+                        sboxat[to] = -1
+                        sboxat[c] = t
+                        scells[t] = c
+                        if not dead_end:
+                            break
+                    if not dead_end:
+                        break
+            for t in range(nbb):
+                sboxat[scells[t]] = -1
+        ckey[slot] = key
+        cval[slot] = 1 if dead_end else 0
+        if dead_end:
+            cstat[2] += 1
+            return True
+    return False
+
+
+@njit
 def goal_macro_kernel(  # type: ignore[no-untyped-def]
     floor, dead, boxat, off, garea, area, start, start_pl, target, vis, vstamp, qbox, qpl, qg, mark, queue, out,
 ):
@@ -636,7 +862,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
     lab, bseen, allow, use_corrals,
     backward, goal_player, otable, ophash, opplayer, opboxes, macros, fess, mch, mkey, croot,
-    garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout,
+    garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout, climit, cmaxb, cs,
 ):
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
@@ -886,6 +1112,12 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                     ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
                         else:
                             h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
+                            if h2 < BIG and climit > 0 and backward == 0 and corral_deadlock_kernel(
+                                floor, goalm, dead, off, zbox, zpl, boxat, cells, mark2, ctr[C_STAMP], to, newpl,
+                                climit, cmaxb, cs,
+                            ):
+                                ctr[C_CORRAL] += 1
+                                h2 = BIG
                             if h2 < BIG:
                                 n = ctr[C_NODES]
                                 if n >= cap or ctr[C_HEAP] >= hcap - 1:

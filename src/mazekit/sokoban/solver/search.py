@@ -366,13 +366,14 @@ class _Direction:
             np.zeros(ncells, dtype=np.int64),  # gmark
             np.zeros(1, dtype=np.int64),  # gout
         )
+        self.corral_scratch = _corral_scratch(ncells, nbm)
         self.areas = _NO_AREAS if areas is None else areas
         self.croot = np.full((nb + 1) * K.NCONN * K.NOOP, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
 
     def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool,
-            macros: int, fess: bool = False) -> int:
+            macros: int, fess: bool = False, corral_nodes: int = 0, corral_boxes: int = 0) -> int:
         prob, arr = self.prob, self.arr
         if other is None:
             ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
@@ -387,7 +388,7 @@ class _Direction:
                 self.budget, *self.scratch, 1 if corrals else 0,
                 1 if self.backward else 0, self.goal_player, ot, oh, opl, obx, int(macros),
                 1 if fess else 0, arr.mch, arr.mkey, self.croot,
-                *self.areas, *self.goal_scratch,
+                *self.areas, *self.goal_scratch, int(corral_nodes), int(corral_boxes), self.corral_scratch,
             )
         )
 
@@ -398,6 +399,35 @@ class _Direction:
         self.arr.grow(min(self.max_cap, self.arr.cap * 2), int(self.ctr[K.C_NODES]), int(self.ctr[K.C_HEAP]))
         self.ctr[K.C_CAP] = self.arr.cap
         return True
+
+
+#: Positions one corral-deadlock search may visit at most (and its queue's length).
+CORRAL_MAX_NODES = 1024
+_CORRAL_QUEUE = 16 * CORRAL_MAX_NODES
+
+
+def _corral_scratch(ncells: int, nb: int) -> tuple[NDArray[Any], ...]:
+    """Scratch space of :func:`~._kernels.corral_deadlock_kernel` (its order is the kernel's)."""
+    return (
+        np.zeros(ncells, dtype=np.int64),  # clab: corral labels
+        np.zeros(1, dtype=np.int64),  # cgen: label and stamp counter
+        np.zeros(nb, dtype=np.int64),  # bst: box stamps
+        np.zeros(nb, dtype=np.int64),  # blist: the corral's boxes
+        np.full(ncells, -1, dtype=np.int32),  # sboxat
+        np.zeros(ncells, dtype=np.int64),  # smark
+        np.zeros((_CORRAL_QUEUE, nb), dtype=np.int32),  # qb: queued positions
+        np.zeros(_CORRAL_QUEUE, dtype=np.int64),  # qp: their players
+        np.zeros((CORRAL_MAX_NODES, nb), dtype=np.int32),  # vb: visited positions
+        np.zeros(CORRAL_MAX_NODES, dtype=np.int64),  # vp: their normalised players
+        np.zeros(4 * CORRAL_MAX_NODES, dtype=np.int64),  # vtab: visited table
+        np.zeros(4 * CORRAL_MAX_NODES, dtype=np.int64),  # vgen: its generations
+        np.zeros(nb, dtype=np.int64),  # scells
+        np.zeros(nb, dtype=np.uint8),  # fz2
+        np.full(1 << 16, -1, dtype=np.int64),  # ckey: cache keys
+        np.zeros(1 << 16, dtype=np.uint8),  # cval: cached verdicts
+        np.zeros(4, dtype=np.int64),  # cstat: checks, cache hits, deadlocks
+        np.empty(ncells, dtype=np.int64),  # cq: flood queue
+    )
 
 
 _EMPTY_TABLE = np.zeros(1, dtype=np.int32)
@@ -442,6 +472,8 @@ def _search_one(
     strict_packing: bool = False,
     fess: bool = True,
     backward_share: float = 0.75,
+    corral_nodes: int = 64,
+    corral_boxes: int = 10,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
     """One search with one weight (see :func:`search_level`)."""
@@ -494,7 +526,8 @@ def _search_one(
                 # numba's cache): that one-off cost is not charged to the time limit
                 first_compiled = kernel is not K.search_kernel.py_func and not getattr(kernel, "signatures", True)
                 ts = time.perf_counter()
-                status = cur.run(kernel, other, optimal, weight, corrals, mcode, fess and not cur.backward)
+                status = cur.run(kernel, other, optimal, weight, corrals, mcode, fess and not cur.backward,
+                                 min(corral_nodes, CORRAL_MAX_NODES), corral_boxes)
                 now = time.perf_counter()
                 if first_compiled:
                     t0 += now - ts
@@ -572,7 +605,10 @@ def search_level(
     other's states; ``macros`` (default: in fast mode) pushes a box along a
     one-wide corridor to its end in one move; ``fess`` (default: in fast
     mode) makes the forward search a feature-space search (see :func:`solve`;
-    False: plain best-first); ``weight`` runs that one weight.
+    False: plain best-first); ``corral_nodes`` (default 64, 0 turns the test
+    off) and ``corral_boxes`` (default 10) bound the corral-deadlock test (see
+    :func:`solve`): the positions its small search may visit and the boxes a
+    corral may have; ``weight`` runs that one weight.
 
     Examples
     --------
@@ -650,6 +686,11 @@ def solve(
     (bipartite deadlock); and when a PI-corral exists (a region the player
     cannot reach whose fence boxes can only be pushed into it, all those pushes
     possible now), only the pushes into the smallest such corral are tried.
+    Corral deadlocks (forward search): when a push leaves a corral next to the
+    pushed box, a small breadth-first search pushes the corral's boxes alone
+    (all other boxes taken away, which only makes things easier); if it can
+    neither let the player into the corral nor put those boxes on goals, the
+    position is dead. Verdicts are cached by the boxes' cells and the regions.
 
     Bound: the minimum-cost matching of boxes to goals on lone-box push
     distances (Hungarian method; per child one augmenting path from the

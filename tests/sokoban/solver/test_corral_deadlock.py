@@ -1,0 +1,122 @@
+"""Corral deadlocks: the small search of a corral's boxes never calls a solvable position dead."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mazekit.sokoban import Level, State, parse_level, step
+from mazekit.sokoban.solver import _kernels as K
+from mazekit.sokoban.solver import as_problem, search_level
+from mazekit.sokoban.solver.problem import Problem
+from mazekit.sokoban.solver.search import _corral_scratch
+
+from tests.sokoban.solver.test_solver import brute_force_pushes, jit_mode, tiny_levels
+
+
+class CorralChecker:
+    """Runs :func:`~K.corral_deadlock_kernel` on positions of one problem, for every box."""
+
+    def __init__(self, prob: Problem, mode: str = "always", limit: int = 256, maxb: int = 12) -> None:
+        self.prob = prob
+        n = prob.height * prob.width
+        self.kernel = K.corral_deadlock_kernel.pick(10**9 if mode == "always" else 0)
+        self.flood = K.flood_min_kernel.pick(10**9 if mode == "always" else 0)
+        self.cs = _corral_scratch(n, max(len(prob.boxes), 1))
+        self.boxat = np.full(n, -1, dtype=np.int32)
+        self.mark = np.zeros(n, dtype=np.int64)
+        self.queue = np.empty(n, dtype=np.int64)
+        self.stamp = 0
+        self.limit, self.maxb = limit, maxb
+        rng = np.random.default_rng(1)
+        self.zbox = rng.integers(0, 1 << 62, size=n, dtype=np.int64)
+        self.zpl = rng.integers(0, 1 << 62, size=n, dtype=np.int64)
+
+    def dead(self, cells: np.ndarray, player: int) -> bool:
+        """True when some box's neighbouring corral is found dead."""
+        p = self.prob
+        cells = np.asarray(cells, dtype=np.int64)
+        self.boxat[cells] = np.arange(len(cells), dtype=np.int32)
+        self.stamp += 1
+        try:
+            self.flood(p.floor, self.boxat, p.off, player, self.stamp, self.mark, self.queue)
+            return any(
+                self.kernel(p.floor, p.goalm, p.dead, p.off, self.zbox, self.zpl, self.boxat, cells, self.mark,
+                            self.stamp, int(c), player, self.limit, self.maxb, self.cs)
+                for c in cells
+            )
+        finally:
+            self.boxat[cells] = -1
+
+
+def _padded(prob: Problem, level: Level, cell: int) -> int:
+    r, c = level.rc(cell)
+    return prob.cell(r, c)
+
+
+# Two boxes on the lip of a goal-less pocket: the only pushes that could move them go into
+# the pocket, onto dead squares, so the pocket (a corral) can never be opened. Neither the
+# freeze test (each box is free on its vertical axis) nor the matching bound (each box alone
+# could be pushed up to a goal) sees it.
+POCKET = [
+    "#######",
+    "#.  . #",
+    "#@$$  #",
+    "##  ###",
+    "#######",
+]
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_a_pocket_fenced_by_two_boxes_is_a_corral_deadlock(mode):
+    level = parse_level("\n".join(POCKET))
+    assert brute_force_pushes(level) is None
+    prob = as_problem(level)
+    cells = np.sort(prob.boxes)
+    with jit_mode(mode):
+        checker = CorralChecker(prob, mode)
+        assert checker.dead(cells, int(prob.player))
+        # without the pocket's fence (one box moved away) there is nothing to find
+        other = np.array([cells[0], prob.cell(1, 3)], dtype=np.int64)
+        assert not checker.dead(np.sort(other), int(prob.player))
+    fz = np.zeros(2, dtype=np.uint8)
+    boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
+    boxat[cells] = [0, 1]
+    assert not K.frozen_kernel(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz)
+    u = np.zeros(3, dtype=np.int64)
+    v, p, way, minv = (np.zeros(3, dtype=np.int64) for _ in range(4))
+    assert K.hungarian_kernel(cells, prob.dist, u, v, p, way, minv, np.zeros(3, dtype=np.uint8)) < K.BIG
+
+
+def test_the_search_proves_the_pocket_unsolvable_with_and_without_corral_tests():
+    level = parse_level("\n".join(POCKET))
+    for nodes in (0, 64):
+        res = search_level(level, time_limit=20, corral_nodes=nodes)
+        assert res.solution is None and res.stats.stopped == "unsolvable"
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiny_levels(), st.sampled_from([4, 64]))
+def test_a_position_called_dead_has_no_solution(level, limit):
+    prob = as_problem(level)
+    checker = CorralChecker(prob, limit=limit)
+    if checker.dead(np.sort(prob.boxes), int(prob.player)):
+        assert brute_force_pushes(level) is None
+
+
+def test_no_corral_deadlock_along_the_reference_solutions(xsokoban):
+    """Every position along the 90 reference solutions passes the corral test."""
+    levels, solutions = xsokoban
+    for level, lurd in zip(levels, solutions):
+        prob = as_problem(level)
+        checker = CorralChecker(prob, limit=64, maxb=10)
+        state = level.start
+        for i, ch in enumerate(lurd):
+            state = step(level, state, ch.lower()).state
+            assert state is not None
+            if ch.isupper():
+                cells = np.array(sorted(_padded(prob, level, b) for b in state.boxes), dtype=np.int64)
+                assert not checker.dead(cells, _padded(prob, level, state.player)), (level.title, i)
+        assert isinstance(state, State)
