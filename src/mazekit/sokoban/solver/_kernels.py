@@ -414,8 +414,9 @@ def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ba
 
 
 @njit
-def corral_deadlock_kernel(floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, pushed, player,
-                           limit, maxb, cs):  # type: ignore[no-untyped-def]
+def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
+    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, pushed, player, limit, maxb, cs,
+):
     """True when a corral next to the box on ``pushed`` is a deadlock.
 
     A *corral* is a region of free floor the player cannot reach (``mark !=
