@@ -1,4 +1,7 @@
-"""Corral deadlocks: the small search of a corral's boxes never calls a solvable position dead."""
+"""Corral deadlocks: the small search of a corral's boxes never calls a solvable position dead.
+
+Also the fast search's other options (the backward search's player penalty).
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mazekit.sokoban import Level, State, parse_level, step
+from mazekit.sokoban import Level, State, parse_level, replay, step
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
 from mazekit.sokoban.solver.search import _corral_scratch
 
-from tests.sokoban.solver.test_solver import brute_force_pushes, jit_mode, tiny_levels
+from tests.sokoban.solver.test_solver import SMALL, brute_force_pushes, jit_mode, tiny_levels
 
 
 class CorralChecker:
@@ -120,3 +123,13 @@ def test_no_corral_deadlock_along_the_reference_solutions(xsokoban):
                 cells = np.array(sorted(_padded(prob, level, b) for b in state.boxes), dtype=np.int64)
                 assert not checker.dead(cells, _padded(prob, level, state.player)), (level.title, i)
         assert isinstance(state, State)
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("penalty", [0, 2, 50])
+@pytest.mark.parametrize("corral_nodes", [0, 1, 64])
+def test_options_of_the_fast_search_keep_solutions_valid(text, penalty, corral_nodes):
+    """The backward search's player penalty and the corral test's bound change the order, never the answer."""
+    level = parse_level(text)
+    res = search_level(level, time_limit=20, player_penalty=penalty, corral_nodes=corral_nodes)
+    assert res.solution is not None and replay(level, res.solution.lurd).solved

@@ -863,7 +863,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
     lab, bseen, allow, use_corrals,
     backward, goal_player, otable, ophash, opplayer, opboxes, macros, fess, mch, mkey, croot,
-    garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout, climit, cmaxb, cs,
+    garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout, climit, cmaxb, cs, ppen,
 ):
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
@@ -874,8 +874,10 @@ def search_kernel(  # type: ignore[no-untyped-def]
 
     ``backward`` != 0: the search *pulls* boxes from the goals towards the
     start (``dead`` and ``dist`` then refer to the start's box cells), and a
-    goal also needs the player's region to be ``goal_player``'s. The roots are
-    the first ``ctr[C_ROOTS]`` entries of the pool (sorted boxes, raw player).
+    goal also needs the player's region to be ``goal_player``'s; a state whose
+    player cannot reach ``goal_player``'s cell gets ``ppen`` added to its bound
+    in the key (fast mode). The roots are the first ``ctr[C_ROOTS]`` entries of
+    the pool (sorted boxes, raw player).
     Every new state is looked up in the other direction's table (``otable``
     ...; a table of size 1 holding 0 is empty): a hit ends the search with
     ``ctr[C_MEET]`` the other search's node.
@@ -1149,7 +1151,12 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                         ctr[C_MEET] = -1
                                         status = SOLVED
                                     else:
-                                        hk = (np.int64(weight * h2 + g2) << shift) | h2
+                                        pen = 0
+                                        if backward != 0 and mark2[goal_player] != ctr[C_STAMP]:
+                                            # the goal's player region is out of reach: the last pulls
+                                            # (pushes) would need the player elsewhere
+                                            pen = ppen
+                                        hk = (np.int64(weight * (h2 + pen) + g2) << shift) | h2
                                         if fess != 0:
                                             cell = feature_cell_kernel(floor, boxat, off, goals, garea, forder,
                                                                        fstart, gmark, gstamp, queue)

@@ -373,7 +373,8 @@ class _Direction:
         self.done = False
 
     def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool,
-            macros: int, fess: bool = False, corral_nodes: int = 0, corral_boxes: int = 0) -> int:
+            macros: int, fess: bool = False, corral_nodes: int = 0, corral_boxes: int = 0,
+            player_penalty: int = 0) -> int:
         prob, arr = self.prob, self.arr
         if other is None:
             ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
@@ -389,6 +390,7 @@ class _Direction:
                 1 if self.backward else 0, self.goal_player, ot, oh, opl, obx, int(macros),
                 1 if fess else 0, arr.mch, arr.mkey, self.croot,
                 *self.areas, *self.goal_scratch, int(corral_nodes), int(corral_boxes), self.corral_scratch,
+                int(player_penalty),
             )
         )
 
@@ -474,6 +476,7 @@ def _search_one(
     backward_share: float = 0.75,
     corral_nodes: int = 64,
     corral_boxes: int = 10,
+    player_penalty: int = 2,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
     """One search with one weight (see :func:`search_level`)."""
@@ -527,7 +530,7 @@ def _search_one(
                 first_compiled = kernel is not K.search_kernel.py_func and not getattr(kernel, "signatures", True)
                 ts = time.perf_counter()
                 status = cur.run(kernel, other, optimal, weight, corrals, mcode, fess and not cur.backward,
-                                 min(corral_nodes, CORRAL_MAX_NODES), corral_boxes)
+                                 min(corral_nodes, CORRAL_MAX_NODES), corral_boxes, player_penalty)
                 now = time.perf_counter()
                 if first_compiled:
                     t0 += now - ts
@@ -608,7 +611,9 @@ def search_level(
     False: plain best-first); ``corral_nodes`` (default 64, 0 turns the test
     off) and ``corral_boxes`` (default 10) bound the corral-deadlock test (see
     :func:`solve`): the positions its small search may visit and the boxes a
-    corral may have; ``weight`` runs that one weight.
+    corral may have; ``player_penalty`` (default 2) is the backward search's
+    penalty for a player shut out of the start's region; ``weight`` runs that
+    one weight.
 
     Examples
     --------
@@ -702,7 +707,10 @@ def solve(
     (from every player region around the filled goals towards the start) run
     in alternating slices (a quarter and three quarters of the time) and stop
     when one generates a state the other holds. The backward search is
-    best-first on ``weight * h + g`` (weight 10). The forward search is a
+    best-first on ``weight * (h + penalty) + g`` (weight 10), the penalty 2
+    when the player cannot reach the start's player cell (the last pulls, the
+    first pushes, need it there: without it the search settles on positions
+    with every box home but the player shut in a pocket). The forward search is a
     *feature-space* search after Shoham and Schaeffer's FESS: each state falls
     in a cell named by three features, its packing (boxes on goals outside
     goal areas, plus the filled prefix of each goal area's packing order), its
