@@ -476,7 +476,7 @@ def _search_one(
     backward_share: float = 0.75,
     corral_nodes: int = 64,
     corral_boxes: int = 10,
-    player_penalty: int = 2,
+    player_penalty: int = 0,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
     """One search with one weight (see :func:`search_level`)."""
@@ -611,9 +611,10 @@ def search_level(
     False: plain best-first); ``corral_nodes`` (default 64, 0 turns the test
     off) and ``corral_boxes`` (default 10) bound the corral-deadlock test (see
     :func:`solve`): the positions its small search may visit and the boxes a
-    corral may have; ``player_penalty`` (default 2) is the backward search's
-    penalty for a player shut out of the start's region; ``weight`` runs that
-    one weight.
+    corral may have; ``player_penalty`` (default 0) is added to the backward
+    search's bound, in its key, when the player cannot reach the start's
+    player cell (with 2, XSokoban 37 and 42 are solved at 60 s but 11, 16, 19,
+    22, 49, 61 and 82 are lost); ``weight`` runs that one weight.
 
     Examples
     --------
@@ -707,10 +708,7 @@ def solve(
     (from every player region around the filled goals towards the start) run
     in alternating slices (a quarter and three quarters of the time) and stop
     when one generates a state the other holds. The backward search is
-    best-first on ``weight * (h + penalty) + g`` (weight 10), the penalty 2
-    when the player cannot reach the start's player cell (the last pulls, the
-    first pushes, need it there: without it the search settles on positions
-    with every box home but the player shut in a pocket). The forward search is a
+    best-first on ``weight * h + g`` (weight 10). The forward search is a
     *feature-space* search after Shoham and Schaeffer's FESS: each state falls
     in a cell named by three features, its packing (boxes on goals outside
     goal areas, plus the filled prefix of each goal area's packing order), its
