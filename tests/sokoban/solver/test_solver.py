@@ -176,6 +176,19 @@ def _padded(prob: Problem, level: Level, cell: int) -> int:
     return prob.cell(r, c)
 
 
+def pushed_positions(prob: Problem, level: Level, lurd: str):
+    """Walk a reference solution with the engine; after each push yield its index, the sorted
+    padded box cells and the padded player cell."""
+    state = level.start
+    for i, ch in enumerate(lurd):
+        state = step(level, state, ch.lower()).state
+        assert state is not None
+        if ch.isupper():
+            cells = np.array(sorted(_padded(prob, level, b) for b in state.boxes), dtype=np.int64)
+            yield i, cells, _padded(prob, level, state.player)
+    assert isinstance(state, State)
+
+
 def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
     """Every position along the 90 reference solutions passes every test the search prunes with."""
     levels, solutions = xsokoban
@@ -191,20 +204,14 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
         used = np.zeros(ng + 1, dtype=np.uint8)
         fz = np.zeros(nb, dtype=np.uint8)
         queue = np.empty(prob.height * prob.width, dtype=np.int64)
-        state = level.start
-        for i, ch in enumerate(lurd):
-            state = step(level, state, ch.lower()).state
-            assert state is not None
-            if ch.isupper():
-                cells = np.array(sorted(_padded(prob, level, b) for b in state.boxes), dtype=np.int64)
-                assert not prob.dead[cells].any(), (level.title, i)
-                for j, c in enumerate(cells):
-                    boxat[c] = j
-                assert not frozen(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz), i
-                assert not frozen_goals(cells, fz, prob.floor, prob.goals, prob.off, queue), i
-                boxat[cells] = -1
-                assert hungarian(cells, prob.dist, u, v, p, way, minv, used) < K.BIG, i
-        assert isinstance(state, State)
+        for i, cells, _ in pushed_positions(prob, level, lurd):
+            assert not prob.dead[cells].any(), (level.title, i)
+            for j, c in enumerate(cells):
+                boxat[c] = j
+            assert not frozen(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz), i
+            assert not frozen_goals(cells, fz, prob.floor, prob.goals, prob.off, queue), i
+            boxat[cells] = -1
+            assert hungarian(cells, prob.dist, u, v, p, way, minv, used) < K.BIG, i
 
 
 def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():

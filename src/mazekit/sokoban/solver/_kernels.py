@@ -237,6 +237,18 @@ def child_bound_kernel(i, cells, dist, u, v, p, u2, v2, p2, way, minv, used):  #
 
 
 @njit
+def blocked_kernel(floor, boxat, dead, off, c):  # type: ignore[no-untyped-def]
+    """True when the box on ``c`` is blocked on both axes (a wall, a box, or two dead squares on each):
+    only then can a push have frozen it, so only then is the freeze test worth running."""
+    for a in range(0, 4, 2):
+        x = c + off[a]
+        y = c + off[a + 1]
+        if floor[x] != 0 and floor[y] != 0 and boxat[x] < 0 and boxat[y] < 0 and (dead[x] == 0 or dead[y] == 0):
+            return False
+    return True
+
+
+@njit
 def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no-untyped-def]
     """True when some box that can never move again stands off a goal (freeze deadlock).
 
@@ -594,15 +606,9 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
                         if done:
                             dead_end = False
                         else:
-                            blocked = 0
-                            for a in range(0, 4, 2):
-                                x = to + off[a]
-                                y = to + off[a + 1]
-                                if floor[x] == 0 or floor[y] == 0 or sboxat[x] >= 0 or sboxat[y] >= 0 or (
-                                    dead[x] != 0 and dead[y] != 0
-                                ):
-                                    blocked += 1
-                            if blocked == 2 and frozen_kernel(scells[:nbb], sboxat, floor, dead, goalm, off, fz2):
+                            if blocked_kernel(floor, sboxat, dead, off, to) and frozen_kernel(
+                                scells[:nbb], sboxat, floor, dead, goalm, off, fz2
+                            ):
                                 alive = False
                         if alive and dead_end:
                             if qtail >= qcap:
@@ -1072,15 +1078,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                     alive = gm >= 0
                     if backward == 0:
                         # freeze test only when the pushed box is blocked on both axes
-                        blocked = 0
-                        for a in range(0, 4, 2):
-                            x = to + off[a]
-                            y = to + off[a + 1]
-                            if floor[x] == 0 or floor[y] == 0 or boxat[x] >= 0 or boxat[y] >= 0 or (
-                                dead[x] != 0 and dead[y] != 0
-                            ):
-                                blocked += 1
-                        if blocked == 2 and alive:
+                        if alive and blocked_kernel(floor, boxat, dead, off, to):
                             if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
                                 alive = False
                             elif frozen_goals_kernel(cells, fz, floor, goals, off, queue):
