@@ -22,7 +22,8 @@ from tests.sokoban.solver.test_solver import SMALL, brute_force_pushes, jit_mode
 class CorralChecker:
     """Runs :func:`~K.corral_deadlock_kernel` on positions of one problem, for every box."""
 
-    def __init__(self, prob: Problem, mode: str = "always", limit: int = 256, maxb: int = 12) -> None:
+    def __init__(self, prob: Problem, mode: str = "always", limit: int = 256, maxb: int = 12,
+                 grow: int = 1) -> None:
         self.prob = prob
         n = prob.height * prob.width
         self.kernel = K.corral_deadlock_kernel.pick(10**9 if mode == "always" else 0)
@@ -32,7 +33,7 @@ class CorralChecker:
         self.mark = np.zeros(n, dtype=np.int64)
         self.queue = np.empty(n, dtype=np.int64)
         self.stamp = 0
-        self.limit, self.maxb = limit, maxb
+        self.limit, self.maxb, self.grow = limit, maxb, grow
         rng = np.random.default_rng(1)
         self.zbox = rng.integers(0, 1 << 62, size=n, dtype=np.int64)
         self.zpl = rng.integers(0, 1 << 62, size=n, dtype=np.int64)
@@ -47,7 +48,7 @@ class CorralChecker:
             self.flood(p.floor, self.boxat, p.off, player, self.stamp, self.mark, self.queue)
             return any(
                 self.kernel(p.floor, p.goalm, p.dead, p.off, self.zbox, self.zpl, self.boxat, cells, self.mark,
-                            self.stamp, int(c), player, self.limit, self.maxb, self.cs)
+                            self.stamp, int(c), player, self.limit, self.maxb, self.grow, self.cs)
                 for c in cells
             )
         finally:

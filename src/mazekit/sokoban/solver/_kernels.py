@@ -427,14 +427,17 @@ def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ba
 
 @njit
 def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
-    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, pushed, player, limit, maxb, cs,
+    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, pushed, player, limit, maxb, grow, cs,
 ):
     """True when a corral next to the box on ``pushed`` is a deadlock.
 
     A *corral* is a region of free floor the player cannot reach (``mark !=
     stamp``), fenced by walls and boxes. Its boxes ``B`` are those next to its
-    cells. Every solution, looked at through the pushes of ``B`` alone with all
-    other boxes taken away, is a way to put ``B`` on goals: so when no sequence
+    cells, and with ``grow`` > 0 the boxes next to those, layer by layer (while
+    ``B`` keeps at most ``maxb`` boxes); the corrals next to the boxes beside
+    ``pushed`` are then checked as well. Every solution, looked at through the
+    pushes of ``B`` alone with all other boxes taken away (for any set ``B``),
+    is a way to put ``B`` on goals: so when no sequence
     of pushes of ``B`` alone (other boxes removed) reaches a position with all
     of ``B`` on goals, the state is dead. A small breadth-first search of at
     most ``limit`` positions looks for such a sequence; it gives up (no
@@ -454,8 +457,15 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     tmask = vtab.shape[0] - 1
     cmask = ckey.shape[0] - 1
     base = cgen[0]
-    for d0 in range(4):
-        x0 = pushed + off[d0]
+    # the corrals next to the pushed box and, when B grows, next to the boxes beside it
+    # (a push that pins a fence box in place can close a corral it does not touch)
+    for e0 in range(20 if grow > 0 else 4):
+        src = pushed
+        if e0 >= 4:
+            src = pushed + off[(e0 >> 2) - 1]
+            if boxat[src] < 0:
+                continue
+        x0 = src + off[e0 & 3]
         if floor[x0] == 0 or boxat[x0] >= 0 or mark[x0] == stamp or clab[x0] > base:
             continue
         # the corral around x0 and its boxes
@@ -495,6 +505,24 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
                 all_on_goals = False
         if all_on_goals:
             continue
+        # ``grow`` layers of the boxes next to B join it (as long as B stays within ``maxb``):
+        # a box that holds a fence box in place makes the test stronger, and any set of
+        # boxes gives a sound test
+        lo = 0
+        for _ in range(grow):
+            hi = nbb
+            for t in range(lo, hi):
+                for d in range(4):
+                    j = boxat[blist[t] + off[d]]
+                    if j >= 0 and bst[j] != lc:
+                        bst[j] = lc
+                        if nbb < maxb:
+                            blist[nbb] = cells[j]
+                        nbb += 1
+            if nbb > maxb:
+                nbb = hi
+                break
+            lo = hi
         # sort B
         for t in range(1, nbb):
             x = blist[t]
@@ -869,7 +897,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
     lab, bseen, allow, use_corrals,
     backward, goal_player, otable, ophash, opplayer, opboxes, macros, fess, mch, mkey, croot,
-    garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout, climit, cmaxb, cs, ppen,
+    garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout, climit, cmaxb, cgrow, cs, ppen,
 ):
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
@@ -1115,7 +1143,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                             h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
                             if h2 < BIG and climit > 0 and backward == 0 and corral_deadlock_kernel(
                                 floor, goalm, dead, off, zbox, zpl, boxat, cells, mark2, ctr[C_STAMP], to, newpl,
-                                climit, cmaxb, cs,
+                                climit, cmaxb, cgrow, cs,
                             ):
                                 ctr[C_CORRAL] += 1
                                 h2 = BIG

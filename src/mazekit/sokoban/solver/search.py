@@ -23,7 +23,8 @@ from numpy.typing import NDArray
 from . import _kernels as K
 from .problem import LETTERS, Problem, as_problem
 
-__all__ = ["Solution", "SearchStats", "SearchResult", "solve", "search_level", "lurd_of", "DEFAULT_MEMORY"]
+__all__ = ["Solution", "SearchStats", "SearchResult", "solve", "search_level", "lurd_of", "DEFAULT_MEMORY",
+           "PORTFOLIO"]
 
 #: Default memory cap of one search, in bytes (4 GiB).
 DEFAULT_MEMORY = 4 << 30
@@ -46,12 +47,16 @@ class SearchStats:
     stopped : str
         Why it stopped: ``"solved"``, ``"unsolvable"`` (every reachable state
         was tried), ``"time"``, ``"memory"`` or ``"interrupted"``.
+    compile_time : float
+        Of ``time``, the seconds spent compiling the search kernel (or loading
+        it from numba's cache), which the time limit does not count.
     """
 
     nodes: int
     expanded: int
     time: float
     stopped: Stop
+    compile_time: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,7 +379,7 @@ class _Direction:
 
     def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool,
             macros: int, fess: bool = False, corral_nodes: int = 0, corral_boxes: int = 0,
-            player_penalty: int = 0) -> int:
+            corral_grow: int = 0, player_penalty: int = 0) -> int:
         prob, arr = self.prob, self.arr
         if other is None:
             ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
@@ -389,7 +394,8 @@ class _Direction:
                 self.budget, *self.scratch, 1 if corrals else 0,
                 1 if self.backward else 0, self.goal_player, ot, oh, opl, obx, int(macros),
                 1 if fess else 0, arr.mch, arr.mkey, self.croot,
-                *self.areas, *self.goal_scratch, int(corral_nodes), int(corral_boxes), self.corral_scratch,
+                *self.areas, *self.goal_scratch, int(corral_nodes), int(corral_boxes), int(corral_grow),
+                self.corral_scratch,
                 int(player_penalty),
             )
         )
@@ -476,6 +482,7 @@ def _search_one(
     backward_share: float = 0.75,
     corral_nodes: int = 64,
     corral_boxes: int = 10,
+    corral_grow: int = 0,
     player_penalty: int = 0,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
@@ -530,7 +537,8 @@ def _search_one(
                 first_compiled = kernel is not K.search_kernel.py_func and not getattr(kernel, "signatures", True)
                 ts = time.perf_counter()
                 status = cur.run(kernel, other, optimal, weight, corrals, mcode, fess and not cur.backward,
-                                 min(corral_nodes, CORRAL_MAX_NODES), corral_boxes, player_penalty)
+                                 min(corral_nodes, CORRAL_MAX_NODES), corral_boxes, corral_grow,
+                                 player_penalty)
                 now = time.perf_counter()
                 if first_compiled:
                     t0 += now - ts
@@ -569,7 +577,7 @@ def _search_one(
         stopped = "interrupted"
     nodes = sum(int(d.ctr[K.C_NODES]) for d in dirs)
     expanded = sum(int(d.ctr[K.C_EXPANDED]) for d in dirs)
-    stats = SearchStats(nodes, expanded, time.perf_counter() - t0 + compile_seconds, stopped)
+    stats = SearchStats(nodes, expanded, time.perf_counter() - t0 + compile_seconds, stopped, compile_seconds)
     if winner is None:
         return SearchResult(None, stats)
     meet = int(winner.ctr[K.C_MEET])
@@ -587,6 +595,17 @@ def _search_one(
     return SearchResult(Solution(lurd, len(lurd), len(pushes), bool(optimal), stats), stats)
 
 
+#: The fast mode's portfolio: option sets for :func:`search_level`, run one after the
+#: other, each with an equal share of the time left. The second one tests larger corrals
+#: (the fence and the boxes beside it) and penalises backward positions whose player
+#: cannot reach the start's player cell; it solves XSokoban levels the first one does not
+#: (see ``benchmarks/RESULTS.md``), and a restart changes the whole order of the search.
+PORTFOLIO: tuple[dict[str, Any], ...] = (
+    {},
+    {"corral_grow": 1, "player_penalty": 2},
+)
+
+
 def search_level(
     level: Any,
     *,
@@ -594,14 +613,19 @@ def search_level(
     optimal: bool = False,
     memory: int = DEFAULT_MEMORY,
     weights: tuple[int, ...] = (10,),
+    portfolio: tuple[dict[str, Any], ...] | None = None,
     **options: Any,
 ) -> SearchResult:
     """Run the search; return the solution (or None) with the statistics.
 
     See :func:`solve` for the parameters. In fast mode the time is shared by a
-    portfolio: one search per weight in ``weights`` (key ``weight * h + g``),
-    one after the other, each with an equal share of the time left (default one
-    weight, 10: on XSokoban 1-30 at 20 s it solved more than 3 then 10). Options:
+    portfolio of searches run one after the other, each with an equal share of
+    the time left: one per option set in ``portfolio`` (default
+    :data:`PORTFOLIO`; each set updates ``options``) and per weight in
+    ``weights`` (key ``weight * h + g``; default one weight, 10: on XSokoban
+    1-30 at 20 s it solved more than 3 then 10). The portfolio stops at the
+    first search that solves the level, proves it unsolvable or is
+    interrupted; with no time limit only the first search runs. Options:
     ``corrals`` (PI-corral pruning, default on), ``bidirectional`` (default: in
     fast mode) runs a backward search of pulls from the goals beside the
     forward one, in alternating slices, stopping when either reaches the
@@ -611,10 +635,11 @@ def search_level(
     False: plain best-first); ``corral_nodes`` (default 64, 0 turns the test
     off) and ``corral_boxes`` (default 10) bound the corral-deadlock test (see
     :func:`solve`): the positions its small search may visit and the boxes a
-    corral may have; ``player_penalty`` (default 0) is added to the backward
-    search's bound, in its key, when the player cannot reach the start's
-    player cell (with 2, XSokoban 37 and 42 are solved at 60 s but 11, 16, 19,
-    22, 49, 61 and 82 are lost); ``weight`` runs that one weight.
+    corral may have; ``corral_grow`` (default 0) is the number of layers of
+    neighbouring boxes added to a corral's fence for that test;
+    ``player_penalty`` (default 0) is added to the backward search's bound, in
+    its key, when the player cannot reach the start's player cell; ``weight``
+    runs that one weight with these options alone (no portfolio).
 
     Examples
     --------
@@ -628,20 +653,26 @@ def search_level(
     if optimal or "weight" in options:
         return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, **options)
     prob = as_problem(level)
+    runs = [{**options, **extra, "weight": w} for extra in (PORTFOLIO if portfolio is None else portfolio)
+            for w in weights] or [{**options, "weight": w} for w in weights]
     nodes = expanded = 0
+    compile_time = 0.0
     res: SearchResult | None = None
-    for k, w in enumerate(weights):
-        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-        share = None if left is None else left / (len(weights) - k)
+    stopped: Stop = "time"
+    for k, run in enumerate(runs):
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0 - compile_time)
+        share = None if left is None else left / (len(runs) - k)
         if share is not None and share <= 0:
             break
-        res = _search_one(prob, time_limit=share, optimal=False, memory=memory, weight=w, **options)
+        res = _search_one(prob, time_limit=share, optimal=False, memory=memory, **run)
         nodes += res.stats.nodes
         expanded += res.stats.expanded
-        if res.stats.stopped != "time" or time_limit is None:
+        compile_time += res.stats.compile_time
+        stopped = "memory" if res.stats.stopped == "time" and stopped == "memory" else res.stats.stopped
+        if res.stats.stopped not in ("time", "memory") or time_limit is None:
             break
     assert res is not None
-    stats = SearchStats(nodes, expanded, time.perf_counter() - t0, res.stats.stopped)
+    stats = SearchStats(nodes, expanded, time.perf_counter() - t0, stopped, compile_time)
     sol = res.solution
     if sol is not None:
         sol = Solution(sol.lurd, sol.moves, sol.pushes, sol.optimal, stats)
@@ -696,7 +727,11 @@ def solve(
     pushed box, a small breadth-first search pushes the corral's boxes alone
     (all other boxes taken away, which only makes things easier); if it can
     neither let the player into the corral nor put those boxes on goals, the
-    position is dead. Verdicts are cached by the boxes' cells and the regions.
+    position is dead. Verdicts are cached by the boxes' cells and the
+    regions. With ``corral_grow`` (the portfolio's second search) the boxes
+    next to the fence join it (any set of boxes gives a sound test, and a box
+    that pins a fence box makes it stronger), and the corrals beside those
+    boxes are checked too, since a push can close a corral it does not touch.
 
     Bound: the minimum-cost matching of boxes to goals on lone-box push
     distances (Hungarian method; per child one augmenting path from the
@@ -704,7 +739,8 @@ def solve(
     admissible and consistent, so ``optimal=True`` (A*, goal tested on
     expansion, forward only, no macros) returns a push-optimal solution.
 
-    Fast mode: a forward search of pushes and a backward search of pulls
+    Fast mode: a portfolio of two searches (:data:`PORTFOLIO`), each with half
+    the time; each is a forward search of pushes and a backward search of pulls
     (from every player region around the filled goals towards the start) run
     in alternating slices (a quarter and three quarters of the time) and stop
     when one generates a state the other holds. The backward search is
