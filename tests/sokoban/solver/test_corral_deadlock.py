@@ -96,11 +96,40 @@ def test_the_search_proves_the_pocket_unsolvable_with_and_without_corral_tests()
         assert res.solution is None and res.stats.stopped == "unsolvable"
 
 
-@settings(max_examples=150, deadline=None)
-@given(tiny_levels(), st.sampled_from([4, 64]))
-def test_a_position_called_dead_has_no_solution(level, limit):
+# A corral closed by a box that does not touch it: the cell right of the top box is a
+# goal-less corner, fenced by the top box and the box below it; the box in the corner of
+# the two pins both. With the fence alone the pinning box is taken away, the lower fence
+# box can then be pushed left and the corral opens; with the fence's neighbours the
+# three boxes cannot move at all.
+PINNED = [
+    "########",
+    "#.  $ ##",
+    "#   $$ #",
+    "#@ ..  #",
+    "#      #",
+    "########",
+]
+
+
+def test_a_box_beside_the_fence_can_close_a_corral():
+    level = parse_level("\n".join(PINNED))
+    assert brute_force_pushes(level) is None
     prob = as_problem(level)
-    checker = CorralChecker(prob, limit=limit)
+    cells = np.sort(prob.boxes)
+    assert not CorralChecker(prob, grow=0).dead(cells, int(prob.player))
+    assert CorralChecker(prob, grow=1).dead(cells, int(prob.player))
+    # the top box alone (the pinning box only below it) is not a deadlock
+    assert not CorralChecker(prob, grow=1).dead(np.sort(cells[[0, 1]]), int(prob.player))
+    for grow in (0, 1):
+        res = search_level(level, time_limit=20, corral_grow=grow)
+        assert res.solution is None and res.stats.stopped == "unsolvable"
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiny_levels(), st.sampled_from([4, 64]), st.sampled_from([0, 1, 2]))
+def test_a_position_called_dead_has_no_solution(level, limit, grow):
+    prob = as_problem(level)
+    checker = CorralChecker(prob, limit=limit, grow=grow)
     if checker.dead(np.sort(prob.boxes), int(prob.player)):
         assert brute_force_pushes(level) is None
 
@@ -110,9 +139,10 @@ def test_no_corral_deadlock_along_the_reference_solutions(xsokoban):
     levels, solutions = xsokoban
     for level, lurd in zip(levels, solutions):
         prob = as_problem(level)
-        checker = CorralChecker(prob, limit=64, maxb=10)
+        checkers = [CorralChecker(prob, limit=64, maxb=10, grow=grow) for grow in (0, 1, 2)]
         for i, cells, player in pushed_positions(prob, level, lurd):
-            assert not checker.dead(cells, player), (level.title, i)
+            for checker in checkers:
+                assert not checker.dead(cells, player), (level.title, i, checker.grow)
 
 
 @pytest.mark.parametrize("text", SMALL)
@@ -122,4 +152,12 @@ def test_options_of_the_fast_search_keep_solutions_valid(text, penalty, corral_n
     """The backward search's player penalty and the corral test's bound change the order, never the answer."""
     level = parse_level(text)
     res = search_level(level, time_limit=20, player_penalty=penalty, corral_nodes=corral_nodes)
+    assert res.solution is not None and replay(level, res.solution.lurd).solved
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("grow", [0, 1, 3])
+def test_grown_corrals_keep_solutions_valid(text, grow):
+    level = parse_level(text)
+    res = search_level(level, time_limit=20, portfolio=({"corral_grow": grow},))
     assert res.solution is not None and replay(level, res.solution.lurd).solved

@@ -306,3 +306,42 @@ def test_compiling_the_kernel_is_not_charged_to_the_time_limit(monkeypatch):
     monkeypatch.setattr(K.search_kernel, "pick", lambda work: fake)
     res = search_level(parse_level(SMALL[4]), time_limit=0.3, bidirectional=False)
     assert res.stats.stopped == "solved" and res.stats.time >= 0.5
+
+
+def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
+    """Each search of the fast mode's portfolio gets an equal share of the time left, its compile
+    time not counted; a verdict ends the portfolio; a memory stop is reported over a later timeout."""
+    import time as _time
+
+    from mazekit.sokoban.solver import search as S
+
+    calls: list[tuple[float | None, dict]] = []
+    outcomes: list[str] = []
+
+    def fake(level, *, time_limit, optimal, memory, **run):
+        calls.append((time_limit, run))
+        stopped = outcomes[len(calls) - 1]
+        compile_time = 0.3 if len(calls) == 1 else 0.0  # charged to no share
+        _time.sleep(0.05 + compile_time)
+        return S.SearchResult(None, S.SearchStats(10, 5, 0.05 + compile_time, stopped, compile_time))
+
+    monkeypatch.setattr(S, "_search_one", fake)
+    level = parse_level(SMALL[4])
+    portfolio = ({}, {"corral_grow": 1}, {"player_penalty": 2})
+    outcomes[:] = ["time", "memory", "time"]
+    res = search_level(level, time_limit=3.0, portfolio=portfolio, corral_nodes=8, player_penalty=0)
+    assert [run["corral_nodes"] for _, run in calls] == [8, 8, 8]
+    assert [run.get("corral_grow") for _, run in calls] == [None, 1, None]
+    assert [run["player_penalty"] for _, run in calls] == [0, 0, 0]  # the caller's options win
+    shares = [t for t, _ in calls]
+    assert shares[0] == pytest.approx(1.0, abs=0.05)
+    assert shares[1] == pytest.approx(2.95 / 2, abs=0.05) and shares[2] == pytest.approx(2.9, abs=0.05)
+    assert res.stats.stopped == "memory" and res.stats.nodes == 30 and res.stats.compile_time == 0.3
+    calls.clear()
+    outcomes[:] = ["unsolvable", "time"]
+    assert search_level(level, time_limit=3.0, portfolio=portfolio).stats.stopped == "unsolvable"
+    assert len(calls) == 1
+    calls.clear()
+    outcomes[:] = ["time", "time"]
+    assert search_level(level, time_limit=None, portfolio=portfolio).stats.stopped == "time"
+    assert len(calls) == 1  # no limit: the first search runs until it is done

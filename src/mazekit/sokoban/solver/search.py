@@ -621,7 +621,7 @@ def search_level(
     See :func:`solve` for the parameters. In fast mode the time is shared by a
     portfolio of searches run one after the other, each with an equal share of
     the time left: one per option set in ``portfolio`` (default
-    :data:`PORTFOLIO`; each set updates ``options``) and per weight in
+    :data:`PORTFOLIO`; ``options`` given here override the set's) and per weight in
     ``weights`` (key ``weight * h + g``; default one weight, 10: on XSokoban
     1-30 at 20 s it solved more than 3 then 10). The portfolio stops at the
     first search that solves the level, proves it unsolvable or is
@@ -653,7 +653,7 @@ def search_level(
     if optimal or "weight" in options:
         return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, **options)
     prob = as_problem(level)
-    runs = [{**options, **extra, "weight": w} for extra in (PORTFOLIO if portfolio is None else portfolio)
+    runs = [{**extra, **options, "weight": w} for extra in (PORTFOLIO if portfolio is None else portfolio)
             for w in weights] or [{**options, "weight": w} for w in weights]
     nodes = expanded = 0
     compile_time = 0.0
