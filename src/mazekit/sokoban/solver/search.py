@@ -371,7 +371,8 @@ class _Direction:
             np.zeros(ncells, dtype=np.int64),  # gmark
             np.zeros(1, dtype=np.int64),  # gout
         )
-        self.corral_scratch = _corral_scratch(ncells, nbm)
+        # the corral test runs in the forward search only: the backward one gets placeholders
+        self.corral_scratch = _corral_scratch(1, 1, 0, 1) if backward else _corral_scratch(ncells, nbm)
         self.areas = _NO_AREAS if areas is None else areas
         self.croot = np.full((nb + 1) * K.NCONN * K.NOOP, -1, dtype=np.int32)
         self.budget = 64
@@ -411,11 +412,13 @@ class _Direction:
 
 #: Positions one corral-deadlock search may visit at most (and its queue's length).
 CORRAL_MAX_NODES = 1024
-_CORRAL_QUEUE = 16 * CORRAL_MAX_NODES
 
 
-def _corral_scratch(ncells: int, nb: int) -> tuple[NDArray[Any], ...]:
-    """Scratch space of :func:`~._kernels.corral_deadlock_kernel` (its order is the kernel's)."""
+def _corral_scratch(ncells: int, nb: int, max_nodes: int = CORRAL_MAX_NODES,
+                    cache: int = 1 << 16) -> tuple[NDArray[Any], ...]:
+    """Scratch space of :func:`~._kernels.corral_deadlock_kernel` (its order is the kernel's) for
+    searches of at most ``max_nodes`` positions and a verdict cache of ``cache`` slots (a power of 2)."""
+    queue = 16 * max_nodes
     return (
         np.zeros(ncells, dtype=np.int64),  # clab: corral labels
         np.zeros(1, dtype=np.int64),  # cgen: label and stamp counter
@@ -423,16 +426,16 @@ def _corral_scratch(ncells: int, nb: int) -> tuple[NDArray[Any], ...]:
         np.zeros(nb, dtype=np.int64),  # blist: the corral's boxes
         np.full(ncells, -1, dtype=np.int32),  # sboxat
         np.zeros(ncells, dtype=np.int64),  # smark
-        np.zeros((_CORRAL_QUEUE, nb), dtype=np.int32),  # qb: queued positions
-        np.zeros(_CORRAL_QUEUE, dtype=np.int64),  # qp: their players
-        np.zeros((CORRAL_MAX_NODES, nb), dtype=np.int32),  # vb: visited positions
-        np.zeros(CORRAL_MAX_NODES, dtype=np.int64),  # vp: their normalised players
-        np.zeros(4 * CORRAL_MAX_NODES, dtype=np.int64),  # vtab: visited table
-        np.zeros(4 * CORRAL_MAX_NODES, dtype=np.int64),  # vgen: its generations
+        np.zeros((queue, nb), dtype=np.int32),  # qb: queued positions
+        np.zeros(queue, dtype=np.int64),  # qp: their players
+        np.zeros((max_nodes, nb), dtype=np.int32),  # vb: visited positions
+        np.zeros(max_nodes, dtype=np.int64),  # vp: their normalised players
+        np.zeros(max(4 * max_nodes, 1), dtype=np.int64),  # vtab: visited table
+        np.zeros(max(4 * max_nodes, 1), dtype=np.int64),  # vgen: its generations
         np.zeros(nb, dtype=np.int64),  # scells
         np.zeros(nb, dtype=np.uint8),  # fz2
-        np.full(1 << 16, -1, dtype=np.int64),  # ckey: cache keys
-        np.zeros(1 << 16, dtype=np.uint8),  # cval: cached verdicts
+        np.full(cache, -1, dtype=np.int64),  # ckey: cache keys
+        np.zeros(cache, dtype=np.uint8),  # cval: cached verdicts
         np.zeros(4, dtype=np.int64),  # cstat: checks, cache hits, deadlocks
         np.empty(ncells, dtype=np.int64),  # cq: flood queue
     )
