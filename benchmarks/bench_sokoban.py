@@ -115,8 +115,9 @@ def main(argv: list[str]) -> int:
 
 
 def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[str], load_before: str) -> str:
-    mode = "push-optimal (A*)" if args.optimal else ("fast (a portfolio of two searches, half the time each: feature-space forward search, "
-                                              "best-first backward search)")
+    mode = "push-optimal (A*)" if args.optimal else (
+        "fast (a portfolio of three searches, a third of the time each: feature-space forward search, "
+        "best-first backward search)")
     lines = [
         f"Command: `{H.command_line('benchmarks/run.py', ['sokoban', *argv])}`; mode {mode}; "
         f"{args.jobs} levels at once (one per core); every solution replayed to a win by the engine.",

@@ -601,11 +601,14 @@ def _search_one(
 #: The fast mode's portfolio: option sets for :func:`search_level`, run one after the
 #: other, each with an equal share of the time left. The second one tests larger corrals
 #: (the fence and the boxes beside it) and penalises backward positions whose player
-#: cannot reach the start's player cell; it solves XSokoban levels the first one does not
-#: (see ``benchmarks/RESULTS.md``), and a restart changes the whole order of the search.
+#: cannot reach the start's player cell; the third tests larger corrals too, weighs the
+#: bound 3 instead of 10 and gives the two directions equal time. Each solves XSokoban
+#: levels the others do not (see ``benchmarks/RESULTS.md``): a restart with other
+#: settings changes the whole order of the search.
 PORTFOLIO: tuple[dict[str, Any], ...] = (
     {},
     {"corral_grow": 1, "player_penalty": 2},
+    {"corral_grow": 1, "weight": 3, "backward_share": 0.5},
 )
 
 
@@ -626,7 +629,7 @@ def search_level(
     the time left: one per option set in ``portfolio`` (default
     :data:`PORTFOLIO`; ``options`` given here override the set's) and per weight in
     ``weights`` (key ``weight * h + g``; default one weight, 10: on XSokoban
-    1-30 at 20 s it solved more than 3 then 10). The portfolio stops at the
+    1-30 at 20 s it solved more than 3 then 10; a set's own ``weight`` wins). The portfolio stops at the
     first search that solves the level, proves it unsolvable or is
     interrupted; with no time limit only the first search runs. Options:
     ``corrals`` (PI-corral pruning, default on), ``bidirectional`` (default: in
@@ -656,7 +659,7 @@ def search_level(
     if optimal or "weight" in options:
         return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, **options)
     prob = as_problem(level)
-    runs = [{**extra, **options, "weight": w} for extra in (PORTFOLIO if portfolio is None else portfolio)
+    runs = [{"weight": w, **extra, **options} for extra in (PORTFOLIO if portfolio is None else portfolio)
             for w in weights] or [{**options, "weight": w} for w in weights]
     nodes = expanded = 0
     compile_time = 0.0
@@ -742,8 +745,8 @@ def solve(
     admissible and consistent, so ``optimal=True`` (A*, goal tested on
     expansion, forward only, no macros) returns a push-optimal solution.
 
-    Fast mode: a portfolio of two searches (:data:`PORTFOLIO`), each with half
-    the time; each is a forward search of pushes and a backward search of pulls
+    Fast mode: a portfolio of three searches (:data:`PORTFOLIO`), each with a
+    third of the time; each is a forward search of pushes and a backward search of pulls
     (from every player region around the filled goals towards the start) run
     in alternating slices (a quarter and three quarters of the time) and stop
     when one generates a state the other holds. The backward search is
