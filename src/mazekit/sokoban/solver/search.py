@@ -734,7 +734,7 @@ def solve(
     (all other boxes taken away, which only makes things easier); if it can
     neither let the player into the corral nor put those boxes on goals, the
     position is dead. Verdicts are cached by the boxes' cells and the
-    regions. With ``corral_grow`` (the portfolio's second search) the boxes
+    regions. With ``corral_grow`` (the portfolio's later searches) the boxes
     next to the fence join it (any set of boxes gives a sound test, and a box
     that pins a fence box makes it stronger), and the corrals beside those
     boxes are checked too, since a push can close a corral it does not touch.
