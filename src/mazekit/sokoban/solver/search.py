@@ -659,8 +659,8 @@ def search_level(
     if optimal or "weight" in options:
         return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, **options)
     prob = as_problem(level)
-    runs = [{"weight": w, **extra, **options} for extra in (PORTFOLIO if portfolio is None else portfolio)
-            for w in weights] or [{**options, "weight": w} for w in weights]
+    sets = (PORTFOLIO if portfolio is None else portfolio) or ({},)
+    runs = [{"weight": w, **extra, **options} for extra in sets for w in weights]
     nodes = expanded = 0
     compile_time = 0.0
     res: SearchResult | None = None
