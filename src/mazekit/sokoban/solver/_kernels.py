@@ -676,8 +676,10 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
 @njit
 def goal_macro_kernel(  # type: ignore[no-untyped-def]
     floor, dead, boxat, off, garea, area, start, start_pl, target, vis, vstamp, qbox, qpl, qg, mark, queue, out,
+    limit,
 ):
-    """Fewest pushes that bring the box on ``start`` to ``target`` inside goal area ``area``; -1 if none.
+    """Fewest pushes that bring the box on ``start`` to ``target`` inside goal area ``area``
+    (anywhere when ``area`` < 0); -1 if none, or if none within ``limit`` states (when > 0).
 
     A breadth-first search of the lone box's pushes, the other boxes fixed
     (``boxat``; the moving box's own entry is ignored), the box kept on the
@@ -699,7 +701,7 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
     head = 0
     tail = 1
     res = -1
-    while head < tail and res < 0:
+    while head < tail and res < 0 and (limit <= 0 or head < limit):
         b = qbox[head]
         pl = qpl[head]
         gg = qg[head]
@@ -715,7 +717,7 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
             to = b + off[d]
             if mark[behind] != ms or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
                 continue
-            if garea[to] != area or vis[to * 4 + d] == vs:
+            if (area >= 0 and garea[to] != area) or vis[to * 4 + d] == vs:
                 continue
             vis[to * 4 + d] = vs
             if to == target:
@@ -898,6 +900,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     lab, bseen, allow, use_corrals,
     backward, goal_player, otable, ophash, opplayer, opboxes, macros, fess, mch, mkey, croot,
     garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout, climit, cmaxb, cgrow, cs, ppen,
+    pacc, cacc, pam,
 ):
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
@@ -910,13 +913,22 @@ def search_kernel(  # type: ignore[no-untyped-def]
     start (``dead`` and ``dist`` then refer to the start's box cells), and a
     goal also needs the player's region to be ``goal_player``'s; a state whose
     player cannot reach ``goal_player``'s cell gets ``ppen`` added to its bound
-    in the key (fast mode). The roots are the first ``ctr[C_ROOTS]`` entries of
+    in the key (fast mode). With ``fess`` and ``cacc`` > 0, ``pacc`` counts the pushes on the
+    way to each state that improved no feature (packing, out of plan, connectivity: a push
+    that does is an advisor's, free as in FESS), and ``cacc`` times that count is added to
+    the key, so a cell's shallow states come first. With ``fess`` and ``pam`` > 0 (the packing
+    advisor), each expansion also pushes, for each goal area whose packing order is unfinished,
+    the box nearest to the area's next goal all the way there when a lone-box search of at most
+    ``pam`` (box cell, side) states finds the way (a goal macro move). The roots are the first ``ctr[C_ROOTS]`` entries of
     the pool (sorted boxes, raw player).
     Every new state is looked up in the other direction's table (``otable``
     ...; a table of size 1 holding 0 is empty): a hit ends the search with
     ``ctr[C_MEET]`` the other search's node.
     """
     nb = cells.shape[0]
+    nareas = fstart.shape[0] - 1
+    pa_box = np.full(max(nareas, 1), -1, dtype=np.int64)
+    pa_tgt = np.full(max(nareas, 1), -1, dtype=np.int64)
     cap = ctr[C_CAP]
     hcap = hkey.shape[0]
     shift = 20
@@ -948,6 +960,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
             pplayer[n] = pl
             pparent[n] = -1
             pg[n] = 0
+            pacc[n] = 0
             ppush[n] = -1
             phash[n] = key
             table[-1 - found] = n + 1
@@ -1014,6 +1027,9 @@ def search_kernel(  # type: ignore[no-untyped-def]
         flood_min_kernel(floor, boxat, off, pplayer[k], stamp, mark, queue)
         hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         parent_key = phash[k] ^ zpl[pplayer[k]]
+        pcell = 0
+        if fess != 0 and cacc > 0:
+            pcell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue)
         restricted = False
         if use_corrals != 0 and backward == 0:
             res = pi_corral_kernel(
@@ -1023,11 +1039,60 @@ def search_kernel(  # type: ignore[no-untyped-def]
             restricted = (res & 1) != 0
             if restricted:
                 ctr[C_PRUNED] += 1
+        npa = 0
+        if pam > 0 and fess != 0 and backward == 0 and not restricted:
+            # the packing advisor: each unfinished goal area's next goal and the box nearest to it
+            for a in range(nareas):
+                pa_box[a] = -1
+                te = prefix_end_kernel(boxat, forder, fstart[a], fstart[a + 1])
+                if te == fstart[a + 1]:
+                    continue
+                tgt = forder[te]
+                q = 0
+                while goals[q] != tgt:
+                    q += 1
+                bestd = BIG
+                for j in range(nb):
+                    cj = cells[j]
+                    ga = garea[cj]
+                    if ga >= 0 and prefix_end_kernel(boxat, forder, fstart[ga], fstart[ga + 1]) > fstart[ga]:
+                        # a box on a filled prefix stays
+                        inpre = False
+                        for t in range(fstart[ga], prefix_end_kernel(boxat, forder, fstart[ga], fstart[ga + 1])):
+                            if forder[t] == cj:
+                                inpre = True
+                        if inpre:
+                            continue
+                    dd = dist[q, cj]
+                    if 0 < dd < bestd:
+                        bestd = dd
+                        pa_box[a] = j
+                        pa_tgt[a] = tgt
+                if pa_box[a] >= 0:
+                    npa += 1
         status = RUNNING
         for i in range(nb):
             c = cells[i]
-            for d in range(4):
-                if backward != 0:
+            for d in range(5 if npa > 0 else 4):
+                pa_steps = 0
+                pa_pl = 0
+                to = c
+                newpl = c
+                if d == 4:
+                    # the packing advisor's move of box i, if it is one's choice
+                    tgt = -1
+                    for a in range(nareas):
+                        if pa_box[a] == i:
+                            tgt = pa_tgt[a]
+                    if tgt < 0:
+                        continue
+                    pa_steps = goal_macro_kernel(floor, dead, boxat, off, garea, -1, c, pplayer[k], tgt, gvis,
+                                                 gstamp, gqbox, gqpl, gqg, gmark, queue, gout, pam)
+                    if pa_steps <= 0 or pa_steps >= 512:
+                        continue
+                    pa_pl = gout[0]
+                    to = tgt
+                elif backward != 0:
                     # pull: the player on c + off[d] steps back to c + 2 off[d]
                     to = c + off[d]
                     newpl = to + off[d]
@@ -1043,7 +1108,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                         continue
                 # with goal macros (not strict) a push into a goal area gives two children:
                 # the plain push, then the push carried on to the area's next goal
-                for variant in range(2 if macros == 1 and backward == 0 else 1):
+                for variant in range(2 if macros == 1 and backward == 0 and d < 4 else 1):
                     if variant == 1:
                         to = c + off[d]
                         newpl = c
@@ -1052,7 +1117,11 @@ def search_kernel(  # type: ignore[no-untyped-def]
                     boxat[to] = i
                     cells[i] = to
                     steps = 1
-                    if macros != 0 and backward == 0:
+                    if d == 4:
+                        newpl = pa_pl
+                        steps = pa_steps
+                        ctr[C_MACROS] += 1
+                    elif macros != 0 and backward == 0:
                         # tunnel macro: a box pushed along a one-wide corridor, the player
                         # following in it, goes on to the corridor's end in one move
                         a = 2 if d < 2 else 0
@@ -1070,8 +1139,8 @@ def search_kernel(  # type: ignore[no-untyped-def]
                             newpl = to
                             to = nxt
                             steps += 1
-                    gm = 0
-                    if (variant == 1 or macros == 2) and garea[to] >= 0:
+                    gm = 1 if d == 4 else 0
+                    if d < 4 and (variant == 1 or macros == 2) and garea[to] >= 0:
                         # goal macro: a box entering a goal area whose goals are filled in
                         # its packing order so far goes straight on to the next goal
                         ga = garea[to]
@@ -1089,7 +1158,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                         if prefix and forder[fstart[ga] + m] != to and steps < 512:
                             target = forder[fstart[ga] + m]
                             r = goal_macro_kernel(floor, dead, boxat, off, garea, ga, to, newpl, target, gvis,
-                                                  gstamp, gqbox, gqpl, gqg, gmark, queue, gout)
+                                                  gstamp, gqbox, gqpl, gqg, gmark, queue, gout, 0)
                             if 0 < r < 512:
                                 boxat[to] = -1
                                 boxat[target] = i
@@ -1136,7 +1205,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                     h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
                                     pg[found] = g2
                                     pparent[found] = k
-                                    ppush[found] = (gm << 30) | (steps << 20) | (c * 4 + d)
+                                    ppush[found] = (gm << 30) | (steps << 20) | (c * 4 + (d & 3))
                                     hk = (np.int64(g2 + h2) << shift) | h2
                                     ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
                         else:
@@ -1157,7 +1226,8 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                     pplayer[n] = pl
                                     pparent[n] = k
                                     pg[n] = g2
-                                    ppush[n] = (gm << 30) | (steps << 20) | (c * 4 + d)
+                                    pacc[n] = 0
+                                    ppush[n] = (gm << 30) | (steps << 20) | (c * 4 + (d & 3))
                                     phash[n] = key
                                     table[-1 - found] = n + 1
                                     ctr[C_NODES] = n + 1
@@ -1186,6 +1256,16 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                         if fess != 0:
                                             cell = feature_cell_kernel(floor, boxat, off, goals, garea, forder,
                                                                        fstart, gmark, gstamp, queue)
+                                            if cacc > 0:
+                                                # an advisor's push improves a feature: fewer regions,
+                                                # fewer out of plan, or more packed
+                                                better = (
+                                                    cell // (NOOP * NCONN) > pcell // (NOOP * NCONN)
+                                                    or cell % NCONN < pcell % NCONN
+                                                    or (cell // NCONN) % NOOP < (pcell // NCONN) % NOOP
+                                                )
+                                                pacc[n] = pacc[k] + (0 if better else 1)
+                                                hk += np.int64(cacc * pacc[n]) << shift
                                             cell_push_kernel(croot, cell, n, hk, mch, mkey)
                                             ctr[C_OPEN] += 1
                                         else:

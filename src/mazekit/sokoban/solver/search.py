@@ -82,9 +82,9 @@ class SearchResult:
 
 
 def _cap_for(memory: int, nb: int, box_bytes: int) -> int:
-    # pool: boxes + player, parent, g, push (4 each) + hash (8);
+    # pool: boxes + player, parent, g, push, move weight (4 each) + hash (8);
     # table: 2 slots of 4 bytes; heap: 1.5 entries of 12 bytes
-    per_node = nb * box_bytes + 16 + 8 + 8 + 18
+    per_node = nb * box_bytes + 20 + 8 + 8 + 18
     return max(16, min(memory // per_node, (1 << 31) - 2))
 
 
@@ -99,6 +99,7 @@ class _Arrays:
         self.pplayer = np.empty(0, dtype=np.int32)
         self.pparent = np.empty(0, dtype=np.int32)
         self.pg = np.empty(0, dtype=np.int32)
+        self.pacc = np.empty(0, dtype=np.int32)
         self.ppush = np.empty(0, dtype=np.int32)
         self.phash = np.empty(0, dtype=np.int64)
         self.table = np.zeros(1, dtype=np.int32)
@@ -118,6 +119,7 @@ class _Arrays:
         self.pplayer = bigger(self.pplayer, cap)
         self.pparent = bigger(self.pparent, cap)
         self.pg = bigger(self.pg, cap)
+        self.pacc = bigger(self.pacc, cap)
         self.ppush = bigger(self.ppush, cap)
         self.phash = bigger(self.phash, cap)
         self.mch = bigger(self.mch, 2 * cap)
@@ -380,7 +382,8 @@ class _Direction:
 
     def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool,
             macros: int, fess: bool = False, corral_nodes: int = 0, corral_boxes: int = 0,
-            corral_grow: int = 0, player_penalty: int = 0) -> int:
+            corral_grow: int = 0, player_penalty: int = 0, move_weight: int = 0,
+            pack_advisor: int = 0) -> int:
         prob, arr = self.prob, self.arr
         if other is None:
             ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
@@ -397,7 +400,7 @@ class _Direction:
                 1 if fess else 0, arr.mch, arr.mkey, self.croot,
                 *self.areas, *self.goal_scratch, int(corral_nodes), int(corral_boxes), int(corral_grow),
                 self.corral_scratch,
-                int(player_penalty),
+                int(player_penalty), arr.pacc, int(move_weight), int(pack_advisor),
             )
         )
 
@@ -487,6 +490,8 @@ def _search_one(
     corral_boxes: int = 10,
     corral_grow: int = 0,
     player_penalty: int = 0,
+    move_weight: int = 0,
+    pack_advisor: int = 0,
     slice_seconds: float = 0.05,
 ) -> SearchResult:
     """One search with one weight (see :func:`search_level`)."""
@@ -541,7 +546,7 @@ def _search_one(
                 ts = time.perf_counter()
                 status = cur.run(kernel, other, optimal, weight, corrals, mcode, fess and not cur.backward,
                                  min(corral_nodes, CORRAL_MAX_NODES), corral_boxes, corral_grow,
-                                 player_penalty)
+                                 player_penalty, move_weight, pack_advisor)
                 now = time.perf_counter()
                 if first_compiled:
                     t0 += now - ts
