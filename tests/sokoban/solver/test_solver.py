@@ -284,7 +284,7 @@ def test_goal_macro_kernel_pushes_a_box_to_the_end_of_a_goal_corridor(mode):
     with jit_mode(mode):
         r = K.goal_macro_kernel.pick(10**9 if mode == "always" else 0)(
             prob.floor, prob.dead, boxat, prob.off, garea, 0, start, prob.cell(1, 4), int(forder[0]),
-            *scratch, np.zeros(n, np.int64), np.empty(n, np.int64), out)
+            *scratch, np.zeros(n, np.int64), np.empty(n, np.int64), out, 0)
     assert r == 2 and int(out[0]) == prob.cell(1, 2) and boxat[start] == 0
 
 

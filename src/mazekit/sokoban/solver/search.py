@@ -604,14 +604,17 @@ def _search_one(
 
 
 #: The fast mode's portfolio: option sets for :func:`search_level`, run one after the
-#: other, each with an equal share of the time left. The second one tests larger corrals
+#: other, each with an equal share of the time left. The first guides the forward search
+#: as FESS does (the packing advisor's moves, cells ordered by the pushes that improved no
+#: feature; a weight of 1000 makes that count come first) and gives the two directions
+#: equal time. The second one tests larger corrals
 #: (the fence and the boxes beside it) and penalises backward positions whose player
 #: cannot reach the start's player cell; the third tests larger corrals too, weighs the
 #: bound 3 instead of 10 and gives the two directions equal time. Each solves XSokoban
 #: levels the others do not (see ``benchmarks/RESULTS.md``): a restart with other
 #: settings changes the whole order of the search.
 PORTFOLIO: tuple[dict[str, Any], ...] = (
-    {},
+    {"move_weight": 1000, "pack_advisor": 400, "backward_share": 0.5},
     {"corral_grow": 1, "player_penalty": 2},
     {"corral_grow": 1, "weight": 3, "backward_share": 0.5},
 )
@@ -649,8 +652,17 @@ def search_level(
     corral may have; ``corral_grow`` (default 0) is the number of layers of
     neighbouring boxes added to a corral's fence for that test;
     ``player_penalty`` (default 0) is added to the backward search's bound, in
-    its key, when the player cannot reach the start's player cell; ``weight``
-    runs that one weight with these options alone (no portfolio).
+    its key, when the player cannot reach the start's player cell;
+    ``backward_share`` (default 0.75) is the backward search's share of the
+    time; ``move_weight`` (default 0) orders each feature cell of the forward
+    search by the pushes on the way that improved no feature (as FESS weighs
+    moves: an advisor's move is free), that count times ``move_weight`` being
+    added to the key; ``pack_advisor`` (default 0, off) adds the packing
+    advisor's moves: at each expansion, for each goal area whose packing order
+    is unfinished, the box nearest to its next goal is pushed all the way
+    there, the other boxes fixed, when a search of at most that many (box
+    cell, side) states finds the way; ``weight`` runs that one weight with
+    these options alone (no portfolio).
 
     Examples
     --------
@@ -753,7 +765,7 @@ def solve(
     Fast mode: a portfolio of three searches (:data:`PORTFOLIO`), each with a
     third of the time; each is a forward search of pushes and a backward search of pulls
     (from every player region around the filled goals towards the start) run
-    in alternating slices (a quarter and three quarters of the time) and stop
+    in alternating slices (by default a quarter and three quarters of the time) and stop
     when one generates a state the other holds. The backward search is
     best-first on ``weight * h + g`` (weight 10). The forward search is a
     *feature-space* search after Shoham and Schaeffer's FESS: each state falls
@@ -764,7 +776,13 @@ def solve(
     take turns, each expanding its own best state on ``weight * h + g``, so a
     plateau of look-alike states in one cell cannot starve the cells of more
     packed or better connected positions (this solves Microban 153, where
-    the best-first search drowns). ``fess=False`` in :func:`search_level`
+    the best-first search drowns). The first search of the portfolio adds two
+    more of FESS's ideas: a packing advisor, whose move at each expansion pushes
+    the box nearest to a goal area's next goal (in its packing order) all the
+    way there, and move weights, a cell's states being taken first by the
+    number of pushes on their way that improved no feature (an advisor's move,
+    or any push that packs a box, closes off a region less or takes a box out
+    of plan, is free). ``fess=False`` in :func:`search_level`
     gives the plain best-first forward search; boxes pushed into one-wide corridors go to the end (tunnel
     macro); a box pushed into a goal area (4-connected goals) whose goals are
     so far filled in its packing order (found by taking boxes out of the full
