@@ -914,13 +914,14 @@ def search_kernel(  # type: ignore[no-untyped-def]
     goal also needs the player's region to be ``goal_player``'s; a state whose
     player cannot reach ``goal_player``'s cell gets ``ppen`` added to its bound
     in the key (fast mode). With ``fess`` and ``cacc`` > 0, ``pacc`` counts the pushes on the
-    way to each state that improved no feature (packing, out of plan, connectivity: a push
-    that does is an advisor's, free as in FESS), and ``cacc`` times that count is added to
-    the key, so a cell's shallow states come first. With ``fess`` and ``pam`` > 0 (the packing
-    advisor), each expansion also pushes, for each goal area whose packing order is unfinished,
-    the box nearest to the area's next goal all the way there when a lone-box search of at most
-    ``pam`` (box cell, side) states finds the way (a goal macro move). The roots are the first ``ctr[C_ROOTS]`` entries of
-    the pool (sorted boxes, raw player).
+    way to each state that improved no feature (packing, out of plan, connectivity; as in
+    FESS, a push that improves one costs nothing, like an advisor's move), and ``cacc`` times
+    that count is added to the key, so a cell's shallow states come first. With ``fess`` and
+    ``pam`` > 0 (the packing advisor), each expansion also pushes, for each goal area whose
+    packing order is unfinished, the box nearest to the area's next goal all the way there
+    when a lone-box search of at most ``pam`` (box cell, side) states finds the way (a goal
+    macro move). The roots are the first ``ctr[C_ROOTS]`` entries of the pool (sorted boxes,
+    raw player).
     Every new state is looked up in the other direction's table (``otable``
     ...; a table of size 1 holding 0 is empty): a hit ends the search with
     ``ctr[C_MEET]`` the other search's node.

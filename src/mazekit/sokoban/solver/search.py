@@ -606,15 +606,15 @@ def _search_one(
 #: The fast mode's portfolio: option sets for :func:`search_level`, run one after the
 #: other, each with an equal share of the time left. The first guides the forward search
 #: as FESS does (the packing advisor's moves, cells ordered by the pushes that improved no
-#: feature; a weight of 1000 makes that count come first) and gives the two directions
-#: equal time. The second one tests larger corrals
-#: (the fence and the boxes beside it) and penalises backward positions whose player
-#: cannot reach the start's player cell; the third tests larger corrals too, weighs the
-#: bound 3 instead of 10 and gives the two directions equal time. Each solves XSokoban
+#: feature; a weight of 1000 makes that count come first), tests larger corrals (the
+#: fence and the boxes beside it) and gives the two directions equal time. The second
+#: tests larger corrals too and penalises backward positions whose player cannot reach
+#: the start's player cell; the third weighs the bound 3 instead of 10 and gives the
+#: two directions equal time, with larger corrals as well. Each solves XSokoban
 #: levels the others do not (see ``benchmarks/RESULTS.md``): a restart with other
 #: settings changes the whole order of the search.
 PORTFOLIO: tuple[dict[str, Any], ...] = (
-    {"move_weight": 1000, "pack_advisor": 400, "backward_share": 0.5},
+    {"move_weight": 1000, "pack_advisor": 400, "corral_grow": 1, "backward_share": 0.5},
     {"corral_grow": 1, "player_penalty": 2},
     {"corral_grow": 1, "weight": 3, "backward_share": 0.5},
 )
@@ -751,7 +751,7 @@ def solve(
     (all other boxes taken away, which only makes things easier); if it can
     neither let the player into the corral nor put those boxes on goals, the
     position is dead. Verdicts are cached by the boxes' cells and the
-    regions. With ``corral_grow`` (the portfolio's later searches) the boxes
+    regions. With ``corral_grow`` (all the portfolio's searches) the boxes
     next to the fence join it (any set of boxes gives a sound test, and a box
     that pins a fence box makes it stronger), and the corrals beside those
     boxes are checked too, since a push can close a corral it does not touch.
@@ -781,10 +781,10 @@ def solve(
     the box nearest to a goal area's next goal (in its packing order) all the
     way there, and move weights, a cell's states being taken first by the
     number of pushes on their way that improved no feature (an advisor's move,
-    or any push that packs a box, closes off a region less or takes a box out
-    of plan, is free). ``fess=False`` in :func:`search_level`
-    gives the plain best-first forward search; boxes pushed into one-wide corridors go to the end (tunnel
-    macro); a box pushed into a goal area (4-connected goals) whose goals are
+    or any push that packs a box, leaves fewer closed-off regions or takes a
+    box out of plan, is free). ``fess=False`` in :func:`search_level`
+    gives the plain best-first forward search. Boxes pushed into one-wide
+    corridors go to the end (tunnel macro); a box pushed into a goal area (4-connected goals) whose goals are
     so far filled in its packing order (found by taking boxes out of the full
     area backwards) also gets a child with the box carried on to the next goal
     of the order (goal macro, beside the plain push so the search stays
