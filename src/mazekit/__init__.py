@@ -13,11 +13,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, MissingDependency
 
 __version__ = "0.1.0"
 
-__all__ = ["InputError", "__version__", "grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"]
+__all__ = ["InputError", "MissingDependency", "__version__", "grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"]
 
 _SUBMODULES = {"grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"}
 

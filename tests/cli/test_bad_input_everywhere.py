@@ -65,3 +65,42 @@ def test_bad_input_is_one_line_and_exit_2(argv, name, tmp_path, monkeypatch, cap
     assert text.count("\n") == 1 and "Traceback" not in text, text
     assert text.startswith("mazekit "), text
     assert os.listdir(out_dir) == [], os.listdir(out_dir)
+
+
+# Commands that draw a picture from good input (FILE is an example shipped with mazekit).
+PICTURES = [
+    ["robot", "EX:robot.txt", "--png", "OUT"],
+    ["forest", "EX:forest.txt", "--png", "OUT"],
+    ["maze", "generate", "--size", "5x5", "--png", "OUT"],
+    ["maze", "generate", "--size", "5x5", "--gif", "OUT"],
+    ["mines", "render", "DATA:minesweeper/ring.in", "-o", "OUT"],
+    ["sokoban", "render", "EX:sokoban/mazekit.xsb", "--level", "1", "--png", "OUT"],
+]
+
+
+@pytest.mark.parametrize("argv", PICTURES, ids=lambda a: " ".join(a[:2] + a[-2:-1]))
+def test_pictures_without_pillow_are_one_line_and_exit_2(argv, tmp_path, monkeypatch, capsys):
+    """Pillow is an extra: asking for a PNG or GIF without it says how to install it, exit 2,
+    before any other output, and writes nothing."""
+    from importlib import resources
+    from pathlib import Path
+
+    examples = resources.files("mazekit.examples")
+    data = Path(__file__).parent.parent / "data"
+    dest = tmp_path / "out" / "picture.png"
+    dest.parent.mkdir()
+
+    def arg(a: str) -> str:
+        if a.startswith("EX:"):
+            return str(examples.joinpath(a[3:]))
+        if a.startswith("DATA:"):
+            return str(data / a[5:])
+        return str(dest) if a == "OUT" else a
+
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL now fails as if not installed
+    status = main([arg(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert status == 2, (argv, err)
+    assert out == ""
+    assert err.count("\n") == 1 and "Pillow" in err and "mazekit[render]" in err, err
+    assert os.listdir(dest.parent) == []

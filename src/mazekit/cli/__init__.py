@@ -2,8 +2,9 @@
 
 Each command lives in its own module with two functions: ``register(sub)``
 adds its argparse sub-parser, and ``run(args) -> int`` does the work. Bad input
-raises :class:`~mazekit.errors.InputError` (or :class:`UsageError`), which
-:func:`main` turns into one line on stderr and exit status 2.
+raises :class:`~mazekit.errors.InputError` (or :class:`UsageError`), and a PNG or
+GIF asked for without Pillow installed :class:`~mazekit.errors.MissingDependency`;
+:func:`main` turns each into one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from ..errors import InputError
+from ..errors import InputError, MissingDependency
 from ._io import UsageError
 
 __all__ = ["main", "run", "build_parser", "COMMANDS", "UsageError"]
@@ -57,8 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     prog = _prog_of(parser, argv)
     try:
+        if getattr(args, "needs_pillow", False) or getattr(args, "png", None) or getattr(args, "gif", None):
+            # fail before any work or output when the pictures asked for cannot be drawn
+            from ..render._colors import pil
+
+            pil()
         status: int = args.func(args)
-    except (InputError, UsageError) as exc:
+    except (InputError, UsageError, MissingDependency) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

@@ -81,7 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rd.add_argument("-o", "--output", metavar="OUT.png", required=True, help="the PNG to write")
     rd.add_argument("--scale", type=int, default=24, help="pixels per cell (default 24)")
     rd.add_argument("--reveal", action="store_true", help="show every mine")
-    rd.set_defaults(func=run_render)
+    rd.set_defaults(func=run_render, needs_pillow=True)
 
 
 def _no_action(p: argparse.ArgumentParser) -> int:

@@ -234,10 +234,8 @@ def run_render(args: argparse.Namespace) -> int:
         states.extend(simulate(level, moves).states)
     elif args.gif:
         raise UsageError("a GIF needs moves: give a LURD string")
-    try:
-        from ..render.sokoban import save_sokoban_gif, save_sokoban_png
-    except ImportError as exc:  # pragma: no cover
-        raise UsageError(str(exc)) from None
+    from ..render.sokoban import save_sokoban_gif, save_sokoban_png
+
     target = args.png or args.gif
     with atomic_path(target) as tmp:
         if args.png:

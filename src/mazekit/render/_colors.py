@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import MissingDependency
+
 __all__ = ["COLORS", "heat", "pil"]
 
 #: RGB colours by role.
@@ -44,6 +46,6 @@ def pil() -> Any:
     """The PIL package's Image and ImageDraw modules (Pillow is the ``render`` extra)."""
     try:
         from PIL import Image, ImageDraw
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError("drawing pictures needs Pillow: pip install 'mazekit[render]'") from exc
+    except ImportError as exc:
+        raise MissingDependency("drawing pictures needs Pillow: pip install 'mazekit[render]'") from exc
     return Image, ImageDraw

@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 
 from ..grid import Point
 from ..minesweeper.board import Board
+from ._colors import pil
 
 __all__ = ["MINES_COLOURS", "NUMBER_COLOURS", "draw_minesweeper", "save_minesweeper_png"]
 
@@ -46,10 +47,9 @@ NUMBER_COLOURS: dict[int, tuple[int, int, int]] = {
 
 
 def _pil() -> Any:
-    try:
-        from PIL import Image, ImageDraw, ImageFont
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError("drawing pictures needs Pillow: pip install 'mazekit[render]'") from exc
+    Image, ImageDraw = pil()
+    from PIL import ImageFont
+
     return Image, ImageDraw, ImageFont
 
 

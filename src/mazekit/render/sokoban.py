@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..sokoban.level import Level, State
+from ._colors import pil
 
 __all__ = ["draw_sokoban", "save_sokoban_png", "save_sokoban_gif", "COLOURS"]
 
@@ -31,16 +32,8 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 }
 
 
-def _pil() -> Any:
-    try:
-        from PIL import Image, ImageDraw
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError("drawing pictures needs Pillow: pip install 'mazekit[render]'") from exc
-    return Image, ImageDraw
-
-
 def _base(level: Level, cell: int) -> Any:
-    Image, ImageDraw = _pil()
+    Image, ImageDraw = pil()
     rows, cols = level.shape
     img = Image.new("RGB", (cols * cell, rows * cell), COLOURS["outside"])
     d = ImageDraw.Draw(img)
@@ -66,7 +59,7 @@ def _base(level: Level, cell: int) -> Any:
 
 
 def _pieces(level: Level, state: State, img: Any, cell: int) -> None:
-    _, ImageDraw = _pil()
+    _, ImageDraw = pil()
     d = ImageDraw.Draw(img)
     edge = max(1, cell // 12)
     goals = level.goals.ravel()
@@ -124,7 +117,7 @@ def save_sokoban_gif(
         raise ValueError("states is empty: nothing to animate")
     if cell < 4:
         raise ValueError(f"cell must be at least 4 pixels, got {cell}")
-    Image, _ = _pil()
+    Image, _ = pil()
     base = _base(level, cell)
     # one fixed palette (every colour drawn) so that no frame's colours shift
     colours = [*COLOURS.values(), (255, 255, 255)]
