@@ -17,7 +17,10 @@ from .errors import InputError, MissingDependency
 
 __version__ = "0.1.0"
 
-__all__ = ["InputError", "MissingDependency", "__version__", "grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"]
+__all__ = [
+    "InputError", "MissingDependency", "__version__",
+    "grid", "search", "generate", "universal", "render", "sokoban", "minesweeper",
+]
 
 _SUBMODULES = {"grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"}
 
