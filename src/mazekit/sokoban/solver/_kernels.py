@@ -782,6 +782,56 @@ def regions_kernel(floor, boxat, off, mark, stamp, queue):  # type: ignore[no-un
     return n
 
 
+
+@njit
+def improves_kernel(before, after):  # type: ignore[no-untyped-def]
+    """Whether feature cell ``after`` (see :func:`feature_cell_kernel`) improves on ``before`` in
+    some feature: more packed, fewer out of plan, or fewer regions."""
+    return (
+        after // (NOOP * NCONN) > before // (NOOP * NCONN)
+        or (after // NCONN) % NOOP < (before // NCONN) % NOOP
+        or after % NCONN < before % NCONN
+    )
+
+
+@njit
+def pack_advice_kernel(  # type: ignore[no-untyped-def]
+    boxat, cells, goals, garea, forder, fstart, dist, pend, pa_box, pa_tgt,
+):
+    """The packing advisor's choices: for each goal area ``a`` whose packing order is unfinished,
+    ``pa_tgt[a]`` its next goal and ``pa_box[a]`` the box (index into ``cells``) nearest to that
+    goal by ``dist``, boxes on a filled prefix left out (-1 when none can reach it, or when the
+    area is finished; ``pend`` is scratch, one slot per area). Returns how many areas got a box."""
+    nareas = fstart.shape[0] - 1
+    for a in range(nareas):
+        pend[a] = prefix_end_kernel(boxat, forder, fstart[a], fstart[a + 1])
+    n = 0
+    for a in range(nareas):
+        pa_box[a] = -1
+        if pend[a] == fstart[a + 1]:
+            continue
+        tgt = forder[pend[a]]
+        q = 0
+        while goals[q] != tgt:
+            q += 1
+        bestd = BIG
+        for j in range(cells.shape[0]):
+            cj = cells[j]
+            ga = garea[cj]
+            on_prefix = False
+            if ga >= 0:
+                for t in range(fstart[ga], pend[ga]):
+                    if forder[t] == cj:
+                        on_prefix = True
+            dd = dist[q, cj]
+            if not on_prefix and 0 < dd < bestd:
+                bestd = dd
+                pa_box[a] = j
+                pa_tgt[a] = tgt
+        if pa_box[a] >= 0:
+            n += 1
+    return n
+
 @njit
 def meld_kernel(a, b, mch, mkey):  # type: ignore[no-untyped-def]
     """Meld two skew heaps of nodes (roots ``a``, ``b``, -1 empty; children in
@@ -930,6 +980,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
     nareas = fstart.shape[0] - 1
     pa_box = np.full(max(nareas, 1), -1, dtype=np.int64)
     pa_tgt = np.full(max(nareas, 1), -1, dtype=np.int64)
+    pa_end = np.empty(max(nareas, 1), dtype=np.int64)
     cap = ctr[C_CAP]
     hcap = hkey.shape[0]
     shift = 20
@@ -1042,35 +1093,7 @@ def search_kernel(  # type: ignore[no-untyped-def]
                 ctr[C_PRUNED] += 1
         npa = 0
         if pam > 0 and fess != 0 and backward == 0 and not restricted:
-            # the packing advisor: each unfinished goal area's next goal and the box nearest to it
-            for a in range(nareas):
-                pa_box[a] = -1
-                te = prefix_end_kernel(boxat, forder, fstart[a], fstart[a + 1])
-                if te == fstart[a + 1]:
-                    continue
-                tgt = forder[te]
-                q = 0
-                while goals[q] != tgt:
-                    q += 1
-                bestd = BIG
-                for j in range(nb):
-                    cj = cells[j]
-                    ga = garea[cj]
-                    if ga >= 0 and prefix_end_kernel(boxat, forder, fstart[ga], fstart[ga + 1]) > fstart[ga]:
-                        # a box on a filled prefix stays
-                        inpre = False
-                        for t in range(fstart[ga], prefix_end_kernel(boxat, forder, fstart[ga], fstart[ga + 1])):
-                            if forder[t] == cj:
-                                inpre = True
-                        if inpre:
-                            continue
-                    dd = dist[q, cj]
-                    if 0 < dd < bestd:
-                        bestd = dd
-                        pa_box[a] = j
-                        pa_tgt[a] = tgt
-                if pa_box[a] >= 0:
-                    npa += 1
+            npa = pack_advice_kernel(boxat, cells, goals, garea, forder, fstart, dist, pa_end, pa_box, pa_tgt)
         status = RUNNING
         for i in range(nb):
             c = cells[i]
@@ -1258,14 +1281,9 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                             cell = feature_cell_kernel(floor, boxat, off, goals, garea, forder,
                                                                        fstart, gmark, gstamp, queue)
                                             if cacc > 0:
-                                                # an advisor's push improves a feature: fewer regions,
-                                                # fewer out of plan, or more packed
-                                                better = (
-                                                    cell // (NOOP * NCONN) > pcell // (NOOP * NCONN)
-                                                    or cell % NCONN < pcell % NCONN
-                                                    or (cell // NCONN) % NOOP < (pcell // NCONN) % NOOP
-                                                )
-                                                pacc[n] = pacc[k] + (0 if better else 1)
+                                                # a push that improves a feature is free, as an advisor's
+                                                free = improves_kernel(pcell, cell)
+                                                pacc[n] = pacc[k] + (0 if free else 1)
                                                 hk += np.int64(cacc * pacc[n]) << shift
                                             cell_push_kernel(croot, cell, n, hk, mch, mkey)
                                             ctr[C_OPEN] += 1
