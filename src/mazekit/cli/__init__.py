@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "universal": ".universal",
     "mines": ".mines",
     "sokoban": ".sokoban",
+    "playground": ".playground",
 }
 
 

@@ -1,0 +1,207 @@
+"""Grid search routes: ``POST /api/search`` and ``POST /api/article``.
+
+``/api/search`` reads the grid as ``mazekit path`` reads a file and runs the
+same search, so it answers the same route; it adds the trace the page animates
+(``order``: the step at which each cell was closed; ``discovered``: the step at
+which it joined the frontier) as packed int32 arrays.
+``/api/article`` runs the robot (article 1) or forest (article 2) example, or a
+text the user pasted in the article's format, and answers its exact text output.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ... import examples
+from ...grid import Grid, Point, format_grid
+from ...search import SearchResult
+from ._common import (
+    ApiError,
+    Limits,
+    answer,
+    endpoint,
+    field_choice,
+    field_int,
+    field_point,
+    field_text,
+    grid_text,
+    field_grid,
+    pack,
+)
+
+__all__ = ["ALGORITHMS", "HEURISTICS", "ROUTES", "run_search", "trace"]
+
+#: The algorithms the page offers (the keys of :data:`mazekit.search.SOLVERS`).
+ALGORITHMS = ("bfs", "dfs", "dfs-random", "greedy", "astar", "dijkstra")
+#: A* and greedy heuristics (default: the tightest admissible one for the connectivity).
+HEURISTICS = ("default", "manhattan", "octile", "euclidean", "chebyshev", "zero")
+
+
+def _weights(body: dict[str, Any], shape: tuple[int, int], limits: Limits) -> NDArray[np.float64] | None:
+    """The ``weights`` field: rows of digits 1-9, the cost of entering each cell."""
+    if body.get("weights") is None:
+        return None
+    text = grid_text(body, "weights", limits)
+    rows = [row for row in text.split("\n") if row != ""]
+    if len(rows) != shape[0]:
+        raise ApiError(f"'weights' has {len(rows)} rows; the grid has {shape[0]}")
+    out = np.ones(shape, dtype=np.float64)
+    for r, row in enumerate(rows):
+        if len(row) != shape[1] or not all("1" <= ch <= "9" for ch in row):
+            raise ApiError(f"'weights' row {r}: expected {shape[1]} digits 1-9, got {row[:40]!r}")
+        out[r] = np.frombuffer(row.encode("ascii"), dtype=np.uint8) - 48
+    return out
+
+
+def _marked(grid: Grid, chars: str) -> Point | None:
+    for ch in chars:
+        cells = grid.marks.get(ch, [])
+        if len(cells) > 1:
+            raise ApiError(f"{len(cells)} cells are marked {ch!r}: expected one")
+        if cells:
+            return cells[0]
+    return None
+
+
+def run_search(
+    passable: NDArray[np.bool_],
+    start: Point,
+    goal: Point | None,
+    *,
+    algorithm: str,
+    connectivity: int,
+    heuristic: str = "default",
+    weights: NDArray[np.float64] | None = None,
+    seed: int = 0,
+) -> SearchResult:
+    """The search ``mazekit path`` runs (``goal=None``: the nearest border cell), with weights and heuristics."""
+    from ... import search
+
+    passable = passable.copy()
+    passable[start] = True
+    conn: Any = connectivity
+    h: Any = None if heuristic == "default" else heuristic
+    if goal is None:
+        if algorithm not in ("bfs", "dfs", "dijkstra"):
+            raise ApiError(f"a border goal needs bfs, dfs or dijkstra, not {algorithm}")
+        if algorithm == "dijkstra":
+            cost = np.where(passable, 1.0 if weights is None else weights, np.inf)
+            return search.dijkstra(cost, start, targets="border", connectivity=conn)
+        fn = search.bfs if algorithm == "bfs" else search.dfs
+        return fn(passable, start, targets="border", connectivity=conn)
+    if weights is not None and algorithm in ("dijkstra", "astar", "greedy"):
+        if algorithm == "dijkstra":
+            return search.dijkstra(np.where(passable, weights, np.inf), start, goal, connectivity=conn)
+        fn = search.astar if algorithm == "astar" else search.greedy
+        return fn(passable, start, goal, cost=weights, connectivity=conn, heuristic=h)
+    if h is not None and algorithm in ("astar", "greedy"):
+        fn = search.astar if algorithm == "astar" else search.greedy
+        return fn(passable, start, goal, connectivity=conn, heuristic=h)
+    return search.solve(passable, start, goal, algorithm=algorithm, connectivity=conn, rng=seed)
+
+
+def trace(result: SearchResult) -> dict[str, Any]:
+    """The packed trace of a search: ``order`` and ``discovered`` (int32, -1 never), ``steps``."""
+    order = result.order.astype(np.int32)
+    parent = result.parent.ravel()
+    flat = order.ravel()
+    discovered = np.where(parent >= 0, flat[np.maximum(parent, 0)], -1).astype(np.int32)
+    discovered[flat == 0] = 0  # the sources
+    discovered = np.where((flat >= 0) & ((discovered < 0) | (discovered > flat)), flat, discovered)
+    return {
+        "steps": int(flat.max(initial=-1)) + 1,
+        "order": pack(order),
+        "discovered": pack(discovered.reshape(order.shape)),
+    }
+
+
+@endpoint
+async def search_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/search``: a route and its trace."""
+    limits: Limits = request.app.state.limits
+    grid = field_grid(body, "grid", limits)
+    shape = grid.shape
+    algorithm = field_choice(body, "algorithm", ALGORITHMS, "bfs")
+    connectivity = field_choice(body, "connectivity", (4, 8), 4)
+    heuristic = field_choice(body, "heuristic", HEURISTICS, "default")
+    seed = field_int(body, "seed", 0, lo=0, hi=2**32 - 1)
+    start = field_point(body, "start", shape, None) or _marked(grid, "SE")
+    if start is None:
+        raise ApiError("no start: give 'start': [r, c] or mark a cell S")
+    border = body.get("goal") == "border"
+    goal = None if border else (field_point(body, "goal", shape, None) or _marked(grid, "Gx"))
+    if goal is None and not border:
+        raise ApiError("no goal: give 'goal': [r, c] or \"border\", or mark a cell G")
+    weights = _weights(body, shape, limits)
+    t0 = time.perf_counter()
+    result = run_search(grid.passable, start, goal, algorithm=algorithm, connectivity=connectivity,
+                        heuristic=heuristic, weights=weights, seed=seed)
+    took = time.perf_counter() - t0
+    payload: dict[str, Any] = {
+        "found": result.found,
+        "length": result.length,
+        "cost": result.cost,
+        "visited": result.visited,
+        "path": result.path.tolist(),
+        "algorithm": algorithm,
+        "connectivity": connectivity,
+        "shape": list(shape),
+        "start": list(start),
+        "goal": None if goal is None else list(goal),
+        "time_ms": round(took * 1000, 3),
+    }
+    if body.get("trace", True) is not False:
+        payload.update(trace(result))
+    return answer(payload)
+
+
+ARTICLES = {"robot": "robot.txt", "forest": "forest.txt"}
+
+
+@endpoint
+async def article_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/article``: the robot or forest article on its example or a pasted text."""
+    article = field_choice(body, "article", tuple(ARTICLES))
+    text = field_text(body, "text", "", max_len=request.app.state.limits.max_body)
+    if not text.strip():
+        text = examples.read_text(ARTICLES[article])
+    if article == "robot":
+        from ...cli.robot import _answer
+    else:
+        from ...cli.forest import _answer
+    output, drawing = _answer(text)
+    passable = drawing["passable"]
+    check_rows = passable.shape[0] * passable.shape[1]
+    if check_rows > request.app.state.limits.max_cells:
+        raise ApiError(f"the grid has {check_rows} cells; the limit is {request.app.state.limits.max_cells}")
+    route = drawing.get("route")
+    payload: dict[str, Any] = {
+        "article": article,
+        "input": text,
+        "output": output,
+        "grid": format_grid(passable).splitlines(),
+        "shape": list(passable.shape),
+        "start": list(drawing["start"]),
+        "goal": None if drawing.get("goal") is None else list(drawing["goal"]),
+        "path": [] if route is None else np.asarray(route).tolist(),
+        "algorithm": "bfs" if article == "robot" else "dfs",
+        "base": 1 if article == "robot" else 0,
+    }
+    if drawing.get("order") is not None:
+        order = np.asarray(drawing["order"], dtype=np.int32)
+        payload["steps"] = int(order.max(initial=-1)) + 1
+        payload["order"] = pack(order)
+    return answer(payload)
+
+
+ROUTES = [
+    Route("/api/search", search_route, methods=["POST"]),
+    Route("/api/article", article_route, methods=["POST"]),
+]

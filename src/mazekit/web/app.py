@@ -1,0 +1,146 @@
+"""The playground's web application: the pages, the static files and the API routes.
+
+:func:`create_app` builds a Starlette app; ``mazekit playground`` serves it with
+uvicorn. Each room is one HTML page under ``static/`` sharing ``style.css`` and
+the modules in ``static/js/``; nothing is fetched from outside the package.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .api._common import Limits, SolverSlots, answer
+
+__all__ = ["ROOMS", "API_MODULES", "create_app", "warm_up"]
+
+STATIC = Path(__file__).parent / "static"
+
+#: Room name -> (title, one line), in the order of the navigation bar.
+ROOMS: dict[str, tuple[str, str]] = {
+    "search": ("Grid search", "Draw walls and weights, watch BFS, DFS, A*, greedy and Dijkstra explore."),
+    "maze": ("Mazes", "Sixteen generators: watch the carving, then solve the maze."),
+    "universal": ("Universal escape", "One command string that frees the robot from every cell at once."),
+    "mines": ("Minesweeper", "Play, chord, ask for a hint; see the solver's mine probabilities."),
+    "sokoban": ("Sokoban", "Play the bundled levels or your own; let the solver finish them."),
+}
+
+#: The API modules (relative to this package), each with a ``ROUTES`` list.
+API_MODULES = (".api.search", ".api.maze", ".api.universal", ".api.mines", ".api.sokoban")
+
+
+def _api_routes() -> list[BaseRoute]:
+    routes: list[BaseRoute] = []
+    for name in API_MODULES:
+        try:
+            module = importlib.import_module(name, __package__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}{name}":
+                raise
+            continue  # a room still being built
+        routes.extend(module.ROUTES)
+    return routes
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC / f"{name}.html", media_type="text/html; charset=utf-8",
+                        headers={"Cache-Control": "no-cache"})
+
+
+async def index(request: Request) -> Response:
+    return _page("index")
+
+
+async def room(request: Request) -> Response:
+    name = request.path_params["room"]
+    if name not in ROOMS:
+        raise HTTPException(404, f"no room called {name!r}")
+    return _page(name)
+
+
+async def api_index(request: Request) -> Response:
+    """``GET /api``: the routes, each with its method and the first line of its description."""
+    out = []
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.path.startswith("/api/"):
+            doc = (route.endpoint.__doc__ or "").strip().splitlines()
+            out.append({"path": route.path, "methods": sorted(route.methods or ()),
+                        "about": doc[0] if doc else ""})
+    limits: Limits = request.app.state.limits
+    return answer({"routes": out, "limits": {k: getattr(limits, k) for k in limits.__slots__},
+                   "docs": "docs/playground-api.md in the mazekit sources"})
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 404)
+    detail = getattr(exc, "detail", "not found")
+    if request.url.path.startswith("/api"):
+        if status == 405:
+            detail = f"{request.method} is not allowed on {request.url.path}"
+        return JSONResponse({"error": str(detail)}, status_code=status)
+    return Response(f"{status}: {detail}\n", status_code=status, media_type="text/plain")
+
+
+def create_app(limits: Limits | None = None, *, warm: bool = False) -> Starlette:
+    """The playground's Starlette app.
+
+    Parameters
+    ----------
+    limits : Limits, optional
+        What one request may ask (body size, grid size, solver time and memory,
+        solver runs at once). Default: :class:`Limits()`.
+    warm : bool
+        Load the compiled kernels in a background thread at start-up, so the
+        first request does not wait for numba.
+    """
+    routes: list[BaseRoute] = [
+        Route("/", index),
+        Route("/api", api_index),
+        *_api_routes(),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/{room}", room),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if warm:
+            warm_up()
+        yield
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
+    app.state.limits = limits or Limits()
+    lim = app.state.limits
+    app.state.slots = SolverSlots(lim.solver_runs, lim.solver_queue)
+    return app
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the kernels the pages use first, in a thread."""
+
+    def work() -> None:
+        import numpy as np
+
+        from ..search import solve
+
+        grid = np.ones((64, 64), dtype=bool)
+        for algorithm in ("bfs", "astar", "dijkstra", "dfs", "greedy", "dfs-random"):
+            solve(grid, (0, 0), (63, 63), algorithm=algorithm)
+        hook: Any
+        for hook in _warm_hooks:
+            hook()
+
+    threading.Thread(target=work, name="mazekit-warm-up", daemon=True).start()
+
+
+#: Extra warm-up work the room modules register (each a no-argument callable).
+_warm_hooks: list[Any] = []

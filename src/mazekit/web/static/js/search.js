@@ -1,0 +1,288 @@
+// Grid search room: paint walls and weights, move start and goal, watch one or two searches.
+import { $, api, COLORS, css, decodeGrid, el, encodeGrid, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
+import { GridView, rgba } from "./gridview.js";
+import { Player, fmt } from "./player.js";
+
+const ALGORITHMS = { bfs: "BFS", dfs: "DFS", "dfs-random": "DFS, random order", greedy: "Greedy best-first", astar: "A*", dijkstra: "Dijkstra" };
+const HEURISTICS = { default: "default (tightest admissible)", manhattan: "Manhattan", octile: "octile", euclidean: "Euclidean", chebyshev: "Chebyshev", zero: "zero (= Dijkstra)" };
+const MAX_SIDE = 300;
+
+header("search");
+const S = {
+  rows: 25, cols: 40, walls: null, weights: null, start: [12, 5], goal: [12, 34],
+  brush: "wall", results: [], drag: null, autoRun: false, base: 0,
+};
+const statusLine = $("#status");
+const stage = $("#stage");
+
+// ---- controls ----
+const algSel = $("#alg"), alg2Sel = $("#alg2"), hSel = $("#heuristic"), connSel = $("#conn");
+for (const [k, v] of Object.entries(ALGORITHMS)) { algSel.append(el("option", { value: k }, [v])); alg2Sel.append(el("option", { value: k }, [v])); }
+for (const [k, v] of Object.entries(HEURISTICS)) hSel.append(el("option", { value: k }, [v]));
+
+// ---- the views (one per algorithm compared) ----
+const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FRONTIER = rgba(COLORS.frontier);
+const HEAT = Array.from({ length: 256 }, (_, i) => rgba(heat(i / 255)));
+const WEIGHT = Array.from({ length: 10 }, (_, w) => rgba(w <= 1 ? COLORS.free : [236 - w * 14, 222 - w * 12, 200 - w * 14]));
+
+function makeView(index) {
+  const title = el("h3", {}, [""]);
+  const canvas = el("canvas", { class: "grid", "data-view": String(index), "aria-label": "search grid" });
+  const dl = el("dl", { class: "stats" });
+  const box = el("div", { class: "view" }, [title, canvas, dl]);
+  stage.append(box);
+  const view = new GridView(canvas, { maxWidth: 760, maxHeight: 600 });
+  view.pointer = { down: pointerDown, move: pointerMove, up: pointerUp };
+  return { box, title, canvas, dl, view, t: 0 };
+}
+const views = [makeView(0), makeView(1)];
+views[1].box.classList.add("hidden");
+
+const playerBox = $("#player-box");
+const player = new Player(playerBox, (t) => draw(t), { speed: 300, label: "step" });
+player.bindKeys();
+playerBox.append(legend([
+  [COLORS.wall, "wall"], [COLORS.free, "free"], [`linear-gradient(90deg, ${css(heat(0))}, ${css(heat(0.5))}, ${css(heat(1))})`, "visited (early → late)"],
+  [COLORS.frontier, "frontier"], [COLORS.route, "route"], [COLORS.start, "start"], [COLORS.goal, "goal"], [[194, 186, 144], "weighted cell (darker costs more)"],
+]));
+
+function resizeViews() {
+  for (const v of views) v.view.resize(S.rows, S.cols);
+}
+
+function draw(t) {
+  const n = S.rows * S.cols;
+  views.forEach((v, k) => {
+    if (k === 1 && !alg2Sel.value) return;
+    const res = S.results[k], px = v.view.pixels;
+    for (let i = 0; i < n; i++) px[i] = S.walls[i] ? WALL : WEIGHT[S.weights[i]];
+    if (res && res.order && res.shape[0] === S.rows && res.shape[1] === S.cols) {
+      const order = res.order, disc = res.discovered, scale = 255 / Math.max(1, res.steps - 1);
+      for (let i = 0; i < n; i++) {
+        const o = order[i];
+        if (o >= 0 && o < t) px[i] = HEAT[(o * scale) | 0];
+        else if (disc && disc[i] >= 0 && disc[i] < t && !S.walls[i]) px[i] = FRONTIER;
+      }
+    }
+    v.view.overlay = (ctx, view) => {
+      if (S.weights && view.cell >= 14) {
+        for (let i = 0; i < n; i++) if (S.weights[i] > 1 && !S.walls[i]) view.text((i / S.cols) | 0, i % S.cols, String(S.weights[i]), "rgba(30,34,46,.55)", 0.5);
+      }
+      if (res && res.found && t >= res.steps) view.path(res.path, css(COLORS.route));
+      view.marker(S.start[0], S.start[1], css(COLORS.start), "S");
+      if (S.goal) view.marker(S.goal[0], S.goal[1], css(COLORS.goal), "G");
+    };
+    v.view.flush();
+    showStats(k, t);
+  });
+}
+
+function showStats(k, t) {
+  const res = S.results[k], v = views[k];
+  const alg = k === 0 ? algSel.value : alg2Sel.value;
+  v.title.textContent = ALGORITHMS[alg] + (alg === "astar" || alg === "greedy" ? `, ${hSel.value === "default" ? "default heuristic" : hSel.value}` : "") + `, ${connSel.value}-connected`;
+  if (!res) { stats(v.dl, [["cells", `${S.rows} × ${S.cols}`]]); return; }
+  const shown = Math.min(t, res.steps);
+  stats(v.dl, [
+    ["cells visited", `${fmt(res.visited)}${shown < res.steps ? ` (showing ${fmt(shown)})` : ""}`],
+    ["route length", res.found ? `${fmt(res.length)} steps` : "no route"],
+    ["route cost", res.found ? (Number.isInteger(res.cost) ? fmt(res.cost) : res.cost.toFixed(3)) : "—"],
+    ["time on the server", `${res.time_ms.toFixed(1)} ms`],
+  ]);
+}
+
+// ---- the grid model ----
+function emptyGrid(rows, cols) {
+  S.rows = rows; S.cols = cols;
+  S.walls = new Uint8Array(rows * cols); S.weights = new Uint8Array(rows * cols).fill(1);
+  S.start = [Math.floor(rows / 2), Math.min(2, cols - 1)];
+  S.goal = [Math.floor(rows / 2), Math.max(0, cols - 3)];
+  S.results = []; resizeViews();
+}
+
+function mulberry32(a) {
+  return () => { a |= 0; a = (a + 0x6d2b79f5) | 0; let t = Math.imul(a ^ (a >>> 15), 1 | a); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+}
+
+function randomWalls(density, seed = (Math.random() * 2 ** 31) | 0) {
+  const rnd = mulberry32(seed);
+  for (let i = 0; i < S.walls.length; i++) S.walls[i] = rnd() < density ? 1 : 0;
+  clearEnds();
+}
+
+function clearEnds() {
+  S.walls[S.start[0] * S.cols + S.start[1]] = 0;
+  if (S.goal) S.walls[S.goal[0] * S.cols + S.goal[1]] = 0;
+}
+
+function gridRows() {
+  const rows = [];
+  for (let r = 0; r < S.rows; r++) {
+    let s = "";
+    for (let c = 0; c < S.cols; c++) s += S.walls[r * S.cols + c] ? "1" : "0";
+    rows.push(s);
+  }
+  return rows;
+}
+
+function weightRows() {
+  if (!S.weights.some((w) => w > 1)) return null;
+  const rows = [];
+  for (let r = 0; r < S.rows; r++) rows.push(Array.from(S.weights.subarray(r * S.cols, (r + 1) * S.cols)).join(""));
+  return rows;
+}
+
+// ---- painting ----
+function pointerDown(r, c, ev) {
+  const same = (p) => p && p[0] === r && p[1] === c;
+  if (same(S.start)) S.drag = "start";
+  else if (same(S.goal)) S.drag = "goal";
+  else S.drag = ev.button === 2 ? "erase" : S.brush;
+  paint(r, c);
+}
+function pointerMove(r, c) { if (S.drag) paint(r, c); }
+function pointerUp() { if (S.drag) { S.drag = null; edited(); } }
+
+function paint(r, c) {
+  const i = r * S.cols + c;
+  if (S.drag === "start" || S.drag === "goal") {
+    const other = S.drag === "start" ? S.goal : S.start;
+    if (other && other[0] === r && other[1] === c) return;
+    S[S.drag] = [r, c]; S.walls[i] = 0;
+  } else if (S.drag === "wall") {
+    if ((S.start[0] === r && S.start[1] === c) || (S.goal && S.goal[0] === r && S.goal[1] === c)) return;
+    S.walls[i] = 1; S.weights[i] = 1;
+  } else if (S.drag === "erase") { S.walls[i] = 0; S.weights[i] = 1; }
+  else if (S.drag === "weight") { S.walls[i] = 0; S.weights[i] = Math.max(2, Math.min(9, +$("#weight").value || 5)); }
+  if (S.results.length) S.results = S.results.map((res) => res && { ...res, stale: true });
+  draw(S.results.length ? player.t : 0);
+}
+
+let rerun = null;
+function edited() {
+  saveUrl();
+  if (S.autoRun) { clearTimeout(rerun); rerun = setTimeout(() => run({ instant: true }), 60); }
+}
+
+// ---- running ----
+async function run({ instant = false } = {}) {
+  S.base = 0; $("#article-out").classList.add("hidden");
+  const algs = [algSel.value, alg2Sel.value].filter(Boolean);
+  status(statusLine, "searching…");
+  try {
+    const common = { grid: gridRows(), start: S.start, goal: S.goal, connectivity: +connSel.value, heuristic: hSel.value };
+    const w = weightRows(); if (w) common.weights = w;
+    const answers = await Promise.all(algs.map((a) => api("/api/search", { ...common, algorithm: a })));
+    S.results = answers.map((a) => ({ ...a, order: unpack(a.order), discovered: unpack(a.discovered) }));
+    S.autoRun = true;
+    const total = Math.max(...S.results.map((r) => r.steps));
+    player.load(total, { instant });
+    const words = S.results.map((r, k) => `${ALGORITHMS[algs[k]]}: ${r.found ? `route of ${r.length} steps` : "no route"}, ${fmt(r.visited)} cells visited`);
+    status(statusLine, words.join(" · "), "good");
+  } catch (e) {
+    status(statusLine, e.message, "error");
+  }
+}
+
+async function runArticle(article, text = "") {
+  status(statusLine, `running the ${article} article…`);
+  try {
+    const a = await api("/api/article", { article, text });
+    const [rows, cols] = a.shape;
+    S.rows = rows; S.cols = cols;
+    S.walls = new Uint8Array(rows * cols); S.weights = new Uint8Array(rows * cols).fill(1);
+    a.grid.forEach((row, r) => { for (let c = 0; c < cols; c++) S.walls[r * cols + c] = row[c] === "1" ? 1 : 0; });
+    S.start = a.start; S.goal = a.goal;
+    $("#rows").value = rows; $("#cols").value = cols;
+    algSel.value = a.algorithm; alg2Sel.value = ""; connSel.value = "4"; syncControls();
+    resizeViews();
+    const order = a.order ? unpack(a.order) : new Int32Array(rows * cols).fill(-1);
+    S.results = [{ found: a.path.length > 0, path: a.path, length: a.path.length - 1, cost: a.path.length - 1,
+      visited: order.filter((o) => o >= 0).length, steps: a.steps || 0, order, discovered: null, shape: a.shape, time_ms: 0 }];
+    S.autoRun = false;
+    const out = $("#article-out");
+    out.textContent = a.output; out.classList.remove("hidden");
+    player.load(S.results[0].steps);
+    status(statusLine, `${article === "robot" ? "Article 1 (BFS, cells count from 1)" : "Article 2 (DFS to the first border cell, cells count from 0)"}: the output is the article's, byte for byte`, "good");
+    saveUrl({ article });
+  } catch (e) {
+    status(statusLine, e.message, "error");
+  }
+}
+
+// ---- the URL ----
+function saveUrl(extra = {}) {
+  const w = weightRows();
+  urlState.set({
+    rows: S.rows, cols: S.cols, grid: encodeGrid(gridRows()), weights: w ? w.join("-") : null,
+    start: S.start.join(","), goal: S.goal ? S.goal.join(",") : null,
+    alg: algSel.value, alg2: alg2Sel.value || null, conn: connSel.value, h: hSel.value === "default" ? null : hSel.value,
+    article: extra.article || null,
+  });
+}
+
+function loadUrl() {
+  const article = urlState.get("article");
+  const rows = +urlState.get("rows", 25), cols = +urlState.get("cols", 40);
+  algSel.value = urlState.get("alg", "astar") in ALGORITHMS ? urlState.get("alg", "astar") : "astar";
+  alg2Sel.value = urlState.get("alg2", "") in ALGORITHMS ? urlState.get("alg2") : "";
+  connSel.value = urlState.get("conn", "4") === "8" ? "8" : "4";
+  hSel.value = urlState.get("h", "default") in HEURISTICS ? urlState.get("h", "default") : "default";
+  syncControls();
+  if (article === "robot" || article === "forest") { runArticle(article); return; }
+  const ok = (n) => Number.isInteger(n) && n >= 2 && n <= MAX_SIDE;
+  emptyGrid(ok(rows) ? rows : 25, ok(cols) ? cols : 40);
+  const g = urlState.get("grid");
+  const cell = (s) => { const p = (s || "").split(",").map(Number); return p.length === 2 && p.every((x) => Number.isInteger(x)) && p[0] >= 0 && p[0] < S.rows && p[1] >= 0 && p[1] < S.cols ? p : null; };
+  if (g) {
+    decodeGrid(g).slice(0, S.rows).forEach((row, r) => { for (let c = 0; c < Math.min(S.cols, row.length); c++) S.walls[r * S.cols + c] = row[c] === "1" ? 1 : 0; });
+    const w = urlState.get("weights");
+    if (w) w.split("-").slice(0, S.rows).forEach((row, r) => { for (let c = 0; c < Math.min(S.cols, row.length); c++) S.weights[r * S.cols + c] = Math.max(1, Math.min(9, +row[c] || 1)); });
+  } else {
+    randomWalls(0.25, 7);
+  }
+  S.start = cell(urlState.get("start")) || S.start; S.goal = cell(urlState.get("goal")) || S.goal;
+  clearEnds();
+  $("#rows").value = S.rows; $("#cols").value = S.cols;
+  draw(0);
+  run();
+}
+
+function syncControls() {
+  const a = algSel.value;
+  hSel.disabled = !(a === "astar" || a === "greedy" || alg2Sel.value === "astar" || alg2Sel.value === "greedy");
+  views[1].box.classList.toggle("hidden", !alg2Sel.value);
+  $("#conn-help").textContent = connSel.value === "8"
+    ? "Diagonal steps allowed, even between two walls that touch at a corner; a diagonal step costs √2 × the cell's cost (BFS and DFS count it as one step)."
+    : "Steps go up, down, left and right; each costs the weight of the cell entered (1 unless painted).";
+}
+
+// ---- wiring ----
+$("#run").addEventListener("click", () => run());
+$("#clear-trace").addEventListener("click", () => { S.results = []; S.autoRun = false; player.load(0); draw(0); });
+for (const sel of [algSel, alg2Sel, hSel, connSel]) sel.addEventListener("change", () => { syncControls(); saveUrl(); if (S.autoRun) run({ instant: true }); else draw(0); });
+for (const b of document.querySelectorAll("[data-brush]")) b.addEventListener("click", () => setBrush(b.dataset.brush));
+function setBrush(name) {
+  S.brush = name;
+  for (const x of document.querySelectorAll("[data-brush]")) x.setAttribute("aria-pressed", String(x.dataset.brush === name));
+}
+function sizeFromInputs() {
+  const clamp = (n) => Math.max(2, Math.min(MAX_SIDE, Math.round(+n || 2)));
+  const rows = clamp($("#rows").value), cols = clamp($("#cols").value);
+  $("#rows").value = rows; $("#cols").value = cols;
+  return [rows, cols];
+}
+$("#random").addEventListener("click", () => { const [r, c] = sizeFromInputs(); emptyGrid(r, c); randomWalls(Math.min(0.6, Math.max(0, +$("#density").value / 100))); S.autoRun = false; player.load(0); draw(0); saveUrl(); });
+$("#empty").addEventListener("click", () => { const [r, c] = sizeFromInputs(); emptyGrid(r, c); S.autoRun = false; player.load(0); draw(0); saveUrl(); });
+$("#robot").addEventListener("click", () => runArticle("robot"));
+$("#forest").addEventListener("click", () => runArticle("forest"));
+$("#article-run-robot").addEventListener("click", () => runArticle("robot", $("#article-text").value));
+$("#article-run-forest").addEventListener("click", () => runArticle("forest", $("#article-text").value));
+window.addEventListener("keydown", (ev) => {
+  if (typing(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === "Enter") { ev.preventDefault(); run(); }
+  const brush = { w: "wall", e: "erase", g: "weight" }[ev.key.toLowerCase()];
+  if (brush) setBrush(brush);
+});
+
+loadUrl();
