@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("starlette.testclient")
 
 from starlette.testclient import TestClient  # noqa: E402
 

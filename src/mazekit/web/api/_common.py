@@ -32,7 +32,9 @@ __all__ = [
     "ApiError",
     "Busy",
     "Limits",
+    "SolverSlots",
     "answer",
+    "check_size",
     "endpoint",
     "field_bool",
     "field_choice",
@@ -100,9 +102,11 @@ def read_body(data: bytes, limits: Limits) -> dict[str, Any]:
     if not data.strip():
         raise ApiError("empty request body: expected a JSON object")
     try:
-        body = json.loads(data)
-    except UnicodeDecodeError:
-        raise ApiError("request body is not UTF-8 text") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(f"request body is not UTF-8 text (byte {exc.start})") from None
+    try:
+        body = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ApiError(f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:

@@ -1,0 +1,144 @@
+"""The playground app as a whole: pages, static files, the API index, limits, the command."""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mazekit.web.app import ROOMS, STATIC
+from mazekit.web.api._common import Limits, SolverSlots, read_body, ApiError
+
+
+@pytest.mark.parametrize("path", ["/", *[f"/{room}" for room in ROOMS]])
+def test_every_page_is_served(client: Any, path: str) -> None:
+    res = client.get(path)
+    assert res.status_code == 200
+    assert res.headers["content-type"].startswith("text/html")
+    assert "<title>" in res.text
+    for ref in re.findall(r'(?:src|href)="(/static/[^"]+)"', res.text):
+        assert client.get(ref).status_code == 200, ref
+
+
+def test_every_module_import_resolves(client: Any) -> None:
+    for js in (STATIC / "js").glob("*.js"):
+        for ref in re.findall(r'from "\./([^"]+)"', js.read_text()):
+            assert (STATIC / "js" / ref).is_file(), f"{js.name} imports missing {ref}"
+
+
+def test_nothing_is_fetched_from_outside() -> None:
+    for f in STATIC.rglob("*"):
+        if f.suffix in (".html", ".js", ".css"):
+            text = f.read_text()
+            assert not re.search(r"""(?:src|href|url|import|fetch)\s*\(?\s*["']?(?:https?:)?//""", text), f
+
+
+def test_unknown_pages_and_routes(client: Any) -> None:
+    assert client.get("/nowhere").status_code == 404
+    res = client.get("/api/nowhere")
+    assert res.status_code == 404 and "error" in res.json()
+    res = client.get("/api/search")
+    assert res.status_code == 405 and res.json()["error"] == "GET is not allowed on /api/search"
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_api_index_lists_the_routes(client: Any) -> None:
+    got = client.get("/api").json()
+    paths = {r["path"] for r in got["routes"]}
+    assert {"/api/search", "/api/article"} <= paths
+    assert got["limits"]["max_cells"] == Limits().max_cells
+
+
+def test_body_limit(small_client: Any) -> None:
+    res = small_client.post("/api/search", content=b"{" + b" " * 30_000 + b"}")
+    assert res.status_code == 400 and "limit" in res.json()["error"]
+
+
+def test_read_body_messages() -> None:
+    with pytest.raises(ApiError, match="nested too deeply|malformed"):
+        read_body(b"[" * 50_000, Limits())
+
+
+def test_solver_slots_queue_then_refuse() -> None:
+    import asyncio
+    import threading
+
+    slots = SolverSlots(runs=1, queue=1)
+    gate = threading.Event()
+
+    async def main() -> list[Any]:
+        first = asyncio.ensure_future(slots.run(gate.wait))
+        second = asyncio.ensure_future(slots.run(lambda: "queued"))
+        await asyncio.sleep(0.05)
+        try:
+            await slots.run(lambda: "third")
+            third: Any = "ran"
+        except ApiError as exc:
+            third = exc
+        gate.set()
+        return [await first, await second, third]
+
+    first, second, third = asyncio.run(main())
+    assert first is True and second == "queued"
+    assert isinstance(third, ApiError) and third.status == 503 and "busy" in str(third)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_playground_command_serves_and_stops_on_ctrl_c() -> None:
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mazekit", "playground", "--no-browser", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert line.startswith(f"mazekit playground: http://127.0.0.1:{port}/"), line
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/search", timeout=5) as res:
+                    assert res.status == 200
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "stopped" in err
+
+
+def test_playground_port_in_use_is_one_line(capsys: Any) -> None:
+    from mazekit.cli import main
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        assert main(["playground", "--no-browser", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in err
+
+
+def test_playground_without_the_web_extra(monkeypatch: Any, capsys: Any) -> None:
+    from mazekit.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert main(["playground", "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'mazekit[web]'" in err and err.count("\n") == 1
