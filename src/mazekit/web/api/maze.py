@@ -1,0 +1,225 @@
+"""Maze routes: ``POST /api/maze/generate``.
+
+The route makes the maze ``mazekit maze generate`` makes for the same algorithm,
+size, seed, braid fraction and rooms (one random generator, drawn from in the
+same order), and adds what the page animates: the carving ``order`` (the step at
+which each grid square changed, -1 never; see :mod:`mazekit.generate`). Squares
+that braiding or rooms opened afterwards get one last step of their own, so the
+animation ends on the maze answered. Solving goes through ``POST /api/search``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ...grid import Point, format_grid
+from ._common import (
+    ApiError,
+    Limits,
+    answer,
+    check_size,
+    endpoint,
+    field_bool,
+    field_choice,
+    field_float,
+    field_int,
+    pack,
+)
+
+__all__ = ["ALGORITHMS", "ROUTES", "Generated", "make_maze"]
+
+#: The generators the page offers: the keys of :data:`mazekit.generate.GENERATORS`, in its order.
+ALGORITHMS: tuple[str, ...] = (
+    "backtracker", "prim", "simplified-prim", "true-prim", "kruskal", "wilson", "aldous-broder",
+    "hunt-and-kill", "growing-tree", "growing-tree-newest", "growing-tree-random", "eller",
+    "binary-tree", "sidewinder", "division", "caves",
+)
+
+#: Largest seed (numpy accepts any non-negative integer; the page and URLs keep to 32 bits).
+MAX_SEED = 2**32 - 1
+
+
+class Generated:
+    """A generated maze and its carving trace.
+
+    Attributes
+    ----------
+    maze : ndarray of bool
+        The final grid (True free), after braiding and rooms.
+    order : ndarray of int32 or None
+        Step at which each square changed (-1 never); None for plain generators.
+    steps : int
+        Steps in ``order`` (0 without one).
+    extra_step : bool
+        True when the last step is the braiding/rooms step, not the generator's.
+    plain : bool
+        True for a generator that returns a plain grid (``caves``).
+    """
+
+    __slots__ = ("maze", "order", "steps", "extra_step", "plain")
+
+    def __init__(self, maze: NDArray[np.bool_], order: NDArray[np.int32] | None, steps: int,
+                 extra_step: bool, plain: bool) -> None:
+        self.maze = maze
+        self.order = order
+        self.steps = steps
+        self.extra_step = extra_step
+        self.plain = plain
+
+
+def make_maze(algorithm: str, rows: int, cols: int, *, seed: int, braid: float = 0.0, rooms: int = 0) -> Generated:
+    """The maze ``mazekit maze generate`` makes, with its carving order.
+
+    Parameters
+    ----------
+    algorithm : str
+        A key of :data:`mazekit.generate.GENERATORS`.
+    rows, cols : int
+        Size in cells (``caves``: in grid squares).
+    seed : int
+        The seed of the one random generator (as ``--seed``).
+    braid : float
+        Share of dead ends to remove, 0..1 (not for plain generators).
+    rooms : int
+        Rectangular rooms to open (not for plain generators).
+
+    Returns
+    -------
+    Generated
+
+    Examples
+    --------
+    >>> g = make_maze("kruskal", 2, 3, seed=1)
+    >>> g.maze.shape, g.steps > 0, g.plain
+    ((5, 7), True, False)
+    """
+    from ... import generate as G
+
+    plain = algorithm in G.PLAIN
+    if plain and (braid or rooms):
+        raise ApiError(f"{algorithm} makes a plain grid, not a maze: braid and rooms need a maze")
+    gen = np.random.default_rng(seed)
+    shape = (rows, cols) if plain else (2 * rows + 1, 2 * cols + 1)
+    order = None if plain else np.empty(shape, dtype=np.int32)
+    base = G.generate(algorithm, rows, cols, rng=gen, order=order)
+    maze = base
+    if braid:
+        maze = G.braid(maze, braid, rng=gen)
+    if rooms:
+        maze = G.rooms(maze, rooms, rng=gen)
+    if order is None:
+        return Generated(np.asarray(maze, dtype=bool), None, 0, False, True)
+    steps = int(order.max(initial=-1)) + 1
+    changed = np.asarray(maze, dtype=bool) != np.asarray(base, dtype=bool)
+    extra = bool(changed.any())
+    if extra:
+        order[changed] = steps
+        steps += 1
+    return Generated(np.asarray(maze, dtype=bool), order, steps, extra, False)
+
+
+def _ends(maze: NDArray[np.bool_]) -> tuple[Point | None, Point | None]:
+    """The first and the last free square in reading order (``mazekit maze solve``'s defaults)."""
+    free = np.flatnonzero(maze.ravel())
+    if free.size == 0:
+        return None, None
+    cols = maze.shape[1]
+    a, b = int(free[0]), int(free[-1])
+    return (a // cols, a % cols), (b // cols, b % cols)
+
+
+@endpoint
+async def generate_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/maze/generate``: a maze, its carving order and its measures."""
+    from ...generate.properties import metrics
+
+    limits: Limits = request.app.state.limits
+    algorithm = field_choice(body, "algorithm", ALGORITHMS, "backtracker")
+    plain = algorithm == "caves"
+    rows = field_int(body, "rows", 10, lo=1, hi=limits.max_side)
+    cols = field_int(body, "cols", 10, lo=1, hi=limits.max_side)
+    shape = (rows, cols) if plain else (2 * rows + 1, 2 * cols + 1)
+    try:
+        check_size(shape, limits)
+    except ApiError:
+        size = f"a {rows}x{cols} grid;" if plain else f"a {rows}x{cols} maze is a {shape[0]}x{shape[1]} grid;"
+        raise ApiError(f"too big: {size} the limit is {limits.max_side} squares a side and "
+                       f"{limits.max_cells} squares in all") from None
+    seed_given = body.get("seed") is not None
+    seed = field_int(body, "seed", 0, lo=0, hi=MAX_SEED) if seed_given else secrets.randbelow(MAX_SEED + 1)
+    braid = field_float(body, "braid", 0.0, lo=0.0, hi=1.0)
+    rooms = field_int(body, "rooms", 0, lo=0, hi=1000)
+    want_exit = field_bool(body, "exit", False)
+    t0 = time.perf_counter()
+
+    def work() -> tuple[Generated, Any]:
+        made = make_maze(algorithm, rows, cols, seed=seed, braid=braid, rooms=rooms)
+        return made, metrics(made.maze, cells=None if made.plain else True)
+
+    made, m = await run_in_threadpool(work)
+    took = time.perf_counter() - t0
+    start, goal = _ends(made.maze)
+    text = format_grid(made.maze).splitlines()
+    exit_cell = goal if want_exit else None
+    if want_exit:
+        if exit_cell is None:
+            raise ApiError("the grid has no free cell to mark as the exit")
+        r, c = exit_cell
+        text[r] = text[r][:c] + "x" + text[r][c + 1:]
+    payload: dict[str, Any] = {
+        "algorithm": algorithm,
+        "rows": rows,
+        "cols": cols,
+        "seed": seed,
+        "braid": braid,
+        "rooms": rooms,
+        "plain": made.plain,
+        "shape": list(made.maze.shape),
+        "grid": text,
+        "start": None if start is None else list(start),
+        "goal": None if goal is None else list(goal),
+        "exit": None if exit_cell is None else list(exit_cell),
+        "steps": made.steps,
+        "extra_step": made.extra_step,
+        "order": None if made.order is None else pack(made.order),
+        "metrics": {
+            "cells": m.cells,
+            "perfect": m.perfect,
+            "dead_ends": m.dead_ends,
+            "junctions": m.junctions,
+            "straightness": round(m.straightness, 4),
+            "solution_length": m.solution_length,
+            "summary": m.summary(),
+        },
+        "time_ms": round(took * 1000, 3),
+    }
+    return answer(payload)
+
+
+def _warm() -> None:
+    """Compile (or load) every generator's kernel on a tiny maze."""
+    for name in ALGORITHMS:
+        make_maze(name, 4, 4, seed=0, braid=0.0 if name == "caves" else 0.5)
+
+
+def _register_warm_up() -> None:
+    from .. import app
+
+    if _warm not in app._warm_hooks:
+        app._warm_hooks.append(_warm)
+
+
+_register_warm_up()
+
+ROUTES = [
+    Route("/api/maze/generate", generate_route, methods=["POST"]),
+]
