@@ -1,0 +1,596 @@
+"""Minesweeper routes: games kept on the server, hints, probabilities, the article's opening.
+
+The game model stays in Python (:class:`mazekit.minesweeper.Game`); the page
+only draws what these routes answer. A game lives in a bounded in-memory store
+(:class:`GameStore`, the least recently used dropped first) under a random id.
+
+``POST /api/mines/new``
+    A new game (a level, or a custom size), optionally replaying ``moves``.
+``POST /api/mines/act``
+    Open, flag or chord a cell; the new view, and the cells an open or chord
+    opened in flood order (so the page can animate the opening spreading).
+``POST /api/mines/hint``
+    The solver's next move with the reason it gives (as ``mines play``'s ``?``).
+``POST /api/mines/probabilities``
+    The solver's exact mine probability for every closed cell.
+``POST /api/mines/article``
+    ``mazekit mines open`` on a text (default: the article's example): its exact
+    output and the opened cells in flood order.
+
+The JSON of every route is described in ``docs/playground/mines.md``.
+
+View codes (the ``board`` array, int8, one per cell, row by row):
+0-8 an open cell showing its number, 9 closed, 10 flagged, 11 a mine shown
+after a loss (or every mine after a win), 12 the mine that was hit, 13 a flag
+on a cell without a mine (shown after a loss).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ...grid import Point
+from ...minesweeper import LEVELS, Game, next_move, probabilities
+from ...minesweeper.board import FirstClick
+from ...minesweeper.solver import CLOSED
+from ._common import (
+    ApiError,
+    Limits,
+    answer,
+    endpoint,
+    field_bool,
+    field_choice,
+    field_int,
+    field_point,
+    field_text,
+    pack,
+)
+
+__all__ = [
+    "ACTIONS",
+    "CODES",
+    "EXAMPLES",
+    "GameStore",
+    "MAX_GAMES",
+    "MAX_SIDE",
+    "NO_GUESS_DENSITY",
+    "ROUTES",
+    "explain",
+    "flood_sequence",
+    "view_codes",
+]
+
+#: How many games the server keeps (the least recently used is dropped first).
+MAX_GAMES = 500
+#: Largest side of a custom board (the server's ``max_side`` may lower it).
+MAX_SIDE = 100
+#: Densest no-guess board offered (expert is 99/480 = 0.206).
+NO_GUESS_DENSITY = 0.22
+#: Boards with more cells than this compute probabilities in a solver slot.
+SLOT_CELLS = 1200
+#: The actions of ``/api/mines/act``.
+ACTIONS = ("open", "flag", "chord")
+LEVEL_NAMES = (*LEVELS, "custom")
+
+#: The view codes (see the module docs).
+CODES: dict[str, int] = {
+    "closed": 9, "flag": 10, "mine": 11, "exploded": 12, "wrong_flag": 13,
+}
+CLOSED_CODE, FLAG, MINE, EXPLODED, WRONG_FLAG = 9, 10, 11, 12, 13
+
+#: The inputs of ``/api/mines/article``: the article's example and a few more.
+EXAMPLES: dict[str, str] = {
+    "article": "5 6 5 1\n..*...\n......\n....*.\n......\n......\n",
+    "ring": "6 7 1 7\n.......\n.*.....\n.......\n....*..\n*......\n.......\n",
+    "numbered": "4 4 2 2\n*...\n....\n..*.\n....\n",
+    "wide": ("9 16 9 1\n"
+             "...*............\n"
+             "..........*.....\n"
+             "......*.........\n"
+             "..............*.\n"
+             "...*............\n"
+             "................\n"
+             "..........*.....\n"
+             ".*..............\n"
+             "................\n"),
+    "boom": "3 3 1 1\n*..\n...\n...\n",
+}
+
+
+# ------------------------------------------------------------------ the store
+@dataclass(slots=True)
+class Entry:
+    """A game on the server: the game, how it was made, the moves that changed it."""
+
+    game: Game
+    level: str
+    seed: int
+    moves: list[tuple[str, int, int]] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class GameStore:
+    """At most ``size`` games by id; the least recently used is dropped first.
+
+    >>> store = GameStore(2)
+    >>> a, b, c = (store.add(Entry(Game(), "beginner", s)) for s in range(3))
+    >>> store.get(a) is None, store.get(c).seed
+    (True, 2)
+    """
+
+    def __init__(self, size: int = MAX_GAMES) -> None:
+        self.size = size
+        self._games: OrderedDict[str, Entry] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def add(self, entry: Entry) -> str:
+        """Keep ``entry`` under a new random id; return the id."""
+        gid = secrets.token_urlsafe(12)
+        self._games[gid] = entry
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+        return gid
+
+    def get(self, gid: str) -> Entry | None:
+        """The game under ``gid`` (now the most recently used), or None."""
+        entry = self._games.get(gid)
+        if entry is not None:
+            self._games.move_to_end(gid)
+        return entry
+
+    def drop(self, gid: str) -> None:
+        self._games.pop(gid, None)
+
+
+def _store(request: Request) -> GameStore:
+    store: GameStore | None = getattr(request.app.state, "mines_games", None)
+    if store is None:
+        store = GameStore()
+        request.app.state.mines_games = store
+    return store
+
+
+def _entry(request: Request, body: Mapping[str, Any]) -> tuple[str, Entry]:
+    gid = field_text(body, "id", max_len=64)
+    entry = _store(request).get(gid)
+    if entry is None:
+        raise ApiError("this game is no longer on the server; start a new one")
+    return gid, entry
+
+
+# ------------------------------------------------------------------ views
+def view_codes(game: Game) -> NDArray[np.int8]:
+    """What the player sees, as the view codes (see the module docs).
+
+    >>> from mazekit.minesweeper import Board
+    >>> g = Game(board=Board.parse("*..\\n*..\\n..."))
+    >>> _ = g.toggle_flag((1, 0)), g.open((2, 2))
+    >>> view_codes(g).tolist()
+    [[9, 2, 0], [10, 2, 0], [9, 1, 0]]
+    >>> _ = g.open((0, 0))
+    >>> view_codes(g).tolist()
+    [[12, 2, 0], [10, 2, 0], [9, 1, 0]]
+    """
+    out = np.full(game.shape, CLOSED_CODE, dtype=np.int8)
+    out[game.flagged] = FLAG
+    if game.board is None:
+        return out
+    mines = game.board.mines
+    out[game.opened] = game.density[game.opened]
+    if game.state == "lost":
+        out[mines & ~game.flagged] = MINE
+        out[game.flagged & ~mines] = WRONG_FLAG
+        if game.exploded is not None:
+            out[game.exploded] = EXPLODED
+    elif game.state == "won":
+        out[mines & ~game.flagged] = MINE
+    return out
+
+
+def _view(gid: str, entry: Entry) -> dict[str, Any]:
+    from ...cli.mines import result_line
+
+    g = entry.game
+    laid = g.board is not None
+    bv = g.three_bv() if laid else None
+    secs = g.elapsed
+    return {
+        "id": gid,
+        "level": entry.level,
+        "rows": g.rows,
+        "cols": g.cols,
+        "mines": g.n_mines,
+        "seed": entry.seed,
+        "no_guess": g.no_guess,
+        "first_click": g.first_click,
+        "state": g.state,
+        "board": pack(view_codes(g)),
+        "mines_left": g.mines_left,
+        "clicks": g.clicks,
+        "three_bv": bv,
+        "efficiency": g.efficiency() if laid else None,
+        "three_bv_per_s": (bv / max(secs, 1e-9)) if bv is not None and g.over else None,
+        "elapsed": round(secs, 3),
+        "exploded": None if g.exploded is None else list(g.exploded),
+        "result": result_line(g) if g.over else None,
+        "moves": [list(m) for m in entry.moves],
+    }
+
+
+def flood_sequence(game: Game, before: NDArray[np.bool_], seeds: Sequence[Point]) -> tuple[list[list[int]], list[int]]:
+    """The cells a move opened (open now, closed in ``before``) in flood order, and each one's wave.
+
+    Each seed's fill is the game's own (:func:`mazekit.search.flood_order`:
+    breadth-first over cells without a mine or a flag, spreading only from
+    zeros); a chord's seeds follow one another in the game's order. ``wave`` is
+    a cell's distance in fill steps from its seed: it starts at 0 with each
+    seed and never decreases within one seed's fill. A mine that was hit is a
+    one-cell fill.
+
+    >>> from mazekit.minesweeper import Board
+    >>> g = Game(board=Board.parse("*...\\n....\\n...."))
+    >>> before = g.opened.copy()
+    >>> _ = g.open((2, 3))
+    >>> cells, wave = flood_sequence(g, before, [(2, 3)])
+    >>> cells[:4], wave[:4], len(cells)
+    ([[2, 3], [1, 3], [2, 2], [1, 2]], [0, 1, 1, 1], 11)
+    """
+    from ...search import flood_order
+
+    assert game.board is not None
+    new = game.opened & ~before
+    rows, cols = game.shape
+    mines = game.board.mines
+    zero = (game.density == 0) & ~mines
+    passable = ~mines & ~game.flagged
+    done = np.zeros(game.shape, dtype=bool)
+    cells: list[list[int]] = []
+    waves: list[int] = []
+    for s in seeds:
+        if not new[s] or done[s]:
+            continue
+        if mines[s]:
+            done[s] = True
+            cells.append([s[0], s[1]])
+            waves.append(0)
+            continue
+        order = flood_order(passable, s, connectivity=8, stop=~zero).ravel()
+        reached = np.flatnonzero(order >= 0)
+        reached = reached[np.argsort(order[reached], kind="stable")]
+        wave = np.full(rows * cols, -1, dtype=np.int64)
+        for i in reached.tolist():
+            r, c = divmod(i, cols)
+            if (r, c) == s:
+                w = 0
+            else:
+                w = min(int(wave[rr * cols + cc]) for rr in range(max(r - 1, 0), min(r + 2, rows))
+                        for cc in range(max(c - 1, 0), min(c + 2, cols))
+                        if zero[rr, cc] and wave[rr * cols + cc] >= 0) + 1
+            wave[i] = w
+            if new[r, c] and not done[r, c]:
+                done[r, c] = True
+                cells.append([r, c])
+                waves.append(w)
+    return cells, waves
+
+
+# ------------------------------------------------------------------ hints
+def _word(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _at(cell: Point) -> str:
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def explain(view: NDArray[np.int8], n_mines: int, prob: NDArray[np.float64],
+            kind: Literal["open", "flag"], cell: Point) -> tuple[str, list[list[int]]]:
+    """Why the solver's move at ``cell`` is right, and the cells the reason rests on.
+
+    A proved move is explained by one number when one number proves it (all
+    its mines are proved, or all its closed neighbours must be mines); else by
+    the count over every layout that fits the numbers and the mine count. A
+    guess names its mine probability beside the lowest one on the board.
+
+    >>> view = np.array([[1, -1, -1]], dtype=np.int8)
+    >>> prob = probabilities(view, 1)
+    >>> explain(view, 1, prob, "flag", (0, 1))[0]
+    'The 1 at row 1, column 1 has exactly 1 closed neighbour: it must be a mine.'
+    >>> explain(view, 1, prob, "open", (0, 2))[0]
+    'Proved safe: no layout of mines that fits all the numbers and the 1 mine of the board puts one here.'
+    >>> view = np.array([[0, 1, -1], [0, 1, -1], [0, 1, -1]], dtype=np.int8)
+    >>> explain(view, 1, probabilities(view, 1), "open", (0, 2))
+    ('The 1 at row 1, column 2 already touches its 1 mine (proved), so its other neighbours are safe.', [[0, 1], [1, 2]])
+    """
+    rows, cols = view.shape
+    r, c = cell
+
+    def around(a: int, b: int) -> list[Point]:
+        return [(i, j) for i in range(max(a - 1, 0), min(a + 2, rows))
+                for j in range(max(b - 1, 0), min(b + 2, cols)) if (i, j) != (a, b)]
+
+    numbers = [p for p in around(r, c) if view[p] > 0]
+    closed_all = view == CLOSED
+    if kind == "open" and prob[cell] == 0.0:
+        for p in numbers:
+            nb = around(*p)
+            mines = [q for q in nb if closed_all[q] and prob[q] == 1.0]
+            if len(mines) == int(view[p]):
+                return (f"The {view[p]} at {_at(p)} already touches its {_word(len(mines), 'mine', 'mines')} "
+                        f"(proved), so its other neighbours are safe.", [list(p), *map(list, mines)])
+        return ("Proved safe: no layout of mines that fits all the numbers "
+                f"and the {_word(n_mines, 'mine', 'mines')} of the board puts one here.", [list(p) for p in numbers])
+    if kind == "flag":
+        for p in numbers:
+            closed = [q for q in around(*p) if closed_all[q]]
+            if len(closed) == int(view[p]):
+                return (f"The {view[p]} at {_at(p)} has exactly {_word(len(closed), 'closed neighbour', 'closed neighbours')}: "
+                        f"{'it must be a mine' if len(closed) == 1 else 'they must all be mines'}.", [list(p), *map(list, closed)])
+        return ("Proved a mine: every layout of mines that fits all the numbers "
+                f"and the {_word(n_mines, 'mine', 'mines')} of the board puts one here.", [list(p) for p in numbers])
+    low = float(np.nanmin(prob)) if np.any(closed_all) else 0.0
+    return (f"Nothing can be proved safe: the solver guesses here, mine probability {100 * prob[cell]:.1f}% "
+            f"(the lowest on the board is {100 * low:.1f}%), weighing the chance of learning "
+            "enough to go on.", [])
+
+
+# ------------------------------------------------------------------ reading the request
+def _settings(body: Mapping[str, Any], limits: Limits) -> tuple[str, int, int, int, FirstClick, bool]:
+    level = field_choice(body, "level", LEVEL_NAMES, "beginner")
+    first_click: FirstClick = field_choice(body, "first_click", ("safe", "zero"), "safe")
+    no_guess = field_bool(body, "no_guess", False)
+    if level == "custom":
+        side = min(MAX_SIDE, limits.max_side)
+        rows = field_int(body, "rows", lo=2, hi=side)
+        cols = field_int(body, "cols", lo=2, hi=side)
+        if rows * cols > limits.max_cells:
+            raise ApiError(f"a {rows}x{cols} board has {rows * cols} cells; the limit is {limits.max_cells}")
+        room = rows * cols - (9 if first_click == "zero" else 1)
+        if room < 1:
+            raise ApiError(f"a {rows}x{cols} board has no room for mines with first click {first_click!r}")
+        mines = field_int(body, "mines", max(1, rows * cols * 10 // 64), lo=1, hi=room)
+    else:
+        for key in ("rows", "cols", "mines"):
+            if body.get(key) is not None:
+                raise ApiError(f"{key!r} goes with level \"custom\", not {level!r}")
+        rows, cols, mines = LEVELS[level]
+    if no_guess and mines > NO_GUESS_DENSITY * rows * cols:
+        raise ApiError(f"a no-guess board may have at most {int(NO_GUESS_DENSITY * rows * cols)} mines "
+                       f"on {rows}x{cols} ({NO_GUESS_DENSITY:.0%} of the cells), got {mines}")
+    return level, rows, cols, mines, first_click, no_guess
+
+
+def _moves(body: Mapping[str, Any], shape: tuple[int, int]) -> list[tuple[str, Point]]:
+    raw = body.get("moves")
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise ApiError("'moves' must be a list of [action, r, c]")
+    if len(raw) > 4 * shape[0] * shape[1] + 100:
+        raise ApiError(f"'moves' has {len(raw)} moves; the limit for this board is {4 * shape[0] * shape[1] + 100}")
+    out: list[tuple[str, Point]] = []
+    for i, m in enumerate(raw):
+        if not (isinstance(m, list) and len(m) == 3 and m[0] in ACTIONS):
+            raise ApiError(f"'moves' item {i} must be [action, r, c] with action open, flag or chord, got {str(m)[:40]}")
+        cell = field_point({"cell": m[1:]}, "cell", shape)
+        assert cell is not None
+        out.append((m[0], cell))
+    return out
+
+
+def _apply(game: Game, action: str, cell: Point) -> list[Point]:
+    """Play one action; return the seeds its opening spread from."""
+    if action == "open":
+        game.open(cell)
+        return [cell]
+    if action == "flag":
+        game.toggle_flag(cell)
+        return []
+    r, c = cell
+    seeds = [(rr, cc) for rr in range(max(r - 1, 0), min(r + 2, game.rows))
+             for cc in range(max(c - 1, 0), min(c + 2, game.cols))]
+    game.chord(cell)
+    return seeds
+
+
+def _needs_slot(game: Game, action: str) -> bool:
+    return game.board is None and action == "open" and (game.no_guess or game.rows * game.cols > SLOT_CELLS)
+
+
+async def _run(request: Request, gid: str, fn: Any) -> Any:
+    """Run ``fn`` in a solver slot within the time limit; a game left mid-move is dropped."""
+    limits: Limits = request.app.state.limits
+    try:
+        return await asyncio.wait_for(request.app.state.slots.run(fn), timeout=limits.solver_seconds)
+    except asyncio.TimeoutError:
+        _store(request).drop(gid)
+        raise ApiError(f"laying out the board took over {limits.solver_seconds:g} s; "
+                       "try fewer mines or no no-guess") from None
+    except RuntimeError as exc:  # generate_no_guess found no board
+        raise ApiError(str(exc)) from None
+
+
+def _record(entry: Entry, action: str, cell: Point, clicks_before: int) -> None:
+    if entry.game.clicks != clicks_before:
+        entry.moves.append((action, cell[0], cell[1]))
+
+
+# ------------------------------------------------------------------ routes
+@endpoint
+async def new_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/mines/new``: a new game (level or custom size, seed, no-guess, first-click rule, moves to replay)."""
+    limits: Limits = request.app.state.limits
+    level, rows, cols, mines, first_click, no_guess = _settings(body, limits)
+    seed = field_int(body, "seed", secrets.randbelow(2**31), lo=0, hi=2**32 - 1)
+    moves = _moves(body, (rows, cols))
+    game = Game(rows, cols, mines, first_click=first_click, no_guess=no_guess, rng=seed)
+    entry = Entry(game, level, seed)
+    gid = _store(request).add(entry)
+
+    def replay() -> None:
+        for action, cell in moves:
+            clicks = game.clicks
+            _apply(game, action, cell)
+            _record(entry, action, cell, clicks)
+
+    async with entry.lock:
+        if moves and (no_guess or rows * cols > SLOT_CELLS or len(moves) > 50):
+            await _run(request, gid, replay)
+        else:
+            replay()
+        return answer(_view(gid, entry))
+
+
+@endpoint
+async def act_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/mines/act``: open, flag or chord a cell; the new view and the opened cells in flood order."""
+    gid, entry = _entry(request, body)
+    action = field_choice(body, "action", ACTIONS)
+    game = entry.game
+    cell = field_point(body, "cell", game.shape)
+    assert cell is not None
+    async with entry.lock:
+        before = game.opened.copy()
+        clicks = game.clicks
+        t0 = time.perf_counter()
+        if _needs_slot(game, action):
+            seeds = await _run(request, gid, lambda: _apply(game, action, cell))
+        else:
+            seeds = _apply(game, action, cell)
+        took = time.perf_counter() - t0
+        _record(entry, action, cell, clicks)
+        opened, waves = flood_sequence(game, before, seeds) if seeds and game.board is not None else ([], [])
+        payload = _view(gid, entry)
+        payload.update({"action": action, "cell": list(cell), "opened": opened, "wave": waves,
+                        "time_ms": round(took * 1000, 3)})
+        return answer(payload)
+
+
+@endpoint
+async def hint_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/mines/hint``: a safe cell or a mine the solver proves, else its best guess, with the reason."""
+    gid, entry = _entry(request, body)
+    game = entry.game
+    if game.over:
+        return answer({"id": gid, "cell": None, "kind": None, "p_mine": None, "proved": False, "because": [],
+                       "reason": "The game is over: start a new one."})
+    if game.board is None:
+        cell = (game.rows // 2, game.cols // 2)
+        rule = ("the first click always opens an area (first-click rule \u201czero\u201d)"
+                if game.first_click == "zero" else "the first click is never a mine (first-click rule \u201csafe\u201d)")
+        extra = " and the board is laid out around it so that logic alone solves it" if game.no_guess else ""
+        return answer({"id": gid, "cell": list(cell), "kind": "open", "p_mine": 0.0, "proved": True, "because": [],
+                       "reason": f"Any cell is safe to start: {rule}{extra}."})
+    view = game.view()
+
+    def work() -> tuple[Any, NDArray[np.float64]]:
+        return next_move(view, game.n_mines), probabilities(view, game.n_mines)
+
+    if game.rows * game.cols > SLOT_CELLS:
+        move, prob = await request.app.state.slots.run(work)
+    else:
+        move, prob = work()
+    if move is None:
+        return answer({"id": gid, "cell": None, "kind": None, "p_mine": None, "proved": False, "because": [],
+                       "reason": "No cell is closed."})
+    reason, because = explain(view, game.n_mines, prob, move.kind, move.cell)
+    return answer({"id": gid, "cell": list(move.cell), "kind": move.kind, "p_mine": move.p_mine,
+                   "proved": not move.guess, "reason": reason, "because": because})
+
+
+@endpoint
+async def probabilities_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/mines/probabilities``: the mine probability of every closed cell (packed float32, NaN elsewhere)."""
+    gid, entry = _entry(request, body)
+    game = entry.game
+    view = game.view()
+    t0 = time.perf_counter()
+    if game.rows * game.cols > SLOT_CELLS:
+        prob = await request.app.state.slots.run(lambda: probabilities(view, game.n_mines))
+    else:
+        prob = probabilities(view, game.n_mines)
+    took = time.perf_counter() - t0
+    closed = view == CLOSED
+    return answer({
+        "id": gid,
+        "p": pack(prob.astype(np.float32)),
+        "safe": int(np.count_nonzero(closed & (prob == 0.0))),
+        "mines": int(np.count_nonzero(closed & (prob == 1.0))),
+        "time_ms": round(took * 1000, 3),
+    })
+
+
+@endpoint
+async def article_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/mines/article``: ``mazekit mines open`` on a text (default: the article's example), with the flood order."""
+    from ...cli.mines import open_text, parse_open
+
+    limits: Limits = request.app.state.limits
+    example = field_choice(body, "example", tuple(EXAMPLES), "article")
+    text = field_text(body, "text", "", max_len=limits.max_body)
+    if not text.strip():
+        text = EXAMPLES[example]
+    head = text.split(None, 2)[:2]
+    if len(head) == 2 and all(h.isdigit() for h in head) and int(head[0]) * int(head[1]) > limits.max_cells:
+        raise ApiError(f"the board has {int(head[0]) * int(head[1])} cells; the limit is {limits.max_cells}")
+    output = open_text(text)
+    board, seed = parse_open(text)
+    game = Game(board=board)
+    before = game.opened.copy()
+    game.open(seed)
+    cells, waves = flood_sequence(game, before, [seed])
+    return answer({
+        "input": text,
+        "output": output,
+        "boom": bool(board.mines[seed]),
+        "rows": board.rows,
+        "cols": board.cols,
+        "click": list(seed),
+        "mines": pack(board.mines),
+        "density": pack(board.density()),
+        "opened": cells,
+        "wave": waves,
+    })
+
+
+def _warm() -> None:
+    """Compile (or load) the solver and no-guess kernels before the first game."""
+    from ...minesweeper import generate_no_guess
+
+    board = generate_no_guess(9, 9, 10, click=(4, 4), rng=0)
+    g = Game(board=board)
+    g.open((4, 4))
+    probabilities(g.view(), 10)
+    next_move(g.view(), 10)
+
+
+def _register_warm() -> None:
+    from .. import app
+
+    if _warm not in app._warm_hooks:
+        app._warm_hooks.append(_warm)
+
+
+_register_warm()
+
+ROUTES = [
+    Route("/api/mines/new", new_route, methods=["POST"]),
+    Route("/api/mines/act", act_route, methods=["POST"]),
+    Route("/api/mines/hint", hint_route, methods=["POST"]),
+    Route("/api/mines/probabilities", probabilities_route, methods=["POST"]),
+    Route("/api/mines/article", article_route, methods=["POST"]),
+]
