@@ -111,14 +111,16 @@ export const urlState = {
   },
 };
 
-/** A grid of 0/1 cells as short text for a URL: rows joined by "-", runs of a digit as "<n>0"/"<n>1". */
+/** A grid of 0/1 row strings as short text for a URL: "w" wall, "f" free, a count before a run
+ *  ("3w2f" = "11100"), rows joined by "-". */
 export function encodeGrid(rows) {
-  return rows.map((row) => row.replace(/(.)\1{2,}/g, (m, ch) => `${m.length}${ch === "1" ? "w" : "f"}`)).join("-");
+  return rows.map((row) => row.replace(/(.)\1*/g, (m) => (m.length > 1 ? m.length : "") + (m[0] === "1" ? "w" : "f"))).join("-");
 }
 
-/** The inverse of encodeGrid. */
+/** The inverse of encodeGrid (characters other than counts, "w" and "f" are ignored). */
 export function decodeGrid(text) {
-  return text.split("-").map((row) => row.replace(/(\d+)([wf])/g, (_, n, ch) => (ch === "w" ? "1" : "0").repeat(+n)));
+  return text.split("-").map((row) => row.replace(/(\d*)([wf])|[^wf\d]+|\d+$/g, (_, n, ch) =>
+    (ch ? (ch === "w" ? "1" : "0").repeat(Math.min(+(n || 1), 4096)) : "")));
 }
 
 /** Show a message in a status line; kind "error" | "good" | "" (plain). */
