@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,7 +25,7 @@ from . import _kernels as K
 from .problem import LETTERS, Problem, as_problem
 
 __all__ = ["Solution", "SearchStats", "SearchResult", "solve", "search_level", "lurd_of", "DEFAULT_MEMORY",
-           "PORTFOLIO"]
+           "PORTFOLIO", "Progress"]
 
 #: Default memory cap of one search, in bytes (4 GiB).
 DEFAULT_MEMORY = 4 << 30
@@ -57,6 +58,13 @@ class SearchStats:
     time: float
     stopped: Stop
     compile_time: float = 0.0
+
+
+#: A progress callback for :func:`search_level`: ``progress(stats, phase)``, called from the
+#: searching thread between slices (``phase`` ``"searching"``, ``stats`` so far, ``stopped``
+#: ``"time"``) and just before a slice that compiles the kernel (``"compiling"``). Returning
+#: True stops the search as Ctrl-C does (``stopped == "interrupted"``).
+Progress = Callable[[SearchStats, Literal["searching", "compiling"]], bool | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,6 +481,13 @@ def _min_region_cell(prob: Problem, boxes: NDArray[np.int64], player: int) -> in
     return min(_region(prob, set(int(b) for b in boxes), player))
 
 
+def _so_far(dirs: list[_Direction], t0: float, compile_seconds: float) -> SearchStats:
+    """The stats of a search still running (for a progress callback)."""
+    nodes = sum(int(d.ctr[K.C_NODES]) for d in dirs)
+    expanded = sum(int(d.ctr[K.C_EXPANDED]) for d in dirs)
+    return SearchStats(nodes, expanded, time.perf_counter() - t0 + compile_seconds, "time", compile_seconds)
+
+
 def _search_one(
     level: Any,
     *,
@@ -493,6 +508,7 @@ def _search_one(
     move_weight: int = 0,
     pack_advisor: int = 0,
     slice_seconds: float = 0.05,
+    progress: Progress | None = None,
 ) -> SearchResult:
     """One search with one weight (see :func:`search_level`)."""
     t0 = time.perf_counter()
@@ -543,6 +559,9 @@ def _search_one(
                 # the first compiled call in a process compiles the kernel (or loads it from
                 # numba's cache): that one-off cost is not charged to the time limit
                 first_compiled = kernel is not K.search_kernel.py_func and not getattr(kernel, "signatures", True)
+                if first_compiled and progress is not None and progress(_so_far(dirs, t0, compile_seconds), "compiling"):
+                    stopped = "interrupted"
+                    break
                 ts = time.perf_counter()
                 status = cur.run(kernel, other, optimal, weight, corrals, mcode, fess and not cur.backward,
                                  min(corral_nodes, CORRAL_MAX_NODES), corral_boxes, corral_grow,
@@ -570,6 +589,9 @@ def _search_one(
                         stopped = "memory"
                         break
                     continue
+                if progress is not None and progress(_so_far(dirs, t0, compile_seconds), "searching"):
+                    stopped = "interrupted"
+                    break
                 spent = now - ts
                 want = 2 * slice_seconds * (backward_share if cur.backward else 1 - backward_share)
                 if len(active) == 1:
@@ -628,6 +650,7 @@ def search_level(
     memory: int = DEFAULT_MEMORY,
     weights: tuple[int, ...] = (10,),
     portfolio: tuple[dict[str, Any], ...] | None = None,
+    progress: Progress | None = None,
     **options: Any,
 ) -> SearchResult:
     """Run the search; return the solution (or None) with the statistics.
@@ -664,6 +687,13 @@ def search_level(
     cell, side) states finds the way; ``weight`` runs that one weight with
     these options alone (no portfolio).
 
+    ``progress`` (a :data:`Progress` callable) is called from the searching
+    thread between slices (every 50 ms or so, and before the kernel's first
+    compile) with the stats so far, the portfolio's earlier searches included;
+    when it returns True the search stops as Ctrl-C stops it
+    (``stopped == "interrupted"``, no solution). It does not change what is
+    searched.
+
     Examples
     --------
     >>> r = search_level(["#####", "#@$.#", "#####"])
@@ -674,7 +704,8 @@ def search_level(
     """
     t0 = time.perf_counter()
     if optimal or "weight" in options:
-        return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, **options)
+        return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, progress=progress,
+                           **options)
     prob = as_problem(level)
     sets = (PORTFOLIO if portfolio is None else portfolio) or ({},)
     runs = [{"weight": w, **extra, **options} for extra in sets for w in weights]
@@ -687,7 +718,14 @@ def search_level(
         share = None if left is None else left / (len(runs) - k)
         if share is not None and share <= 0:
             break
-        res = _search_one(prob, time_limit=share, optimal=False, memory=memory, **run)
+        report: Progress | None = None
+        if progress is not None:
+            def report(st: SearchStats, phase: Literal["searching", "compiling"], _n: int = nodes,
+                       _e: int = expanded, _c: float = compile_time) -> bool | None:
+                assert progress is not None
+                return progress(SearchStats(_n + st.nodes, _e + st.expanded, time.perf_counter() - t0, "time",
+                                            _c + st.compile_time), phase)
+        res = _search_one(prob, time_limit=share, optimal=False, memory=memory, progress=report, **run)
         nodes += res.stats.nodes
         expanded += res.stats.expanded
         compile_time += res.stats.compile_time

@@ -1,0 +1,59 @@
+"""The search's progress callback: it sees the stats grow, can stop the search, and changes nothing else."""
+
+from __future__ import annotations
+
+import time
+
+from mazekit.sokoban import parse_level, replay
+from mazekit.sokoban.solver import search_level
+
+MEDIUM = "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########"
+# unsolvable (a 2x2 block of boxes off the goals), which only a long search shows
+HARD = """\
+##########################
+#@                       #
+#  $ $ $ $ $ $ $ $ $ $   #
+#           $$           #
+#           $$           #
+#  ..........    ....    #
+#                        #
+##########################
+"""
+
+
+def test_progress_changes_nothing():
+    level = parse_level(MEDIUM)
+    calls = []
+    plain = search_level(level, time_limit=10)
+    seen = search_level(level, time_limit=10, progress=lambda st, phase: calls.append((st, phase)) and False)
+    assert plain.solution is not None and seen.solution is not None
+    assert seen.solution.lurd == plain.solution.lurd
+    assert (seen.stats.nodes, seen.stats.expanded, seen.stats.stopped) == (
+        plain.stats.nodes, plain.stats.expanded, plain.stats.stopped)
+    assert replay(level, seen.solution.lurd).solved
+    assert all(phase in ("searching", "compiling") for _, phase in calls)
+    assert all(st.stopped == "time" for st, _ in calls)
+
+
+def test_progress_reports_and_stops():
+    level = parse_level(HARD)
+    calls = []
+
+    def progress(st, phase):
+        calls.append((st.nodes, st.expanded, st.time, phase))
+        return sum(p == "searching" for *_, p in calls) >= 3
+
+    t0 = time.perf_counter()
+    res = search_level(level, time_limit=60, progress=progress)
+    assert time.perf_counter() - t0 < 30
+    assert res.solution is None and res.stats.stopped == "interrupted"
+    searching = [c for c in calls if c[3] == "searching"]
+    assert len(searching) == 3
+    nodes = [c[0] for c in searching]
+    assert nodes == sorted(nodes) and nodes[-1] > 0
+    assert res.stats.nodes >= nodes[-1]
+
+
+def test_optimal_search_stops_too():
+    res = search_level(parse_level(HARD), time_limit=60, optimal=True, progress=lambda st, phase: True)
+    assert res.stats.stopped == "interrupted" and res.solution is None
