@@ -258,7 +258,11 @@ def pack(array: NDArray[Any]) -> dict[str, Any]:
 
 
 def answer(payload: Mapping[str, Any], status: int = 200) -> Response:
-    """A JSON response (NaN and infinity are written as null)."""
+    """A JSON response; a NaN or infinite number in an object (not inside a list) is written as null.
+
+    Lists are not walked (a long route would cost more to walk than to encode):
+    arrays of floats travel packed.
+    """
     return JSONResponse(_finite(payload), status_code=status)
 
 
@@ -267,8 +271,6 @@ def _finite(value: Any) -> Any:
         return None
     if isinstance(value, dict):
         return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
     return value
 
 
