@@ -4,7 +4,7 @@ import { GridView, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
 const ALGORITHMS = { bfs: "BFS", dfs: "DFS", "dfs-random": "DFS, random order", greedy: "Greedy best-first", astar: "A*", dijkstra: "Dijkstra" };
-const HEURISTICS = { default: "default (tightest admissible)", manhattan: "Manhattan", octile: "octile", euclidean: "Euclidean", chebyshev: "Chebyshev", zero: "zero (= Dijkstra)" };
+const HEURISTICS = { default: "default (admissible)", manhattan: "Manhattan", octile: "octile", euclidean: "Euclidean", chebyshev: "Chebyshev", zero: "zero (= Dijkstra)" };
 const MAX_SIDE = 300;
 
 header("search");
@@ -47,8 +47,14 @@ playerBox.append(legend([
 ]));
 
 function resizeViews() {
-  for (const v of views) v.view.resize(S.rows, S.cols);
+  // two views share the width side by side; the grid fits the window's height
+  const n = alg2Sel.value ? 2 : 1;
+  const width = Math.max(240, (stage.clientWidth || 900) / n - 12 * n - 8);
+  const height = Math.max(240, window.innerHeight - 250);
+  for (const v of views) { v.view.opts.maxWidth = width; v.view.opts.maxHeight = height; v.view.resize(S.rows, S.cols); }
 }
+let resizing = null;
+window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => { resizeViews(); draw(player.t); }, 100); });
 
 function draw(t) {
   const n = S.rows * S.cols;
@@ -251,7 +257,9 @@ function loadUrl() {
 function syncControls() {
   const a = algSel.value;
   hSel.disabled = !(a === "astar" || a === "greedy" || alg2Sel.value === "astar" || alg2Sel.value === "greedy");
+  const compare = !views[1].box.classList.contains("hidden");
   views[1].box.classList.toggle("hidden", !alg2Sel.value);
+  if (compare !== Boolean(alg2Sel.value) && S.walls) resizeViews();
   $("#conn-help").textContent = connSel.value === "8"
     ? "Diagonal steps allowed, even between two walls that touch at a corner; a diagonal step costs √2 × the cell's cost (BFS and DFS count it as one step)."
     : "Steps go up, down, left and right; each costs the weight of the cell entered (1 unless painted).";
