@@ -94,16 +94,13 @@ def run_search(
         if algorithm == "dijkstra":
             cost = np.where(passable, 1.0 if weights is None else weights, np.inf)
             return search.dijkstra(cost, start, targets="border", connectivity=conn)
-        fn = search.bfs if algorithm == "bfs" else search.dfs
-        return fn(passable, start, targets="border", connectivity=conn)
-    if weights is not None and algorithm in ("dijkstra", "astar", "greedy"):
-        if algorithm == "dijkstra":
-            return search.dijkstra(np.where(passable, weights, np.inf), start, goal, connectivity=conn)
-        fn = search.astar if algorithm == "astar" else search.greedy
-        return fn(passable, start, goal, cost=weights, connectivity=conn, heuristic=h)
-    if h is not None and algorithm in ("astar", "greedy"):
-        fn = search.astar if algorithm == "astar" else search.greedy
-        return fn(passable, start, goal, connectivity=conn, heuristic=h)
+        walk = search.bfs if algorithm == "bfs" else search.dfs
+        return walk(passable, start, targets="border", connectivity=conn)
+    if algorithm == "dijkstra" and weights is not None:
+        return search.dijkstra(np.where(passable, weights, np.inf), start, goal, connectivity=conn)
+    if algorithm in ("astar", "greedy") and (weights is not None or h is not None):
+        guided = search.astar if algorithm == "astar" else search.greedy
+        return guided(passable, start, goal, cost=weights, connectivity=conn, heuristic=h)
     return search.solve(passable, start, goal, algorithm=algorithm, connectivity=conn, rng=seed)
 
 
