@@ -1,0 +1,575 @@
+"""Sokoban routes: the bundled levels, the board after a move string, and the solver.
+
+The page never applies a rule of the game itself: it keeps the move string
+(LURD letters, upper case a push) and asks ``POST /api/sokoban/state`` for the
+board after it, so undo, redo and restart are edits of that string. Levels
+come only from the package's examples (``GET /api/sokoban/levels``) or from
+text sent in the request (XSB, run-length rows, or the assignment's map);
+never from a path.
+
+The solver runs in a worker thread through the app's solver slots, either
+blocking (``POST /api/sokoban/solve``) or over a WebSocket
+(``/api/sokoban/solve``) that streams its progress and can be stopped. The
+protocol and every JSON field are described in ``docs/playground/sokoban.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import re
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ... import examples
+from ...errors import InputError
+from ...sokoban import Deadlocks, Level, State, format_level, replay, simulate, step
+from ...sokoban.rules import Game
+from ._common import (
+    ApiError,
+    Busy,
+    Limits,
+    SolverSlots,
+    _kind,
+    answer,
+    endpoint,
+    field_bool,
+    field_float,
+    field_text,
+    pack,
+)
+
+__all__ = ["ROUTES", "COLLECTIONS", "Board", "LevelRef", "collection", "read_level", "read_moves", "board",
+           "board_payload", "frames", "solve_level"]
+
+#: The bundled collections: name -> example file (under ``mazekit/examples``).
+COLLECTIONS: dict[str, str] = {"mazekit": "sokoban/mazekit.xsb", "assignment": "sokoban/assignment.txt"}
+#: What each bundled collection is, in one line.
+ABOUT: dict[str, str] = {
+    "mazekit": "mazekit's own small levels",
+    "assignment": "the assignment's example map (its fake target does not count)",
+}
+
+#: Longest pasted level text, in characters.
+MAX_TEXT = 200_000
+#: Longest move string, in letters.
+MAX_MOVES = 100_000
+_MOVE_CHARS = re.compile(r"[^udlrUDLR\s]")
+
+
+# ------------------------------------------------------------------- levels
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRef:
+    """A level chosen by a request: its collection (or pasted text), index and the level itself.
+
+    Attributes
+    ----------
+    level : Level
+        The engine's level.
+    index : int
+        Its 0-based index in the collection or text.
+    count : int
+        How many levels the collection or text holds.
+    collection : str or None
+        The bundled collection's name; None for pasted text.
+    kind : str
+        ``"xsb"`` or ``"assignment"`` (the assignment's map, with a fake target).
+    assignment_moves : str or None
+        For an assignment input, its line of moves as LURD letters.
+    """
+
+    level: Level
+    index: int
+    count: int
+    collection: str | None
+    kind: str
+    assignment_moves: str | None
+
+
+def _load(text: str) -> tuple[list[Level], str | None]:
+    from ...cli.sokoban import load_levels
+
+    return load_levels(text.encode("utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def collection(name: str) -> tuple[tuple[Level, ...], str | None]:
+    """The levels of bundled collection ``name`` and the assignment's moves (for the assignment)."""
+    levels, moves = _load(examples.read_text(COLLECTIONS[name]))
+    return tuple(levels), moves
+
+
+@functools.lru_cache(maxsize=32)
+def _parse_text(text: str) -> tuple[tuple[Level, ...], str | None]:
+    levels, moves = _load(text)
+    return tuple(levels), moves
+
+
+def _check_runs(text: str, limits: Limits) -> None:
+    """Refuse run-length rows that would expand past the cell limit (before expanding them)."""
+    total = 0
+    for m in re.finditer(r"\d+", text):
+        total += int(m.group(0)) if len(m.group(0)) < 12 else limits.max_cells + 1
+        if total > limits.max_cells:
+            raise ApiError(f"'level.text': its run lengths add up to more than {limits.max_cells} cells, the limit")
+
+
+def read_level(body: Mapping[str, Any], limits: Limits) -> LevelRef:
+    """The ``level`` field: ``{"collection": name, "index": i}`` or ``{"text": ..., "index": i}``.
+
+    Raises :class:`ApiError` naming the field and what is wrong (an unknown
+    collection, an index out of range, a malformed level naming its line).
+    """
+    ref = body.get("level")
+    if not isinstance(ref, dict):
+        raise ApiError(f"'level' must be an object {{\"collection\": name, \"index\": i}} or "
+                       f"{{\"text\": level text, \"index\": i}}, got {_kind(ref)}")
+    if ("collection" in ref) == ("text" in ref):
+        raise ApiError("'level' needs exactly one of 'collection' (a bundled collection) and 'text' (a pasted level)")
+    name: str | None = None
+    if "collection" in ref:
+        name = ref["collection"]
+        if not isinstance(name, str) or name not in COLLECTIONS:
+            shown = json.dumps(name)[:40]
+            raise ApiError(f"'level.collection': no collection called {shown}; there are {', '.join(COLLECTIONS)}")
+        levels, moves = collection(name)
+    else:
+        text = field_text(ref, "text", max_len=MAX_TEXT)
+        if not text.strip():
+            raise ApiError("'level.text' is empty: paste an XSB level (or collection) or the assignment's map")
+        _check_runs(text, limits)
+        try:
+            levels, moves = _parse_text(text)
+        except InputError as exc:
+            raise ApiError(f"'level.text': {exc}") from None
+    index = ref.get("index", 0)
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise ApiError(f"'level.index' must be an integer, got {_kind(index)}")
+    if not 0 <= index < len(levels):
+        where = f"collection {name!r}" if name else "the text"
+        raise ApiError(f"'level.index' {index} is out of range: {where} has {len(levels)} level(s), "
+                       f"numbered from 0")
+    level = levels[index]
+    rows, cols = level.shape
+    if rows > limits.max_side or cols > limits.max_side or level.size > limits.max_cells:
+        raise ApiError(f"level {index} is {rows}x{cols}; the limit is {limits.max_side} a side and "
+                       f"{limits.max_cells} cells")
+    kind = "assignment" if moves is not None else "xsb"
+    return LevelRef(level, index, len(levels), name, kind, moves)
+
+
+def read_moves(body: Mapping[str, Any], key: str = "moves") -> str:
+    """A move string: LURD letters (whitespace ignored), at most :data:`MAX_MOVES`."""
+    moves = field_text(body, key, "", max_len=MAX_MOVES)
+    bad = _MOVE_CHARS.search(moves)
+    if bad:
+        raise ApiError(f"{key!r}: {bad.group(0)!r} at position {bad.start() + 1} is not a move "
+                       "(use u d l r, upper case for a push)")
+    return "".join(moves.split())
+
+
+# -------------------------------------------------------------------- board
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The position after a move string (see :func:`board`)."""
+
+    state: State
+    lurd: str
+    moves: int
+    pushes: int
+    solved: bool
+    illegal: dict[str, Any] | None
+    dead: str
+
+
+def board(ref: LevelRef, moves: str, *, strict: bool = True) -> Board:
+    """Play ``moves`` on the level with the engine; stop at the first illegal move.
+
+    With ``strict`` a letter's case must say whether it pushes (the engine's
+    :func:`~mazekit.sokoban.replay`); without, the case is taken from the
+    engine's step and the returned ``lurd`` is written in the right case.
+
+    >>> lv, _ = collection("mazekit")
+    >>> b = board(LevelRef(lv[0], 0, 5, "mazekit", "xsb", None), "rrRRu", strict=False)
+    >>> b.lurd, b.moves, b.pushes, b.solved, b.illegal["legal"]
+    ('rR', 2, 1, False, 2)
+    """
+    level = ref.level
+    if strict:
+        r = replay(level, moves)
+        legal = moves[: r.error_index] if r.error else moves
+        state, n, pushes, solved, error = r.state, r.moves, r.pushes, r.solved, r.error
+    else:
+        game = Game(level)
+        error = ""
+        for i, ch in enumerate(moves):
+            if not game.move(ch.lower()):
+                why = step(level, game.state, ch.lower()).reason
+                error = f"move {i + 1} {ch!r}: {why}"
+                break
+        legal, state, n, pushes, solved = game.lurd, game.state, game.moves, game.pushes, game.solved
+    illegal = None
+    if error:
+        illegal = {"index": len(legal), "legal": len(legal), "move": moves[len(legal)], "message": error}
+    dead = "" if solved else Deadlocks(level).check(state)
+    return Board(state, legal, n, pushes, solved, illegal, dead)
+
+
+def _static(level: Level) -> list[str]:
+    """The level's fixed cells as row strings: ``#`` wall, ``.`` goal, ``x`` fake target,
+    ``-`` floor, a space outside (cells the player can never reach)."""
+    rows, cols = level.shape
+    out = []
+    for r in range(rows):
+        row = []
+        for c in range(cols):
+            if level.walls[r, c]:
+                row.append("#")
+            elif level.goals[r, c]:
+                row.append(".")
+            elif level.decoys[r, c]:
+                row.append("x")
+            elif level.floor[r, c]:
+                row.append("-")
+            else:
+                row.append(" ")
+        out.append("".join(row))
+    return out
+
+
+def _level_info(ref: LevelRef) -> dict[str, Any]:
+    lv = ref.level
+    info: dict[str, Any] = {
+        "collection": ref.collection,
+        "index": ref.index,
+        "count": ref.count,
+        "title": lv.title,
+        "kind": ref.kind,
+        "boxes": len(lv.start.boxes),
+    }
+    fake = [list(lv.rc(int(i))) for i in lv.decoys.ravel().nonzero()[0]]
+    if fake:
+        info["fake_targets"] = fake
+    if ref.assignment_moves is not None:
+        sim = simulate(lv, ref.assignment_moves)
+        info["assignment"] = {"moves": ref.assignment_moves, "outcome": sim.outcome, "reason": sim.reason}
+    return info
+
+
+def board_payload(ref: LevelRef, b: Board) -> dict[str, Any]:
+    """The JSON answer of ``POST /api/sokoban/state``."""
+    lv = ref.level
+    return {
+        "level": _level_info(ref),
+        "shape": list(lv.shape),
+        "board": _static(lv),
+        "player": list(lv.rc(b.state.player)),
+        "boxes": [list(lv.rc(x)) for x in b.state.boxes],
+        "lurd": b.lurd,
+        "moves": b.moves,
+        "pushes": b.pushes,
+        "solved": b.solved,
+        "illegal": b.illegal,
+        "dead": b.dead,
+        "xsb": format_level(lv, b.state),
+    }
+
+
+# ----------------------------------------------------------------- routes
+
+
+async def levels_route(request: Request) -> Response:
+    """``GET /api/sokoban/levels``: the bundled collections and their levels' titles."""
+    out = []
+    for name in COLLECTIONS:
+        levels, _ = collection(name)
+        out.append({
+            "name": name,
+            "about": ABOUT.get(name, ""),
+            "text": examples.read_text(COLLECTIONS[name]),
+            "levels": [{"index": i, "title": lv.title or f"Level {i + 1}", "shape": list(lv.shape),
+                        "boxes": len(lv.start.boxes)} for i, lv in enumerate(levels)],
+        })
+    return answer({"collections": out})
+
+
+@endpoint
+async def state_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/sokoban/state``: the board after a move string (an illegal move says where)."""
+    ref = read_level(body, request.app.state.limits)
+    moves = read_moves(body)
+    strict = field_bool(body, "strict", True)
+    b = board(ref, moves, strict=strict)
+    payload = board_payload(ref, b)
+    if field_bool(body, "frames", False):
+        payload["frames"] = frames(ref.level, b.lurd)
+    return answer(payload)
+
+
+#: Most numbers (positions x (boxes + 2)) a ``frames`` answer may hold.
+MAX_FRAME_NUMBERS = 4_000_000
+
+
+def frames(level: Level, lurd: str) -> dict[str, Any]:
+    """The position after each move of a legal ``lurd``, as packed arrays (frame 0 the start).
+
+    ``player`` int32 (n + 1,), ``boxes`` int32 (n + 1, boxes), ``pushes`` int32
+    (n + 1,) pushes so far; cells are flat indices ``r * width + c``.
+    """
+    n, nb = len(lurd), len(level.start.boxes)
+    if (n + 1) * (nb + 2) > MAX_FRAME_NUMBERS:
+        raise ApiError(f"'frames': {n} moves of {nb} boxes are too many positions to send; "
+                       f"the limit is {MAX_FRAME_NUMBERS} numbers")
+    player = np.empty(n + 1, dtype=np.int32)
+    boxes = np.empty((n + 1, nb), dtype=np.int32)
+    pushes = np.zeros(n + 1, dtype=np.int32)
+    state = level.start
+    player[0], boxes[0] = state.player, state.boxes
+    for i, ch in enumerate(lurd, 1):
+        res = step(level, state, ch.lower())
+        if res.state is None:  # pragma: no cover - lurd comes from board(), legal
+            raise ApiError(f"'moves': move {i} {ch!r}: {res.reason}")
+        state = res.state
+        player[i], boxes[i], pushes[i] = state.player, state.boxes, pushes[i - 1] + res.pushed
+    return {"count": n + 1, "player": pack(player), "boxes": pack(boxes), "pushes": pack(pushes)}
+
+
+# ----------------------------------------------------------------- solving
+
+
+class _Watch:
+    """What the solver's thread tells the event loop: phase and stats so far; the stop flag."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.phase = "queued"
+        self.started = 0.0
+        self.nodes = 0
+        self.expanded = 0
+        self.compile_time = 0.0
+
+    def progress(self, stats: Any, phase: str) -> bool:
+        self.phase = phase
+        self.nodes, self.expanded, self.compile_time = stats.nodes, stats.expanded, stats.compile_time
+        return self.stop.is_set()
+
+    def message(self) -> dict[str, Any]:
+        elapsed = time.perf_counter() - self.started if self.started else 0.0
+        text = {
+            "queued": "waiting for a free solver slot",
+            "preparing": "preparing the level (deadlock tables, distances)",
+            "compiling": "compiling the solver (once per installation; later runs load it from the cache)",
+            "searching": f"searching: {self.nodes:,} states stored, {self.expanded:,} expanded",
+        }.get(self.phase, self.phase)
+        if self.phase == "preparing" and elapsed > 1.0:
+            text += "; the first run also compiles some kernels (once per installation)"
+        if self.stop.is_set():
+            text = "stopping… " + text
+        return {"type": "progress", "phase": self.phase, "elapsed": round(elapsed, 3), "nodes": self.nodes,
+                "expanded": self.expanded, "message": text}
+
+
+def _time_limit(body: Mapping[str, Any], limits: Limits) -> float:
+    """The ``time_limit`` field in seconds (default 10), capped by the server's ``solver_seconds``."""
+    cap = limits.solver_seconds
+    if body.get("time_limit") is None:
+        return min(10.0, cap)
+    return min(cap, field_float(body, "time_limit", lo=0.1, hi=1e6))
+
+
+def solve_level(ref: LevelRef, moves: str, time_limit: float, memory_mb: int, watch: _Watch | None = None) -> dict[str, Any]:
+    """Solve the level from the position after ``moves``; the answer's JSON (see the docs).
+
+    Runs in the calling thread; ``watch`` receives the progress and may stop it.
+    The solution is replayed by the engine before it is returned.
+    """
+    from ...sokoban.solver import search_level
+
+    watch = watch or _Watch()
+    watch.started = time.perf_counter()
+    b = board(ref, moves)
+    if b.illegal is not None:
+        raise ApiError(f"'moves': {b.illegal['message']}")
+    base = {"from": b.lurd, "from_moves": b.moves, "from_pushes": b.pushes}
+    if b.solved:
+        return {"type": "result", "solved": True, "stopped": "solved", "lurd": "", "moves": 0, "pushes": 0,
+                "time": 0.0, "nodes": 0, "expanded": 0, "compile_time": 0.0,
+                "message": "already solved: every box is on a goal", **base}
+    if watch.stop.is_set():
+        return {"type": "result", "solved": False, "stopped": "interrupted", "lurd": None, "time": 0.0,
+                "nodes": 0, "expanded": 0, "compile_time": 0.0, "message": "stopped, no solution yet", **base}
+    watch.phase = "preparing"
+    level = ref.level.with_start(b.state)
+    res = search_level(level, time_limit=time_limit, memory=memory_mb << 20, progress=watch.progress)
+    st = res.stats
+    out: dict[str, Any] = {"type": "result", "stopped": st.stopped, "time": round(st.time, 3), "nodes": st.nodes,
+                           "expanded": st.expanded, "compile_time": round(st.compile_time, 3), **base}
+    sol = res.solution
+    if sol is not None and not replay(level, sol.lurd).solved:  # pragma: no cover - a solver bug
+        sol = None
+        out["stopped"] = "replay-failed"
+    if sol is None:
+        why = {
+            "interrupted": "stopped, no solution yet",
+            "time": f"no solution within the time limit ({time_limit:g} s)",
+            "memory": f"no solution within the memory cap ({memory_mb} MB)",
+            "unsolvable": "no solution exists from this position (every reachable position was tried)",
+        }.get(str(out["stopped"]), "the solver's solution did not replay: a solver bug")
+        return {**out, "solved": False, "lurd": None, "message": why}
+    where = "from this position" if b.moves else "from the start"
+    return {**out, "solved": True, "lurd": sol.lurd, "moves": sol.moves, "pushes": sol.pushes,
+            "message": f"solved {where}: {sol.moves} moves, {sol.pushes} pushes in {st.time:.2f} s"}
+
+
+def _solve_request(body: Mapping[str, Any], limits: Limits) -> tuple[LevelRef, str, float]:
+    ref = read_level(body, limits)
+    moves = read_moves(body)
+    time_limit = _time_limit(body, limits)
+    return ref, moves, time_limit
+
+
+@endpoint
+async def solve_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/sokoban/solve``: solve a level (blocking; the same limits as the WebSocket)."""
+    limits: Limits = request.app.state.limits
+    ref, moves, time_limit = _solve_request(body, limits)
+    slots: SolverSlots = request.app.state.slots
+    result = await slots.run(lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb))
+    result.pop("type", None)
+    return answer(result)
+
+
+async def _send(ws: WebSocket, payload: dict[str, Any]) -> bool:
+    """Send a message; False when the client has gone."""
+    if ws.client_state != WebSocketState.CONNECTED:
+        return False
+    try:
+        await ws.send_text(json.dumps(payload))
+        return True
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return False
+
+
+async def _listen(ws: WebSocket, watch: _Watch) -> None:
+    """Read the client's messages while the solver runs: ``{"stop": true}`` (or leaving) stops it."""
+    while True:
+        try:
+            text = await ws.receive_text()
+        except (WebSocketDisconnect, RuntimeError, KeyError):
+            watch.stop.set()
+            return
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            msg = None
+        if isinstance(msg, dict) and msg.get("stop") is True:
+            watch.stop.set()
+        else:
+            await _send(ws, {"type": "error", "error": 'expected {"stop": true} while the solver runs'})
+
+
+async def solve_socket(ws: WebSocket) -> None:
+    """``/api/sokoban/solve`` (WebSocket): solve with live progress; ``{"stop": true}`` stops."""
+    await ws.accept()
+    limits: Limits = ws.app.state.limits
+    slots: SolverSlots = ws.app.state.slots
+    try:
+        raw = await ws.receive_text()
+    except (WebSocketDisconnect, KeyError, RuntimeError):
+        return
+    try:
+        if len(raw) > limits.max_body:
+            raise ApiError(f"message is {len(raw)} characters; the limit is {limits.max_body}")
+        try:
+            body = json.loads(raw)
+        except ValueError as exc:
+            raise ApiError(f"malformed JSON: {exc}".splitlines()[0]) from None
+        if not isinstance(body, dict):
+            raise ApiError(f"expected a JSON object, got {_kind(body)}")
+        ref, moves, time_limit = _solve_request(body, limits)
+        board_now = board(ref, moves)
+        if board_now.illegal is not None:
+            raise ApiError(f"'moves': {board_now.illegal['message']}")
+    except (ApiError, InputError, ValueError) as exc:
+        await _send(ws, {"type": "error", "error": str(exc).splitlines()[0]})
+        await ws.close()
+        return
+    watch = _Watch()
+    queued = slots.inside >= limits.solver_runs
+    watch.phase = "queued" if queued else "preparing"
+    await _send(ws, {"type": "started", "time_limit": time_limit, "memory_mb": limits.solver_memory_mb,
+                     "boxes": len(ref.level.start.boxes), "queued": queued})
+    task = asyncio.ensure_future(slots.run(lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb, watch)))
+    listener = asyncio.ensure_future(_listen(ws, watch))
+    try:
+        await _send(ws, watch.message())
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=0.25)
+            if done:
+                break
+            await _send(ws, watch.message())
+    finally:
+        if not task.done():  # cancelled (server shutting down): let the thread stop, then finish
+            watch.stop.set()
+        listener.cancel()
+    try:
+        result = task.result()
+    except Busy as exc:
+        result = {"type": "error", "error": str(exc), "status": 503}
+    except (ApiError, InputError, ValueError) as exc:
+        result = {"type": "error", "error": str(exc).splitlines()[0]}
+    except Exception as exc:  # a bug: one line to the client, the traceback in the log
+        from ._common import log
+
+        log.exception("internal error in the Sokoban solver socket")
+        result = {"type": "error", "error": f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]}
+    await _send(ws, result)
+    if ws.client_state == WebSocketState.CONNECTED:
+        try:
+            await ws.close()
+        except RuntimeError:
+            pass
+
+
+# ---------------------------------------------------------------- warm-up
+
+
+def _warm() -> None:
+    """Load (or compile, once per installation) the solver's search kernel."""
+    from ...sokoban.solver import _kernels as K
+    from ...sokoban.solver import search_level
+
+    K.search_kernel.compiled()  # later searches, even tiny ones, take the compiled path
+    levels, _ = collection("mazekit")
+    search_level(levels[0], time_limit=5.0)
+
+
+def _register_warm_up() -> None:
+    from .. import app
+
+    if _warm not in app._warm_hooks:
+        app._warm_hooks.append(_warm)
+
+
+_register_warm_up()
+
+ROUTES: list[BaseRoute] = [
+    Route("/api/sokoban/levels", levels_route, methods=["GET"]),
+    Route("/api/sokoban/state", state_route, methods=["POST"]),
+    Route("/api/sokoban/solve", solve_route, methods=["POST"]),
+    WebSocketRoute("/api/sokoban/solve", solve_socket),
+]
