@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -137,10 +138,15 @@ async def search_route(request: Request, body: dict[str, Any]) -> Response:
     if goal is None and not border:
         raise ApiError("no goal: give 'goal': [r, c] or \"border\", or mark a cell G")
     weights = _weights(body, shape, limits)
-    t0 = time.perf_counter()
-    result = run_search(grid.passable, start, goal, algorithm=algorithm, connectivity=connectivity,
-                        heuristic=heuristic, weights=weights, seed=seed)
-    took = time.perf_counter() - t0
+    def work() -> tuple[SearchResult, float, dict[str, Any]]:
+        t0 = time.perf_counter()
+        result = run_search(grid.passable, start, goal, algorithm=algorithm, connectivity=connectivity,
+                            heuristic=heuristic, weights=weights, seed=seed)
+        took = time.perf_counter() - t0
+        return result, took, trace(result) if body.get("trace", True) is not False else {}
+
+    # in a worker thread: a big grid must not hold up the other requests (or a solver's progress)
+    result, took, traced = await run_in_threadpool(work)
     payload: dict[str, Any] = {
         "found": result.found,
         "length": result.length,
@@ -154,8 +160,7 @@ async def search_route(request: Request, body: dict[str, Any]) -> Response:
         "goal": None if goal is None else list(goal),
         "time_ms": round(took * 1000, 3),
     }
-    if body.get("trace", True) is not False:
-        payload.update(trace(result))
+    payload.update(traced)
     return answer(payload)
 
 
