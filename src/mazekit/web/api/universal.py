@@ -143,7 +143,7 @@ async def find_route(request: Request, body: dict[str, Any]) -> Response:
 
     limits: Limits = request.app.state.limits
     passable, exit = read_universal(body, limits)
-    method = field_choice(body, "method", METHODS, "auto")
+    method: Any = field_choice(body, "method", METHODS, "auto")
     asked = field_float(body, "time_limit", limits.solver_seconds, lo=0.01, hi=86_400.0)
     time_limit = min(asked, limits.solver_seconds)
     max_length = field_int(body, "max_length", 0, lo=0, hi=MAX_COMMANDS) if body.get("max_length") is not None else None
