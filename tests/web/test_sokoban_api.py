@@ -1,0 +1,237 @@
+"""The Sokoban routes: levels, the board after a move string, the solver (HTTP and WebSocket)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mazekit import examples
+from mazekit.sokoban import parse_levels, replay
+from mazekit.web.api.sokoban import collection
+
+LEVELS = parse_levels(examples.read_text("sokoban/mazekit.xsb"))
+ASSIGNMENT = examples.read_text("sokoban/assignment.txt")
+# unsolvable (a 2x2 block of boxes off the goals), which only a long search shows
+HARD = """\
+##########################
+#@                       #
+#  $ $ $ $ $ $ $ $ $ $   #
+#           $$           #
+#           $$           #
+#  ..........    ....    #
+#                        #
+##########################
+"""
+
+
+def state(client, moves, level=None, **extra):
+    body = {"level": level or {"collection": "mazekit", "index": 1}, "moves": moves, **extra}
+    return client.post("/api/sokoban/state", json=body)
+
+
+def rc(level, cell):
+    return list(level.rc(cell))
+
+
+def test_levels_lists_the_bundled_collections(client):
+    r = client.get("/api/sokoban/levels")
+    assert r.status_code == 200
+    cols = {c["name"]: c for c in r.json()["collections"]}
+    assert set(cols) == {"mazekit", "assignment"}
+    assert [lv["title"] for lv in cols["mazekit"]["levels"]] == [lv.title for lv in LEVELS]
+    assert cols["assignment"]["levels"][0]["boxes"] == 1
+
+
+def test_state_equals_the_engine_replay(client):
+    moves = "rrruulDullll"
+    r = state(client, moves)
+    assert r.status_code == 200
+    a = r.json()
+    want = replay(LEVELS[1], moves)
+    assert a["illegal"] is None
+    assert (a["moves"], a["pushes"], a["solved"]) == (want.moves, want.pushes, want.solved)
+    assert a["player"] == rc(LEVELS[1], want.state.player)
+    assert a["boxes"] == [rc(LEVELS[1], b) for b in want.state.boxes]
+    assert a["board"][0] == "########" and a["shape"] == [5, 8]
+
+
+def test_a_solution_wins(client):
+    a = state(client, "rRR", {"collection": "mazekit", "index": 0}).json()
+    assert a["solved"] and a["moves"] == 3 and a["pushes"] == 2
+
+
+def test_illegal_move_is_answered_not_crashed(client):
+    r = state(client, "rrrrr")  # the fourth 'r' walks into the wall
+    assert r.status_code == 200
+    a = r.json()
+    assert a["illegal"]["legal"] == 3 and a["illegal"]["index"] == 3 and "wall" in a["illegal"]["message"]
+    assert a["moves"] == 3 and a["lurd"] == "rrr"
+    # strict case: a lower-case push is illegal; lenient: the case is fixed
+    a = state(client, "rr", {"collection": "mazekit", "index": 0}).json()
+    assert a["illegal"]["legal"] == 1 and "push" in a["illegal"]["message"]
+    a = state(client, "rr", {"collection": "mazekit", "index": 0}, strict=False).json()
+    assert a["illegal"] is None and a["lurd"] == "rR"
+
+
+def test_frames_follow_the_moves(client):
+    a = state(client, "rRR", {"collection": "mazekit", "index": 0}, frames=True).json()
+    f = a["frames"]
+    assert f["count"] == 4 and f["player"]["shape"] == [4] and f["boxes"]["shape"] == [4, 1]
+
+
+def test_assignment_has_its_fake_target(client):
+    a = state(client, "", {"text": ASSIGNMENT}).json()
+    assert a["level"]["kind"] == "assignment"
+    assert a["level"]["fake_targets"] == [[3, 6]]
+    assert a["board"][3][6] == "x" and a["board"][3].count(".") == 1
+    assert a["level"]["assignment"]["outcome"] == "WIN"
+    b = state(client, "", {"collection": "assignment", "index": 0}).json()
+    assert b["level"]["fake_targets"] == [[3, 6]]
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"level": {"collection": "nope", "index": 0}}, "no collection called"),
+        ({"level": {"collection": "mazekit", "index": 5}}, "out of range"),
+        ({"level": {"collection": "mazekit", "index": -1}}, "out of range"),
+        ({"level": {"collection": "mazekit", "index": "1"}}, "must be an integer"),
+        ({"level": {"text": "#####\n#@$.#\n#%###\n"}}, "line 3"),
+        ({"level": {"text": "#####\n#@ .#\n#####\n"}}, "no boxes"),
+        ({"level": {"text": "   "}}, "empty"),
+        ({"level": {"text": "x" * 300_000}}, "limit"),
+        ({"level": {"text": "999999999#|#@$.#"}}, "run lengths"),
+        ({"level": {"collection": "mazekit", "text": "#"}}, "exactly one"),
+        ({"level": "/etc/passwd"}, "must be an object"),
+        ({"level": {"path": "/etc/passwd"}}, "exactly one"),
+        ({"level": {"collection": "mazekit", "index": 0}, "moves": "rxR"}, "'x' at position 2"),
+        ({"level": {"collection": "mazekit", "index": 0}, "moves": 12}, "must be a string"),
+        ({"level": {"collection": "mazekit", "index": 0}, "moves": "r" * 200_000}, "limit"),
+    ],
+)
+def test_bad_input_is_a_400(client, body, words):
+    r = client.post("/api/sokoban/state", json=body)
+    assert r.status_code == 400, r.text
+    assert words in r.json()["error"]
+
+
+def test_huge_body_is_a_400(small_client):
+    r = small_client.post("/api/sokoban/state", json={"level": {"text": "#" * 30_000}})
+    assert r.status_code == 400 and "limit" in r.json()["error"]
+
+
+def test_not_json_is_a_400(client):
+    r = client.post("/api/sokoban/state", content=b"{nope")
+    assert r.status_code == 400 and "malformed JSON" in r.json()["error"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(index=st.integers(0, len(LEVELS) - 1), moves=st.text(alphabet="udlrUDLR", max_size=40))
+def test_random_moves_match_the_engine(client, index, moves):
+    a = state(client, moves, {"collection": "mazekit", "index": index}).json()
+    want = replay(LEVELS[index], moves)
+    assert (a["moves"], a["pushes"], a["solved"]) == (want.moves, want.pushes, want.solved)
+    assert a["player"] == rc(LEVELS[index], want.state.player)
+    assert a["boxes"] == [rc(LEVELS[index], b) for b in want.state.boxes]
+    assert (a["illegal"] is None) == (want.error == "")
+    if want.error:
+        assert a["illegal"]["index"] == want.error_index and a["illegal"]["message"] == want.error
+
+
+# ------------------------------------------------------------------ solving
+
+
+def test_blocking_solve(client):
+    r = client.post("/api/sokoban/solve", json={"level": {"collection": "mazekit", "index": 2}, "time_limit": 5})
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["solved"] and replay(LEVELS[2], a["lurd"]).solved
+    assert a["moves"] == len(a["lurd"])
+
+
+def test_blocking_solve_from_a_position(client):
+    a = client.post("/api/sokoban/solve", json={"level": {"collection": "mazekit", "index": 3}, "moves": "L"}).json()
+    assert a["solved"] and a["from"] == "L" and replay(LEVELS[3], "L" + a["lurd"]).solved
+
+
+def test_blocking_solve_bad_input(client):
+    r = client.post("/api/sokoban/solve", json={"level": {"collection": "mazekit", "index": 0}, "moves": "u"})
+    assert r.status_code == 400 and "wall" in r.json()["error"]
+    r = client.post("/api/sokoban/solve", json={"level": {"collection": "mazekit", "index": 0}, "time_limit": -1})
+    assert r.status_code == 400 and "time_limit" in r.json()["error"]
+
+
+def messages(ws, *, stop_after_progress=False, limit=400):
+    out = []
+    sent = None
+    for _ in range(limit):
+        m = ws.receive_json()
+        out.append(m)
+        if stop_after_progress and sent is None and m["type"] == "progress" and m["phase"] == "searching":
+            ws.send_text(json.dumps({"stop": True}))
+            sent = time.perf_counter()
+        if m["type"] in ("result", "error"):
+            return out, sent
+    raise AssertionError(f"no final message in {limit}: {out[-3:]}")
+
+
+def test_socket_solve_sends_progress_and_a_solution(client):
+    with client.websocket_connect("/api/sokoban/solve") as ws:
+        ws.send_text(json.dumps({"level": {"collection": "mazekit", "index": 2}, "time_limit": 5}))
+        out, _ = messages(ws)
+    kinds = [m["type"] for m in out]
+    assert kinds[0] == "started" and "progress" in kinds and kinds[-1] == "result"
+    res = out[-1]
+    assert res["solved"] and res["stopped"] == "solved"
+    assert replay(LEVELS[2], res["lurd"]).solved
+    assert (res["moves"], res["pushes"]) == (len(res["lurd"]), sum(ch.isupper() for ch in res["lurd"]))
+
+
+def test_socket_stop_answers_quickly(client):
+    with client.websocket_connect("/api/sokoban/solve") as ws:
+        ws.send_text(json.dumps({"level": {"text": HARD}, "time_limit": 30}))
+        t0 = time.perf_counter()
+        out, sent = messages(ws, stop_after_progress=True)
+    assert sent is not None, "no 'searching' progress message came"
+    res = out[-1]
+    assert res["type"] == "result" and not res["solved"] and res["stopped"] == "interrupted"
+    assert res["message"] == "stopped, no solution yet"
+    assert time.perf_counter() - sent < 5
+    progress = [m for m in out if m["type"] == "progress"]
+    gaps = [b["elapsed"] - a["elapsed"] for a, b in zip(progress, progress[1:])]
+    assert max(gaps, default=0) <= 0.5 + 0.3, gaps  # at least every half second (slack for a busy machine)
+    assert time.perf_counter() - t0 < 25
+
+
+@pytest.mark.parametrize(
+    "payload, words",
+    [
+        ("not json", "malformed JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        (json.dumps({"level": {"collection": "nope", "index": 0}}), "no collection"),
+        (json.dumps({"level": {"collection": "mazekit", "index": 0}, "moves": "q"}), "not a move"),
+        (json.dumps({"level": {"collection": "mazekit", "index": 0}, "moves": "u"}), "wall"),
+        (json.dumps({"level": {"text": "####\n#@.#\n####"}}), "no boxes"),
+    ],
+)
+def test_socket_bad_input_is_an_error_message(client, payload, words):
+    with client.websocket_connect("/api/sokoban/solve") as ws:
+        ws.send_text(payload)
+        m = ws.receive_json()
+    assert m["type"] == "error" and words in m["error"]
+
+
+def test_socket_time_limit_is_capped(small_client):
+    with small_client.websocket_connect("/api/sokoban/solve") as ws:
+        ws.send_text(json.dumps({"level": {"collection": "mazekit", "index": 0}, "time_limit": 1000}))
+        out, _ = messages(ws)
+    assert out[0]["time_limit"] == 2.0 and out[-1]["solved"]
+
+
+def test_the_bundled_collections_parse():
+    levels, moves = collection("assignment")
+    assert len(levels) == 1 and moves is not None

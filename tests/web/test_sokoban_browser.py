@@ -1,0 +1,119 @@
+"""The Sokoban room in a real browser: keys, the Solve button, a pasted assignment, a shared link."""
+
+from __future__ import annotations
+
+from mazekit import examples
+
+PURPLE_PIXELS = """() => {
+  const cv = document.querySelector('#board'), ctx = cv.getContext('2d');
+  const d = ctx.getImageData(0, 0, cv.width, cv.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 142) < 30 && Math.abs(d[i + 1] - 68) < 30 && Math.abs(d[i + 2] - 173) < 30) n++;
+  return n;
+}"""
+
+KEYS = {"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}
+
+
+def open_level(page, query):
+    page.goto(f"{page.base}/sokoban?{query}")
+    page.wait_for_selector("#stats dd")
+
+
+def moves_shown(page):
+    return page.locator("#stats dd").first.inner_text()
+
+
+def press(page, lurd):
+    for ch in lurd:
+        page.keyboard.press(KEYS[ch.lower()])
+
+
+def test_solve_a_level_by_keys(page):
+    page.add_init_script("localStorage.clear()")
+    open_level(page, "c=mazekit&i=3")
+    press(page, "LruulDDrdL")
+    page.wait_for_function("document.querySelector('#stats dd').textContent === '10'")
+    page.keyboard.press("u")  # undo, then redo, then the last push
+    page.wait_for_function("document.querySelector('#stats dd').textContent === '9'")
+    page.keyboard.press("y")
+    page.wait_for_function("document.querySelector('#stats dd').textContent === '10'")
+    press(page, "L")
+    win = page.locator("#win")
+    win.wait_for(state="visible")
+    assert "Solved in 11 moves and 5 pushes" in win.inner_text()
+    assert "m=LruulDDrdLL" in page.url
+    # progress is remembered: the level list marks it, and "next unsolved" skips it
+    assert "✓" in page.locator("#level option").nth(3).inner_text()
+    page.keyboard.press("r")  # restart is undoable
+    page.wait_for_function("document.querySelector('#stats dd').textContent === '0'")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("document.querySelector('#stats dd').textContent === '11'")
+
+
+def test_solve_a_level_with_the_solve_button(page):
+    open_level(page, "c=mazekit&i=2")
+    page.evaluate("""() => { window.solverTexts = [];
+      new MutationObserver(() => window.solverTexts.push(document.querySelector('#solver-status').textContent))
+        .observe(document.querySelector('#solver-status'), {childList: true, characterData: true, subtree: true}); }""")
+    page.click("#solve")
+    page.locator("#player-box").wait_for(state="visible", timeout=90_000)
+    texts = page.evaluate("window.solverTexts")
+    assert any(("solver" in t and "started" in t) or "searching" in t or "preparing" in t or "compiling" in t
+               for t in texts), texts
+    assert "solved from the start" in page.locator("#solver-status").inner_text()
+    page.click("[data-role=instant]")
+    win = page.locator("#win")
+    win.wait_for(state="visible")
+    assert "every box home" in win.inner_text()
+    assert page.locator("#stats dd").nth(2).inner_text() == "2 / 2"
+    # take over from the middle of the solution: an arrow key goes on from the position shown
+    page.click("[data-role=back]")
+    page.keyboard.press("ArrowLeft")
+    page.locator("#player-box").wait_for(state="hidden")
+
+
+def test_paste_the_assignment_shows_the_fake_target(page):
+    open_level(page, "c=mazekit&i=0")
+    assert page.evaluate(PURPLE_PIXELS) == 0
+    page.click("#paste-box summary")
+    page.fill("#paste", examples.read_text("sokoban/assignment.txt"))
+    page.click("#load-paste")
+    page.wait_for_function("document.querySelector('#board').width > 600")
+    note = page.locator("#assignment-note")
+    note.wait_for(state="visible")
+    assert "fake target" in note.inner_text() and "WIN" in note.inner_text()
+    assert "fake target (does not count)" in page.locator(".legend").inner_text()
+    assert page.evaluate(PURPLE_PIXELS) > 20
+    assert "t=" in page.url
+
+
+def test_a_shared_link_shows_the_same_position(page, browser):
+    open_level(page, "c=mazekit&i=1")
+    press(page, "rrruul")
+    page.wait_for_function("document.querySelector('#stats dd').textContent === '6'")
+    url = page.url
+    assert "m=rrruul" in url
+    picture = page.evaluate("document.querySelector('#board').toDataURL()")
+    other = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        p2 = other.new_page()
+        errors = []
+        p2.on("pageerror", lambda exc: errors.append(str(exc)))
+        p2.goto(url)
+        p2.wait_for_selector("#stats dd")
+        p2.wait_for_function("document.querySelector('#stats dd').textContent === '6'")
+        assert p2.evaluate("document.querySelector('#board').toDataURL()") == picture
+        assert p2.locator("#level").input_value() == "1"
+        assert not errors
+    finally:
+        other.close()
+
+
+def test_a_bad_pasted_level_shows_the_error_line(page):
+    open_level(page, "c=mazekit&i=0")
+    page.click("#paste-box summary")
+    page.fill("#paste", "#####\n#@$.#\n#%###\n")
+    page.click("#load-paste")
+    page.wait_for_function("document.querySelector('#status').classList.contains('error')")
+    assert "line 3" in page.locator("#status").inner_text()
