@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-__all__ = ["UsageError", "read_input", "write_output", "atomic_path", "stdout_is_tty"]
+__all__ = ["UsageError", "read_input", "write_output", "atomic_path", "check_outputs", "write_files", "stdout_is_tty"]
 
 
 class UsageError(Exception):
@@ -27,11 +27,69 @@ def read_input(path: str | None) -> bytes:
 def atomic_path(path: str) -> Iterator[str]:
     """Yield a temporary path next to ``path``; rename it into place on success.
 
-    Nothing is left at ``path`` (or beside it) when the block raises.
+    Nothing is left at ``path`` (or beside it) when the block raises; a path
+    that cannot be written is refused (:func:`check_outputs`) before the block runs.
     """
+    check_outputs(path)
+    with _temporary(path) as tmp:
+        yield tmp
+        _replace(tmp, path)
+
+
+def _replace(tmp: str, path: str) -> None:
+    """Rename ``tmp`` to ``path``; an error names the user's path, not the temporary one."""
+    try:
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, path) from None
+
+
+def check_outputs(*paths: str | None) -> None:
+    """Refuse, before any work is done, output paths that cannot be written.
+
+    ``None`` and ``-`` (stdout) are skipped. A path that is a folder, sits in a
+    folder that does not exist or cannot be written, or is named twice is one
+    :class:`UsageError` naming it.
+    """
+    seen: set[str] = set()
+    for path in paths:
+        if path is None or path == "-":
+            continue
+        full = os.path.abspath(path)
+        if full in seen:
+            raise UsageError(f"{path} is named for two outputs")
+        seen.add(full)
+        if os.path.isdir(full):
+            raise UsageError(f"{path}: is a folder, not a file")
+        folder = os.path.dirname(full)
+        if not os.path.isdir(folder):
+            raise UsageError(f"{path}: no such folder {os.path.dirname(path) or '.'}")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UsageError(f"{path}: cannot write in {os.path.dirname(path) or '.'}")
+
+
+def write_files(outputs: Sequence[tuple[str | None, Callable[[str], Any]]]) -> None:
+    """Write several files all or nothing: each to a temporary file, then all renamed at the end.
+
+    ``outputs`` are ``(path, writer)`` pairs, ``writer(tmp_path)`` writing one
+    file; pairs with no path are skipped. If any writer fails, no file is left.
+    """
+    wanted = [(path, writer) for path, writer in outputs if path]
+    check_outputs(*(path for path, _ in wanted))
+    with contextlib.ExitStack() as stack:
+        done: list[tuple[str, str]] = []
+        for path, writer in wanted:
+            tmp = stack.enter_context(_temporary(path))
+            writer(tmp)
+            done.append((tmp, path))
+        for tmp, path in done:
+            _replace(tmp, path)
+
+
+@contextlib.contextmanager
+def _temporary(path: str) -> Iterator[str]:
+    """A temporary file beside ``path`` (removed on the way out unless renamed)."""
     directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise FileNotFoundError(errno.ENOENT, "no such folder for the output", path)
     import tempfile  # only when a file is written: keeps start-up short
 
     fd, tmp = tempfile.mkstemp(prefix=".mazekit-", suffix=os.path.splitext(path)[1], dir=directory)
@@ -41,11 +99,9 @@ def atomic_path(path: str) -> Iterator[str]:
     os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give what open() would
     try:
         yield tmp
-        os.replace(tmp, path)
-    except BaseException:
+    finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise
 
 
 def write_output(path: str | None, data: str | bytes) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..grid import decode_text, format_points, parse_char_rows, parse_header, split_lines
-from ._io import read_input, write_output
+from ._io import check_outputs, read_input, write_output
 
 EXAMPLE = """\
 5 5
@@ -83,11 +83,14 @@ def _answer(data: bytes | str) -> tuple[str, dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_outputs(args.output, args.png, args.html)
     answer, drawing = _answer(read_input(args.file))
     if args.png or args.html:
         from .maze import write_grid_pictures
 
         steps = "no way out" if drawing["route"] is None else f"way out: {len(drawing['route']) - 1} steps"
-        write_grid_pictures(args.png, args.html, title="Escape from the forest", info=f"DFS, {steps}", **drawing)
+        write_grid_pictures(args.png, args.html, title="Escape from the forest", info=f"DFS, {steps}", **drawing,
+                            output=args.output, text=answer)
+        return 0
     write_output(args.output, answer)
     return 0

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..grid import Grid, Point, decode_text, format_grid, read_grid
-from ._io import UsageError, atomic_path, read_input, write_output
+from ._io import UsageError, check_outputs, read_input, write_files, write_output
 
 _GENERATORS = (
     "backtracker", "prim", "simplified-prim", "true-prim", "kruskal", "wilson", "aldous-broder",
@@ -110,12 +110,17 @@ def _check_scale(scale: int | None) -> None:
         raise UsageError(f"--scale must be between 1 and 64, got {scale}")
 
 
-def _write_files(outputs: list[tuple[str | None, Callable[[str], Any]]]) -> None:
-    """Write every requested file atomically (each renamed into place when done)."""
-    for path, writer in outputs:
-        if path:
-            with atomic_path(path) as tmp:
-                writer(tmp)
+def _finish(outputs: list[tuple[str | None, Callable[[str], Any]]], output: str | None, text: str) -> None:
+    """Write the pictures and the text answer all or nothing; the text goes to stdout without ``-o``."""
+    to_file = output is not None and output != "-"
+    write_files([*outputs, (output, _text_writer(text))] if to_file else outputs)
+    if not to_file:
+        write_output(None, text)
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse unwritable output paths before any work."""
+    check_outputs(*(getattr(args, name, None) for name in ("output", "png", "svg", "gif", "html")))
 
 
 def _text_writer(text: str) -> Callable[[str], None]:
@@ -131,6 +136,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
     rows, cols = _size(args.size)
     _check_scale(args.scale)
+    _check_outputs(args)
     if not 0.0 <= args.braid <= 1.0:
         raise UsageError(f"--braid must be between 0 and 1, got {args.braid:g}")
     if args.rooms < 0:
@@ -165,8 +171,7 @@ def run_generate(args: argparse.Namespace) -> int:
         print("mazekit maze: --gif/--html show the generation, before braiding and rooms", file=sys.stderr)
     outputs = _pictures(args, maze, route=None, start=None, goal=exit_cell, anim_maze=base, gen_order=order,
                         title=f"Maze generation: {args.algorithm}", info=f"{args.algorithm} {rows}x{cols}, seed {seed}")
-    _write_files(outputs)
-    write_output(args.output, text)
+    _finish(outputs, args.output, text)
     from ..generate.properties import metrics
 
     cells = None if plain else True
@@ -264,6 +269,7 @@ def run_solve(args: argparse.Namespace) -> int:
     from ..search import solve
 
     _check_scale(args.scale)
+    _check_outputs(args)
     grid = read_grid(decode_text(read_input(args.file)))
     start, goal = _ends(grid, args.start, args.goal)
     passable = grid.passable.copy()
@@ -274,25 +280,21 @@ def run_solve(args: argparse.Namespace) -> int:
     outputs = _pictures(args, passable, route=result.path if result.found else None, start=start, goal=goal,
                         search_order=result.order, heat=not args.plain,
                         title=f"Maze search: {args.algorithm}", info=info)
-    _write_files(outputs)
-    if not result.found:
-        write_output(args.output, "-1\n")
-        print(info, file=sys.stderr)
-        return 1
-    write_output(args.output, "".join(f"{r} {c}\n" for r, c in result.path.tolist()))
+    _finish(outputs, args.output, "".join(f"{r} {c}\n" for r, c in result.path.tolist()) if result.found else "-1\n")
     print(info, file=sys.stderr)
-    return 0
+    return 0 if result.found else 1
 
 
 def run_render(args: argparse.Namespace) -> int:
     if not (args.png or args.svg):
         raise UsageError("give --png FILE and/or --svg FILE")
     _check_scale(args.scale)
+    _check_outputs(args)
     grid = read_grid(decode_text(read_input(args.file)))
     start = _marked(grid, "SE")
     goal = _marked(grid, "Gx")
     args.gif = args.html = None
-    _write_files(_pictures(args, grid.passable, route=None, start=start, goal=goal))
+    write_files(_pictures(args, grid.passable, route=None, start=start, goal=goal))
     return 0
 
 
@@ -308,8 +310,14 @@ def write_grid_pictures(
     marks: dict[Point, str] | None = None,
     title: str = "mazekit",
     info: str = "",
+    output: str | None = None,
+    text: str = "",
 ) -> None:
-    """Draw a small puzzle's answer (robot, forest) as the articles do: PNG and/or HTML."""
+    """Draw a small puzzle's answer (robot, forest) as the articles do: PNG and/or HTML.
+
+    The answer's ``text`` goes to ``output`` (stdout when None), written with the
+    pictures all or nothing.
+    """
     from .. import render
 
     free = np.asarray(passable, dtype=bool).copy()
@@ -325,4 +333,4 @@ def write_grid_pictures(
     if html:
         page = render.grid_html(free, route, order=order, start=start, goal=goal, marks=marks, title=title, info=info)
         outputs.append((html, _text_writer(page)))
-    _write_files(outputs)
+    _finish(outputs, output, text)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..grid import decode_text, parse_char_rows, parse_header, split_lines
-from ._io import UsageError, atomic_path, read_input, write_output
+from ._io import UsageError, atomic_path, check_outputs, read_input, write_output
 
 if TYPE_CHECKING:
     from ..minesweeper import Board, Game
@@ -128,6 +128,7 @@ def parse_open(data: bytes | str) -> tuple["Board", tuple[int, int]]:
 
 
 def run_open(args: argparse.Namespace) -> int:
+    check_outputs(args.output)
     write_output(args.output, open_text(read_input(args.file)))
     return 0
 
@@ -135,6 +136,7 @@ def run_open(args: argparse.Namespace) -> int:
 def run_render(args: argparse.Namespace) -> int:
     if not 8 <= args.scale <= 128:
         raise UsageError(f"--scale must be between 8 and 128, got {args.scale}")
+    check_outputs(args.output)
     board, seed = parse_open(read_input(args.file))
     from ..render.minesweeper import draw_minesweeper
 

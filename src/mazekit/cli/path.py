@@ -17,7 +17,7 @@ import sys
 
 from ..errors import InputError
 from ..grid import Grid, Point, decode_text, draw_path, format_points, read_grid, split_lines
-from ._io import UsageError, read_input, stdout_is_tty, write_output
+from ._io import UsageError, check_outputs, read_input, stdout_is_tty, write_output
 
 ALGORITHMS = ("bfs", "astar", "dijkstra", "greedy", "dfs")
 
@@ -63,6 +63,7 @@ def _marked(grid: Grid, chars: str) -> Point | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_outputs(args.output)
     text = decode_text(read_input(args.file))
     grid = read_grid(text)
     base = 1 if args.one_based else 0

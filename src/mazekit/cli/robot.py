@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..grid import decode_text, format_points, parse_digit_rows, parse_header, split_lines
-from ._io import read_input, write_output
+from ._io import check_outputs, read_input, write_output
 
 EXAMPLE = """\
 4 7 1 3 2 6
@@ -82,11 +82,14 @@ def _answer(data: bytes | str) -> tuple[str, dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_outputs(args.output, args.png, args.html)
     answer, drawing = _answer(read_input(args.file))
     if args.png or args.html:
         from .maze import write_grid_pictures
 
         steps = "no route" if drawing["route"] is None else f"shortest route: {len(drawing['route']) - 1} steps"
-        write_grid_pictures(args.png, args.html, title="The robot in the maze", info=f"BFS, {steps}", **drawing)
+        write_grid_pictures(args.png, args.html, title="The robot in the maze", info=f"BFS, {steps}", **drawing,
+                            output=args.output, text=answer)
+        return 0
     write_output(args.output, answer)
     return 0

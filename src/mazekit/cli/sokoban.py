@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import InputError
 from ..grid import decode_text, split_lines
 from ..sokoban.level import Level, State
-from ._io import UsageError, atomic_path, read_input, write_output
+from ._io import UsageError, atomic_path, check_outputs, read_input, write_output
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_ERROR = 0, 1, 2
 
@@ -182,6 +182,7 @@ def run_text(data: bytes | str, *, show: bool = False) -> str:
 
 
 def run_assignment(args: argparse.Namespace) -> int:
+    check_outputs(args.output)
     answer = run_text(read_input(args.file), show=args.show)
     write_output(args.output, answer)
     return 0
@@ -215,6 +216,7 @@ def run_render(args: argparse.Namespace) -> int:
         raise UsageError(f"--cell {args.cell}: expected 4 to 256 pixels")
     if args.frame_ms < 10:
         raise UsageError(f"--frame-ms {args.frame_ms}: expected at least 10")
+    check_outputs(args.png, args.gif)
     levels, moves = load_levels(read_input(args.file))
     level = levels[pick_level(levels, args.level)]
     states: list[State] = [level.start]

@@ -22,7 +22,7 @@ import sys
 import time
 
 from ..grid import decode_text
-from ._io import UsageError, read_input, write_output
+from ._io import UsageError, check_outputs, read_input, write_output
 
 
 #: U <-> D: the article's code moves the robot down on U (its rows grow upwards in the
@@ -70,6 +70,7 @@ def _cells(points: list[list[int]], limit: int = 20) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_outputs(args.output)
     if args.max_length is not None and args.max_length < 0:
         raise UsageError(f"--max-length must be 0 or more, got {args.max_length}")
     if args.time_limit is not None and not args.time_limit > 0:
