@@ -31,10 +31,14 @@ const S = {
 const statusLine = $("#status"), solverLine = $("#solver-status");
 const collSel = $("#collection"), levelSel = $("#level");
 const view = new GridView($("#board"), { maxWidth: 640, maxHeight: 520, maxCell: 56 });
-$("#legend").append(legend([
+const LEGEND = [
   [COLORS.wall, "wall"], [COLORS.free, "floor"], [COLORS.goal, "goal"], [COL.box, "box"],
-  [COL.boxHome, "box on a goal"], [COL.player, "player"], [COL.fake, "fake target (does not count)"],
-]));
+  [COL.boxHome, "box on a goal"], [COL.player, "player"],
+];
+function showLegend(fake) {
+  $("#legend").replaceChildren(legend(fake ? [...LEGEND, [COL.fake, "fake target (does not count)"]] : LEGEND));
+}
+showLegend(false);
 
 // ---------------------------------------------------------------- progress (localStorage)
 function loadProgress() {
@@ -103,7 +107,7 @@ async function openLevel(source, index, moves = "") {
     show(a);
     fillCollections(); fillLevels();
     if (a.illegal) status(statusLine, `The link's moves stop at an illegal one (${a.illegal.message}); showing the ${a.illegal.legal} legal moves before it.`, "error");
-    else if (!S.answer.solved) status(statusLine, a.level.kind === "assignment" ? "The assignment's map: push the box onto the red goal; the purple ✕ is the fake target." : "Push every box onto a goal.");
+    else if (!S.answer.solved && !a.dead) status(statusLine, a.level.kind === "assignment" ? "The assignment's map: push the box onto the red goal; the purple ✕ is the fake target." : "Push every box onto a goal.");
     $("#solver-stats").replaceChildren(); status(solverLine, "");
     return true;
   } catch (e) {
@@ -139,6 +143,7 @@ function show(a) {
     win.classList.add("hidden");
     if (a.dead) status(statusLine, `This position cannot be solved any more (${a.dead}). Undo (U) or restart (R).`, "error");
   }
+  showLegend(Boolean(a.level.fake_targets));
   const note = $("#assignment-note");
   if (a.level.assignment) {
     const m = a.level.assignment;
