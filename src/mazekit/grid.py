@@ -213,6 +213,14 @@ def _unspace(row: str, cols: int) -> str:
     return row
 
 
+def _rows_fit(lines: Sequence[str], rows: int, cols: int) -> bool:
+    """Whether ``lines`` are ``rows`` rows of ``cols`` cells (blank lines after them allowed)."""
+    body = list(lines)
+    while body and not body[-1].strip():
+        body.pop()
+    return cols >= 1 and len(body) == rows and all(len(_unspace(row, cols)) == cols for row in body)
+
+
 def _row_lines(lines: Sequence[str], rows: int, first: int) -> Sequence[str]:
     """The ``rows`` lines from index ``first``; blank lines after them are allowed."""
     have = len(lines) - first
@@ -347,8 +355,9 @@ def read_grid(
 
     An optional first line ``R C`` gives the size (more integers after them are
     ignored, so the robot article's header is accepted); otherwise the size is
-    taken from the rows, which must all be as long as the first. Blank lines at
-    the end are ignored.
+    taken from the rows, which must all be as long as the first. A first line
+    of 0s and 1s alone (``1 0``) could be either: it is a header only when the
+    rows after it fit it. Blank lines at the end are ignored.
 
     Parameters
     ----------
@@ -364,6 +373,10 @@ def read_grid(
     >>> g = read_grid("S.#\\n..G\\n")
     >>> g.shape, g.marks["S"], g.marks["G"]
     ((2, 3), [(0, 0)], [(1, 2)])
+    >>> read_grid("1 0\\n0 1\\n").passable.tolist()  # a spaced 2x2 grid, not a header
+    [[False, True], [True, False]]
+    >>> read_grid("2 2\\n01\\n10\\n").shape  # a header: the rows fit it
+    (2, 2)
     >>> read_grid("01\\n1\\n")
     Traceback (most recent call last):
     ...
@@ -379,7 +392,11 @@ def read_grid(
     words = lines[0].split()
     if len(words) >= 2 and all(w.lstrip("-").isdigit() for w in words) and len(lines) > 1:
         rows, cols = int(words[0]), int(words[1])
-        if len(words) == 2 or len(lines) - 1 == rows:
+        if set(words) <= {"0", "1"}:
+            # "1 0" may be a header or a row of a spaced grid: a header only where the rows fit it
+            if _rows_fit(lines[1:], rows, cols):
+                first = 1
+        elif len(words) == 2 or len(lines) - 1 == rows:
             first = 1
     if first == 0:
         rows = len(lines)
