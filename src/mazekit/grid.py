@@ -46,6 +46,7 @@ __all__ = [
     "draw_path",
     "border_mask",
     "format_points",
+    "header_ends",
 ]
 
 Point = tuple[int, int]
@@ -409,6 +410,27 @@ def read_grid(
             cols = len(lines[0].replace(" ", "").replace("\t", ""))
         return Grid(parse_digit_rows(lines, rows, cols, first=first), {})
     return parse_char_rows(lines, rows, cols, first=first, legend=legend, marks=marks)
+
+
+def header_ends(text: str, shape: tuple[int, int]) -> tuple[Point, Point] | None:
+    """The start and goal of a robot-article header ``R C r1 c1 r2 c2`` (1-based), 0-based.
+
+    None when the first line is not such a header for a grid of ``shape``, or
+    when a cell it names is outside the grid.
+
+    >>> header_ends("4 7 1 3 2 6\\n1001000\\n", (4, 7))
+    ((0, 2), (1, 5))
+    >>> header_ends("1001000\\n", (1, 7)) is None
+    True
+    """
+    lines = split_lines(text)
+    words = lines[0].split() if lines else []
+    if len(words) != 6 or not all(w.isdigit() for w in words):
+        return None
+    rows, cols, r1, c1, r2, c2 = (int(w) for w in words)
+    if (rows, cols) != shape or not (1 <= r1 <= rows and 1 <= r2 <= rows and 1 <= c1 <= cols and 1 <= c2 <= cols):
+        return None
+    return (r1 - 1, c1 - 1), (r2 - 1, c2 - 1)  # the header counts from 1
 
 
 def format_grid(passable: ArrayLike, *, free: str = "0", wall: str = "1") -> str:

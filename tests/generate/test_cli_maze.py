@@ -94,3 +94,30 @@ def test_bad_input_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     status, out, err = run(["maze", "solve", "--png", str(tmp_path / "x.png")], monkeypatch, capsys, stdin="01\n1\n")
     assert status == 2 and "line 2" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_render_svg_shows_the_marked_cells_as_the_png_does(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """#15 item 2: the SVG kept the walls but dropped S/G/x and the robot header's ends."""
+    import re
+
+    from PIL import Image
+
+    from mazekit import examples
+    from mazekit.cli import main
+    from mazekit.render._colors import COLORS
+
+    cases = {
+        "marks.txt": ("S.#\n..#\n#.x\n", {(0, 0): "start", (2, 2): "goal"}),
+        "robot.txt": (examples.read_text("robot.txt"), {(0, 2): "start", (1, 5): "goal"}),
+    }
+    for name, (text, cells) in cases.items():
+        src = tmp_path / name
+        src.write_text(text)
+        svg, png = tmp_path / f"{name}.svg", tmp_path / f"{name}.png"
+        assert main(["maze", "render", str(src), "--svg", str(svg), "--png", str(png), "--scale", "1"]) == 0
+        doc = svg.read_text()
+        img = Image.open(png).convert("RGB")
+        for (r, c), role in cells.items():
+            colour = "#%02x%02x%02x" % COLORS[role]
+            assert re.search(rf'<rect x="{c}" y="{r}" width="1" height="1" fill="{colour}"/>', doc), (name, role)
+            assert img.getpixel((c, r)) == COLORS[role], (name, role)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..grid import Grid, Point, decode_text, format_grid, read_grid
+from ..grid import Grid, Point, decode_text, format_grid, header_ends, read_grid
 from ._io import UsageError, check_outputs, read_input, write_files, write_output
 
 _GENERATORS = (
@@ -210,7 +210,7 @@ def _pictures(
 
     out.append((args.png, png))
     if args.svg:
-        out.append((args.svg, _text_writer(render.maze_svg(maze, route, scale=scale or 10))))
+        out.append((args.svg, _text_writer(render.maze_svg(maze, route, scale=scale or 10, start=start, goal=goal))))
     anim = maze if anim_maze is None else anim_maze
     if args.gif:
         if gen_order is not None:
@@ -290,9 +290,14 @@ def run_render(args: argparse.Namespace) -> int:
         raise UsageError("give --png FILE and/or --svg FILE")
     _check_scale(args.scale)
     _check_outputs(args)
-    grid = read_grid(decode_text(read_input(args.file)))
+    text = decode_text(read_input(args.file))
+    grid = read_grid(text)
     start = _marked(grid, "SE")
     goal = _marked(grid, "Gx")
+    ends = header_ends(text, grid.shape)
+    if ends is not None:  # the robot article's header gives the start and the goal
+        start = ends[0] if start is None else start
+        goal = ends[1] if goal is None else goal
     args.gif = args.html = None
     write_files(_pictures(args, grid.passable, route=None, start=start, goal=goal))
     return 0

@@ -166,12 +166,24 @@ def _hex(rgb: tuple[int, int, int]) -> str:
     return "#%02x%02x%02x" % rgb
 
 
-def maze_svg(passable: ArrayLike, route: Route = None, *, scale: int = 10) -> str:
+def maze_svg(
+    passable: ArrayLike,
+    route: Route = None,
+    *,
+    scale: int = 10,
+    start: tuple[int, int] | None = None,
+    goal: tuple[int, int] | None = None,
+) -> str:
     """The maze as an SVG document (walls merged into row runs, the route a polyline).
+
+    ``start`` and ``goal`` (default: the route's ends) are filled in their
+    colours, as in the PNG (:func:`rgb_array`).
 
     >>> svg = maze_svg([[0, 0, 0], [1, 1, 0]], [(1, 0), (1, 1)], scale=4)
     >>> svg.count("<rect"), "<polyline" in svg
-    (3, True)
+    (5, True)
+    >>> 'fill="#28aa50"' in maze_svg([[1, 1]], start=(0, 0))
+    True
     """
     arr = as_passable(passable)
     rows, cols = arr.shape
@@ -196,6 +208,12 @@ def maze_svg(passable: ArrayLike, route: Route = None, *, scale: int = 10) -> st
             out.append(f'<rect x="{a}" y="{r}" width="{b - a}" height="1"/>')
     out.append("</g>")
     pts = _route(route)
+    if len(pts):
+        start = (int(pts[0, 0]), int(pts[0, 1])) if start is None else start
+        goal = (int(pts[-1, 0]), int(pts[-1, 1])) if goal is None else goal
+    for cell, role in ((start, "start"), (goal, "goal")):
+        if cell is not None:
+            out.append(f'<rect x="{cell[1]}" y="{cell[0]}" width="1" height="1" fill="{_hex(COLORS[role])}"/>')
     if len(pts):
         xy = " ".join(f"{c + 0.5:g},{r + 0.5:g}" for r, c in pts.tolist())
         out.append(
