@@ -206,7 +206,7 @@ def board(ref: LevelRef, moves: str, *, strict: bool = True) -> Board:
     >>> lv, _ = collection("mazekit")
     >>> b = board(LevelRef(lv[0], 0, 5, "mazekit", "xsb", None), "rrRRu", strict=False)
     >>> b.lurd, b.moves, b.pushes, b.solved, b.illegal["legal"]
-    ('rR', 2, 1, False, 2)
+    ('rRR', 3, 2, True, 3)
     """
     level = ref.level
     if strict:
