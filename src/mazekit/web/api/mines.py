@@ -44,7 +44,7 @@ from starlette.routing import Route
 from ...grid import Point
 from ...minesweeper import LEVELS, Game, next_move, probabilities
 from ...minesweeper.board import FirstClick
-from ...minesweeper.solver import CLOSED
+from ...minesweeper.solver import CLOSED, KNOWN_MINE
 from ._common import (
     ApiError,
     Limits,
@@ -498,7 +498,10 @@ async def hint_route(request: Request, body: dict[str, Any]) -> Response:
     view = game.view()
 
     def work() -> tuple[Any, NDArray[np.float64]]:
-        return next_move(view, game.n_mines), probabilities(view, game.n_mines)
+        prob = probabilities(view, game.n_mines)
+        # flags on proved mines are knowledge: the solver then looks past them
+        known = game.flagged & (prob == 1.0)
+        return next_move(np.where(known, np.int8(KNOWN_MINE), view), game.n_mines), prob
 
     if game.rows * game.cols > SLOT_CELLS:
         move, prob = await request.app.state.slots.run(work)
@@ -508,6 +511,8 @@ async def hint_route(request: Request, body: dict[str, Any]) -> Response:
         return answer({"id": gid, "cell": None, "kind": None, "p_mine": None, "proved": False, "because": [],
                        "reason": "No cell is closed."})
     reason, because = explain(view, game.n_mines, prob, move.kind, move.cell)
+    if move.guess and not np.isnan(prob[move.cell]):
+        move = type(move)(move.kind, move.cell, float(prob[move.cell]))
     return answer({"id": gid, "cell": list(move.cell), "kind": move.kind, "p_mine": move.p_mine,
                    "proved": not move.guess, "reason": reason, "because": because})
 
