@@ -216,7 +216,8 @@ def _pictures(
         if gen_order is not None:
             out.append((args.gif, lambda tmp: render.generation_gif(tmp, anim, gen_order, scale=scale)))
         elif search_order is not None:
-            out.append((args.gif, lambda tmp: render.search_gif(tmp, maze, search_order, route, scale=scale)))
+            out.append((args.gif, lambda tmp: render.search_gif(tmp, maze, search_order, route, scale=scale,
+                                                                        start=start, goal=goal)))
     if args.html:
         if gen_order is not None:
             page = render.generation_html(anim, gen_order, title=title, info=info)

@@ -138,12 +138,15 @@ def search_gif(
     max_frames: int = 120,
     duration: int = 50,
     hold: int = 2500,
+    start: tuple[int, int] | None = None,
+    goal: tuple[int, int] | None = None,
 ) -> int:
     """Write a GIF of a search spreading through a maze, ending with its route.
 
     ``order`` is :attr:`SearchResult.order`; visited cells are coloured by
-    when they were visited (dark blue early, yellow late). Returns the number
-    of frames.
+    when they were visited (dark blue early, yellow late). ``start`` and
+    ``goal`` (default: the route's ends) are marked in every frame. Returns the
+    number of frames.
 
     Examples
     --------
@@ -163,16 +166,25 @@ def search_gif(
     last = max(int(o.max()) if o.size else 0, 0)
     base = np.where(grid, _FREE, _WALL).astype(np.uint8)
     lvl = (_HEAT0 + np.clip(o, 0, None) * (_LEVELS - 1) // max(last, 1)).astype(np.uint8)
+    pts = _route(route)
+    if len(pts):
+        start = (int(pts[0, 0]), int(pts[0, 1])) if start is None else start
+        goal = (int(pts[-1, 0]), int(pts[-1, 1])) if goal is None else goal
+
+    def ends(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        if start is not None:
+            frame[start] = _START
+        if goal is not None:
+            frame[goal] = _GOAL
+        return frame
+
     frames = []
     for t in frame_steps(last, max_frames, grid.size).tolist():
         seen = (o >= 0) & (o <= t)
-        frames.append(np.where(seen, lvl, base))
+        frames.append(ends(np.where(seen, lvl, base).astype(np.uint8)))
     end = frames[-1].copy() if frames else base.copy()
-    pts = _route(route)
     if len(pts):
         end[pts[:, 0], pts[:, 1]] = _ROUTE
-        end[tuple(pts[0])] = _START
-        end[tuple(pts[-1])] = _GOAL
-    frames.append(end)
+    frames.append(ends(end))
     _save(path, frames, _scale(grid.shape, scale), duration, hold)
     return len(frames)

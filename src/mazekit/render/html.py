@@ -65,7 +65,7 @@ function colour(i, t) {
   const o = order[i], free = grid[i];
   if (D.mode === "generate") {
     const st = (o < 0 || o <= t) ? free : 1 - free;
-    if (o >= 0 && o <= t && o > t - D.fresh) return D.colors.fresh;
+    if (t <= D.last && o >= 0 && o <= t && o > t - D.fresh) return D.colors.fresh;  // none once finished
     return st ? D.colors.free : D.colors.wall;
   }
   if (o >= 0 && o <= t && free) return D.ramp[Math.floor(o * (D.ramp.length - 1) / Math.max(D.last, 1))];
