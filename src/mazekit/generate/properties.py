@@ -172,7 +172,12 @@ def solution_length(
 
 @dataclass(frozen=True, slots=True)
 class MazeMetrics:
-    """All the measures of one maze (see the module's functions)."""
+    """All the measures of one maze (see the module's functions).
+
+    ``solution_length`` counts steps between cells when the maze was measured on
+    its cells (``on_cells``): a step from cell to cell crosses two squares of the
+    grid, so the route ``mazekit maze solve`` prints is twice as long.
+    """
 
     cells: int
     perfect: bool
@@ -180,19 +185,24 @@ class MazeMetrics:
     junctions: int
     straightness: float
     solution_length: int
+    on_cells: bool = False
 
     def summary(self) -> str:
-        """One line for humans.
+        """One line for humans; the solution in steps on the grid, as ``maze solve`` counts them.
 
         >>> MazeMetrics(4, True, 2, 0, 0.5, 3).summary()
         '4 cells, perfect, 2 dead ends (50.0%), 0 junctions, straightness 0.50, solution 3 steps'
+        >>> MazeMetrics(4, True, 2, 0, 0.5, 3, on_cells=True).summary()
+        '4 cells, perfect, 2 dead ends (50.0%), 0 junctions, straightness 0.50, solution 6 steps (3 cell to cell)'
         """
         kind = "perfect" if self.perfect else "not perfect"
         share = 100.0 * self.dead_ends / self.cells if self.cells else 0.0
+        n = self.solution_length
+        solution = f"{2 * n} steps ({n} cell to cell)" if self.on_cells and n > 0 else f"{n} steps"
         return (
             f"{self.cells} cells, {kind}, {self.dead_ends} dead ends ({share:.1f}%), "
             f"{self.junctions} junctions, straightness {self.straightness:.2f}, "
-            f"solution {self.solution_length} steps"
+            f"solution {solution}"
         )
 
 
@@ -207,4 +217,5 @@ def metrics(passable: ArrayLike, *, cells: bool | None = None) -> MazeMetrics:
         junctions=int((g.degree() >= 3).sum()),
         straightness=straightness(passable, cells=c),
         solution_length=solution_length(passable, cells=c),
+        on_cells=c,
     )
