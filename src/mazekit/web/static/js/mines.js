@@ -185,7 +185,7 @@ function take(v, { flood = true } = {}) {
   S.view = v; S.rows = v.rows; S.cols = v.cols; S.board = unpack(v.board); S.receivedAt = performance.now();
   if (resized) { view.resize(v.rows, v.cols); S.cursor = [Math.floor(v.rows / 2), Math.floor(v.cols / 2)]; }
   $("#title").textContent = title(v);
-  canvas.dataset.game = v.id; canvas.dataset.state = v.state; canvas.dataset.rows = v.rows; canvas.dataset.cols = v.cols;
+  canvas.dataset.game = v.id; canvas.dataset.state = v.state; canvas.dataset.rows = v.rows; canvas.dataset.cols = v.cols; canvas.dataset.moves = v.moves.length;
   S.hint = null; $("#hint-text").textContent = "";
   if (flood && v.opened && v.opened.length > 1) {
     const maxWave = v.wave[v.wave.length - 1] ?? 0;
