@@ -30,7 +30,7 @@ const S = {
   start: null, goal: null,
   phase: "carve",  // "carve": the player shows the generation; "solve": the search
   search: null,    // the answer of /api/search, with .order/.discovered unpacked
-  drag: null, busy: false, solvedInUrl: false,
+  drag: null, busy: false, again: false, solvedInUrl: false,
 };
 const statusLine = $("#status");
 const algSel = $("#alg"), solverSel = $("#solver"), colourSel = $("#colour");
@@ -148,7 +148,7 @@ function clampInt(v, lo, hi, fallback) {
 }
 
 async function generate({ instant = false, solveAfter = false } = {}) {
-  if (S.busy) return;
+  if (S.busy) { S.again = true; return; }  // the controls changed while a request was out: run once more after it
   const body = {
     algorithm: algSel.value, rows: +$("#rows").value, cols: +$("#cols").value,
     seed: +$("#seed").value, braid: algSel.value === "caves" ? 0 : +$("#braid").value,
@@ -174,10 +174,12 @@ async function generate({ instant = false, solveAfter = false } = {}) {
       status(statusLine, `${GENERATORS[a.algorithm][0]} makes a plain grid in one go: there is no carving order to animate. Press Solve to search it.`, "good");
     }
     S.busy = false;
+    if (S.again) { S.again = false; return generate(); }
     if (solveAfter) await solve();
   } catch (e) {
     S.busy = false;
     status(statusLine, e.message, "error");
+    if (S.again) { S.again = false; generate(); }
   }
 }
 

@@ -288,7 +288,8 @@ async function loadGenerated() {
     }
     setGrid(rows, e);
     cmdBox.value = ""; freedLine.textContent = ""; liveVerify(); saveUrl();
-    status(statusLine, `${a.algorithm} ${a.rows} × ${a.cols}, seed ${a.seed}: ${a.metrics.cells - 1 + (e === exit ? 0 : 1)} starts. Press Compute.`);
+    const starts = S.walls.reduce((k, w) => k + (w ? 0 : 1), 0) - 1;
+    status(statusLine, `${a.algorithm} ${a.rows} × ${a.cols}, seed ${a.seed}: ${fmt(starts)} starts. Press Compute.`);
   } catch (e) {
     status(statusLine, e.message, "error");
   }
