@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
 from ..errors import InputError, MissingDependency
 from ._io import UsageError
 
-__all__ = ["main", "run", "build_parser", "COMMANDS", "UsageError"]
+__all__ = ["main", "run", "build_parser", "plain", "COMMANDS", "UsageError"]
 
 #: Command name -> module (relative to this package). Order is the help order.
 COMMANDS: dict[str, str] = {
@@ -46,7 +47,35 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name, module in COMMANDS.items():
         if only is None or name == only:
             importlib.import_module(module, __name__).register(sub)
+    _plain_help(parser)
     return parser
+
+
+_ROLE = re.compile(r":(?:func|class|mod|data|attr|meth):`~?([^`]+)`")
+
+
+def plain(text: str) -> str:
+    """Docstring markup as a terminal shows it: ``x`` -> x, :func:`f` -> f, **b** -> b.
+
+    >>> plain("``mazekit path``: see :func:`~mazekit.search.bfs` and **bold**")
+    'mazekit path: see mazekit.search.bfs and bold'
+    """
+    return _ROLE.sub(r"\1", text).replace("``", "").replace("**", "")
+
+
+def _plain_help(parser: argparse.ArgumentParser) -> None:
+    """Strip docstring markup from every description and help line, through the sub-parsers."""
+    if parser.description:
+        parser.description = plain(parser.description)
+    for action in parser._actions:
+        if action.help and action.help is not argparse.SUPPRESS:
+            action.help = plain(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                if choice.help:
+                    choice.help = plain(choice.help)
+            for child in set(action.choices.values()):
+                _plain_help(child)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

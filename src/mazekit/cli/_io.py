@@ -8,7 +8,19 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["UsageError", "read_input", "write_output", "atomic_path", "check_outputs", "write_files", "stdout_is_tty"]
+__all__ = [
+    "UsageError", "read_input", "write_output", "atomic_path", "check_outputs", "write_files", "stdout_is_tty",
+    "MAX_SCALE", "check_scale",
+]
+
+#: The largest ``--scale`` (pixels per grid square) of every picture the commands draw.
+MAX_SCALE = 128
+
+
+def check_scale(scale: int | None, smallest: int = 1) -> None:
+    """``--scale``: pixels per grid square, from ``smallest`` (pictures with text need room) to 128."""
+    if scale is not None and not smallest <= scale <= MAX_SCALE:
+        raise UsageError(f"--scale must be between {smallest} and {MAX_SCALE} pixels per square, got {scale}")
 
 
 class UsageError(Exception):

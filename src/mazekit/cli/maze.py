@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..grid import Grid, Point, decode_text, format_grid, header_ends, read_grid
-from ._io import UsageError, check_outputs, read_input, write_files, write_output
+from ._io import UsageError, check_outputs, check_scale, read_input, write_files, write_output
 
 _GENERATORS = (
     "backtracker", "prim", "simplified-prim", "true-prim", "kruskal", "wilson", "aldous-broder",
@@ -74,7 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     r.add_argument("file", nargs="?", help="maze file (default: stdin)")
     r.add_argument("--png", metavar="FILE", help="write a PNG")
     r.add_argument("--svg", metavar="FILE", help="write an SVG")
-    r.add_argument("--scale", type=int, metavar="N", help="pixels per grid square")
+    r.add_argument("--scale", type=int, metavar="N", help="pixels per grid square, 1-128 (default: fits about 800 px)")
     r.set_defaults(func=run_render)
     p.set_defaults(func=lambda args: _no_action(p))
 
@@ -84,7 +84,7 @@ def _picture_options(p: argparse.ArgumentParser, *, gif: str, html: str) -> None
     p.add_argument("--svg", metavar="FILE", help="write an SVG picture")
     p.add_argument("--gif", metavar="FILE", help=f"write {gif} (GIF)")
     p.add_argument("--html", metavar="FILE", help=f"write {html} (self-contained HTML)")
-    p.add_argument("--scale", type=int, metavar="N", help="pixels per grid square in pictures")
+    p.add_argument("--scale", type=int, metavar="N", help="pixels per grid square in pictures, 1-128 (default: fits about 800 px)")
 
 
 def _no_action(p: argparse.ArgumentParser) -> int:
@@ -103,11 +103,6 @@ def _size(text: str) -> tuple[int, int]:
     if rows * cols > MAX_CELLS:
         raise UsageError(f"--size {rows}x{cols} is too large (at most {MAX_CELLS} cells)")
     return rows, cols
-
-
-def _check_scale(scale: int | None) -> None:
-    if scale is not None and not 1 <= scale <= 64:
-        raise UsageError(f"--scale must be between 1 and 64, got {scale}")
 
 
 def _finish(outputs: list[tuple[str | None, Callable[[str], Any]]], output: str | None, text: str) -> None:
@@ -135,7 +130,7 @@ def run_generate(args: argparse.Namespace) -> int:
     from .. import generate as G
 
     rows, cols = _size(args.size)
-    _check_scale(args.scale)
+    check_scale(args.scale)
     _check_outputs(args)
     if not 0.0 <= args.braid <= 1.0:
         raise UsageError(f"--braid must be between 0 and 1, got {args.braid:g}")
@@ -269,7 +264,7 @@ def _ends(grid: Grid, start_opt: str | None, goal_opt: str | None) -> tuple[Poin
 def run_solve(args: argparse.Namespace) -> int:
     from ..search import solve
 
-    _check_scale(args.scale)
+    check_scale(args.scale)
     _check_outputs(args)
     grid = read_grid(decode_text(read_input(args.file)))
     start, goal = _ends(grid, args.start, args.goal)
@@ -289,7 +284,7 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_render(args: argparse.Namespace) -> int:
     if not (args.png or args.svg):
         raise UsageError("give --png FILE and/or --svg FILE")
-    _check_scale(args.scale)
+    check_scale(args.scale)
     _check_outputs(args)
     text = decode_text(read_input(args.file))
     grid = read_grid(text)

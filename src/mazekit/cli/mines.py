@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..grid import decode_text, parse_char_rows, parse_header, split_lines
-from ._io import UsageError, atomic_path, check_outputs, read_input, write_output
+from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, write_output
 
 if TYPE_CHECKING:
     from ..minesweeper import Board, Game
@@ -79,7 +79,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rd = msub.add_parser("render", help="a PNG of a board after a click (input as for open)")
     rd.add_argument("file", nargs="?", help="input file (default: stdin)")
     rd.add_argument("-o", "--output", metavar="OUT.png", required=True, help="the PNG to write")
-    rd.add_argument("--scale", type=int, default=24, help="pixels per cell (default 24)")
+    rd.add_argument("--scale", type=int, default=24, metavar="N",
+                    help="pixels per grid square, 8-128: the digits need room (default 24)")
     rd.add_argument("--reveal", action="store_true", help="show every mine")
     rd.set_defaults(func=run_render, needs_pillow=True)
 
@@ -134,8 +135,7 @@ def run_open(args: argparse.Namespace) -> int:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    if not 8 <= args.scale <= 128:
-        raise UsageError(f"--scale must be between 8 and 128, got {args.scale}")
+    check_scale(args.scale, 8)
     check_outputs(args.output)
     board, seed = parse_open(read_input(args.file))
     from ..render.minesweeper import draw_minesweeper

@@ -2,7 +2,7 @@
 
 Subcommands:
 
-* ``run [FILE] [-o OUT] [--show]``: the assignment (article 004). Input: the
+* ``run [FILE] [-o OUT] [--show]``: the assignment (article 5). Input: the
   10x20 map and a line of moves ``^ v < >``; output: the player's ``(x, y)``
   after each move, then WIN, LOSE or END. ``--show`` draws the map on stderr.
 * ``replay FILE [--level N] LURD``: play a LURD string on a level; print moves,
@@ -20,13 +20,14 @@ assignment input; levels are numbered from 1 or named by their title.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from ..errors import InputError
 from ..grid import decode_text, split_lines
 from ..sokoban.level import Level, State
-from ._io import UsageError, atomic_path, check_outputs, read_input, write_output
+from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, write_output
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_ERROR = 0, 1, 2
 
@@ -49,7 +50,7 @@ class _Intermixed(argparse.ArgumentParser):
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "sokoban",
-        help="Sokoban: the assignment's simulator, replay, play, render (article 004)",
+        help="Sokoban: the assignment's simulator, replay, play, render (article 5)",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -72,7 +73,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     pl = ss.add_parser("play", help="play in the terminal")
     pl.add_argument("file", help="level file (XSB collection or assignment input)")
     pl.add_argument("--level", "-l", default="1", metavar="N", help="level to start with (default 1)")
-    pl.add_argument("--no-colour", "--no-color", dest="colour", action="store_false", help="draw without colour")
+    pl.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                    help="colour: auto (when the terminal has it), always, never")
+    pl.add_argument("--no-color", "--no-colour", dest="color", action="store_const", const="never",
+                    help=argparse.SUPPRESS)  # the old spelling of --color never
     pl.set_defaults(func=run_play)
 
     rd = ss.add_parser("render", help="a PNG of a level, or a GIF of a solution")
@@ -82,7 +86,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     out = rd.add_mutually_exclusive_group(required=True)
     out.add_argument("--png", metavar="OUT", help="write a PNG of the final position")
     out.add_argument("--gif", metavar="OUT", help="write an animated GIF of the moves")
-    rd.add_argument("--cell", type=int, default=32, help="pixels per square (default 32)")
+    rd.add_argument("--scale", type=int, default=32, metavar="N", help="pixels per grid square, 8-128 (default 32)")
+    rd.add_argument("--cell", type=int, dest="scale", help=argparse.SUPPRESS)  # the old name of --scale
     rd.add_argument("--frame-ms", type=int, default=120, help="milliseconds per GIF frame (default 120)")
     rd.set_defaults(func=run_render)
 
@@ -212,8 +217,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_render(args: argparse.Namespace) -> int:
     from ..sokoban.rules import replay, step
 
-    if args.cell < 4 or args.cell > 256:
-        raise UsageError(f"--cell {args.cell}: expected 4 to 256 pixels")
+    check_scale(args.scale, 8)
     if args.frame_ms < 10:
         raise UsageError(f"--frame-ms {args.frame_ms}: expected at least 10")
     check_outputs(args.png, args.gif)
@@ -241,9 +245,9 @@ def run_render(args: argparse.Namespace) -> int:
     target = args.png or args.gif
     with atomic_path(target) as tmp:
         if args.png:
-            save_sokoban_png(tmp, level, states[-1], cell=args.cell)
+            save_sokoban_png(tmp, level, states[-1], cell=args.scale)
         else:
-            save_sokoban_gif(tmp, level, states, cell=args.cell, frame_ms=args.frame_ms)
+            save_sokoban_gif(tmp, level, states, cell=args.scale, frame_ms=args.frame_ms)
     return 0
 
 
@@ -257,7 +261,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("play needs a terminal (stdin and stdout must be a tty)")
     import curses
 
-    return int(curses.wrapper(lambda scr: _play(scr, levels, index, args.colour)))
+    return int(curses.wrapper(lambda scr: _play(scr, levels, index, args.color == "always" or (args.color == "auto" and not os.environ.get("NO_COLOR")))))
 
 
 _KEYS = {

@@ -1,4 +1,4 @@
-"""The assignment's simulator (article 004): play the moves, stop at WIN or LOSE.
+"""The assignment's simulator (article 5): play the moves, stop at WIN or LOSE.
 
 The rules are the engine's (:mod:`.rules`); the outcome after each move is
 decided here: WIN as soon as every box stands on a real goal, LOSE as soon as

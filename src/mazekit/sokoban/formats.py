@@ -12,7 +12,7 @@ Formats read:
   it, else the last text line before it (``; 12`` gives ``12``).
 * **Run-length encoded rows**: a count before a character repeats it, ``|``
   separates rows: ``4#|#-@$.#`` is the two rows ``####`` and ``#-@$.#``.
-* **The assignment's map** (article 004): 10 lines of at most 20 characters
+* **The assignment's map** (article 5): 10 lines of at most 20 characters
   (``@`` player, ``o`` box, ``x`` target, space floor, ``#`` wall), then one line
   of moves over ``^ v < >``. One target, the *fake* one, does not count.
 """
