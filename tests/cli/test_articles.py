@@ -232,7 +232,7 @@ def test_demo_runs_and_draws_a_route(cli):
     assert status == 0
     lines = out.decode().splitlines()
     assert len(lines) == 9 and all(len(line) == 26 for line in lines)
-    assert "SS" in out.decode() and "GG" in out.decode() and b"shortest route" in err
+    assert "SS" in out.decode() and "GG" in out.decode() and b"route of" in err
     status, out, err = cli(["demo", "--size", "0x3"])
     assert status == 2 and b"--size" in err
 
@@ -253,3 +253,14 @@ def test_console_script_exit_status(tmp_path):
     env = {**os.environ, "MAZEKIT_JIT": "never"}
     bad = subprocess.run([sys.executable, "-m", "mazekit", "robot"], input=b"1 1\n", capture_output=True, env=env)
     assert bad.returncode == 2 and bad.stdout == b"" and b"Traceback" not in bad.stderr
+
+
+def test_demo_fits_an_80_column_terminal(cli, monkeypatch):
+    """#15 item 9: the default demo was 130 columns wide."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    status, out, err = cli(["demo", "--color", "never"])
+    assert status == 0
+    lines = out.splitlines() + err.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert len(lines) <= 23

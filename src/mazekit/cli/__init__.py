@@ -42,7 +42,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="mazekit",
         description="Grid worlds: mazes, grid search, flood fill and grid puzzles.",
     )
-    parser.add_argument("--version", action="version", version=f"mazekit {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"mazekit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in COMMANDS.items():
         if only is None or name == only:
