@@ -71,3 +71,56 @@ def test_no_guess_game() -> None:
     from mazekit.minesweeper import solvable
 
     assert solvable(g.board, (8, 8))
+
+
+# ------------------------------------------------------------ efficiency after a loss (#15 item 1)
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from mazekit.cli.mines import result_line  # noqa: E402
+from mazekit.minesweeper import three_bv, three_bv_solved  # noqa: E402
+
+
+def test_a_quick_loss_reports_what_was_opened_not_the_whole_board() -> None:
+    """`mines play --level beginner --seed 1`, open, open, open on a mine: it said 'efficiency 500%'."""
+    game = Game(rows=9, cols=9, mines=10, rng=1)
+    clicks = [(0, 0), (0, 2), (1, 2)]
+    for cell in clicks:
+        if game.over:
+            break
+        game.open(cell)
+    # find a mine next to what is open and step on it
+    mine = tuple(np.argwhere(game.board.mines)[0])
+    game.open(mine)
+    assert game.state == "lost"
+    assert game.three_bv_solved() <= game.clicks
+    assert game.efficiency() <= 1.0
+    line = result_line(game)
+    assert line.startswith("lost") and f"3BV {game.three_bv_solved()} of {game.three_bv()} done" in line
+
+
+@given(st.integers(0, 2**32 - 1), st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), min_size=1, max_size=30))
+def test_efficiency_without_chords_never_passes_100_percent(seed: int, cells: list[tuple[int, int]]) -> None:
+    game = Game(rows=9, cols=9, mines=10, rng=seed)
+    for cell in cells:
+        if game.over:
+            break
+        game.open(cell)
+    assert 0 <= game.three_bv_solved() <= game.three_bv()
+    assert game.efficiency() <= 1.0
+    if game.state == "won":
+        assert game.three_bv_solved() == game.three_bv()
+
+
+def test_three_bv_solved_counts_openings_once_and_lonely_numbers() -> None:
+    mines = np.array([[0, 0, 0, 1], [0, 0, 0, 1], [1, 1, 1, 1], [0, 1, 0, 1]], dtype=bool)
+    assert three_bv(mines) == 3  # one opening, the lonely cells (3, 0) and (3, 2)
+    nothing = np.zeros_like(mines)
+    assert three_bv_solved(mines, nothing) == 0
+    assert three_bv_solved(mines, ~mines) == 3
+    one_zero = nothing.copy()
+    one_zero[0, 0] = True
+    assert three_bv_solved(mines, one_zero) == 1
+    border_number = nothing.copy()
+    border_number[1, 2] = True  # a number beside the opening, opened alone: the opening is not done
+    assert three_bv_solved(mines, border_number) == 0

@@ -199,6 +199,8 @@ def run_play(args: argparse.Namespace) -> int:
 def result_line(game: Game) -> str:
     """The line shown when a game ends: time, 3BV, 3BV/s and efficiency.
 
+    A lost game counts the 3BV the player did (:meth:`Game.three_bv_solved`).
+
     >>> from mazekit.minesweeper import Board, Game
     >>> t = iter([0.0, 2.0])
     >>> g = Game(board=Board.parse("*..\\n...\\n..."), clock=lambda: next(t))
@@ -207,9 +209,11 @@ def result_line(game: Game) -> str:
     'won in 2.0 s: 3BV 1, 3BV/s 0.50, 1 clicks, efficiency 100%'
     """
     secs = max(game.elapsed, 1e-9)
-    bv = game.three_bv()
-    word = "won" if game.state == "won" else "lost"
-    return (f"{word} in {game.elapsed:.1f} s: 3BV {bv}, 3BV/s {bv / secs:.2f}, "
+    bv, done = game.three_bv(), game.three_bv_solved()
+    if game.state == "won":
+        return (f"won in {game.elapsed:.1f} s: 3BV {bv}, 3BV/s {bv / secs:.2f}, "
+                f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%")
+    return (f"lost in {game.elapsed:.1f} s: 3BV {done} of {bv} done, 3BV/s {done / secs:.2f}, "
             f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%")
 
 

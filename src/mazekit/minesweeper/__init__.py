@@ -8,7 +8,7 @@
 000
 """
 
-from .board import LEVELS, Board, FirstClick, density, generate, protected_cells, three_bv
+from .board import LEVELS, Board, FirstClick, density, generate, protected_cells, three_bv, three_bv_solved
 from .game import Game, State
 from .noguess import generate_no_guess
 from .solver import Deduction, Move, PlayResult, deduce, next_move, play, probabilities, solvable
@@ -32,4 +32,5 @@ __all__ = [
     "protected_cells",
     "solvable",
     "three_bv",
+    "three_bv_solved",
 ]

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..grid import Point, check_point
 
-__all__ = ["Board", "FirstClick", "LEVELS", "density", "generate", "protected_cells", "three_bv"]
+__all__ = ["Board", "FirstClick", "LEVELS", "density", "generate", "protected_cells", "three_bv", "three_bv_solved"]
 
 FirstClick = Literal["safe", "zero"]
 
@@ -186,15 +186,41 @@ def three_bv(mines: ArrayLike) -> int:
     >>> three_bv([[0, 1, 0]])
     2
     """
+    _, n_open, lonely = _three_bv_parts(np.asarray(mines, dtype=bool))
+    return int(n_open) + int(np.count_nonzero(lonely))
+
+
+def three_bv_solved(mines: ArrayLike, opened: ArrayLike) -> int:
+    """The part of the 3BV a player has done: the openings with an open zero,
+    plus the open safe numbered cells not next to any zero.
+
+    Equal to :func:`three_bv` once every safe cell is open; what a lost game
+    reports (the clicks that were needed for what the player opened).
+
+    >>> mines = [[0, 0, 0, 1], [0, 0, 0, 1], [1, 1, 1, 1], [0, 1, 0, 1]]
+    >>> three_bv(mines), three_bv_solved(mines, [[1, 1, 1, 0]] + [[0, 0, 0, 0]] * 3)
+    (3, 1)
+    """
+    m = np.asarray(mines, dtype=bool)
+    op = np.asarray(opened, dtype=bool) & ~m
+    labels, _, lonely = _three_bv_parts(m)
+    return int(np.unique(labels[op & (labels > 0)]).size) + int(np.count_nonzero(lonely & op))
+
+
+def _three_bv_parts(m: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int, NDArray[np.bool_]]:
+    """The zero regions' labels (0 elsewhere), their count, and the lonely numbered cells.
+
+    An opening is done when one of its zeros is open (the flood opens the rest);
+    a number beside an opening, opened alone, does not count.
+    """
     from ..search import label
 
-    m = np.asarray(mines, dtype=bool)
     dens = density(m)
     zero = (dens == 0) & ~m
-    _, n_open = label(zero, connectivity=8)
+    zlab, n_open = label(zero, connectivity=8)
     near_zero = density(zero) > 0
     lonely = ~m & ~zero & ~near_zero
-    return int(n_open) + int(np.count_nonzero(lonely))
+    return np.asarray(zlab, dtype=np.int32), int(n_open), lonely
 
 
 def protected_cells(shape: tuple[int, int], click: Point | None, rule: FirstClick) -> NDArray[np.bool_]:

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..grid import Point, check_point
-from .board import Board, FirstClick, generate
+from .board import Board, FirstClick, generate, three_bv_solved
 from .solver import CLOSED
 
 __all__ = ["Game", "State"]
@@ -125,9 +125,19 @@ class Game:
             raise RuntimeError("the board is laid out at the first click")
         return self.board.three_bv()
 
+    def three_bv_solved(self) -> int:
+        """The part of the 3BV the player has done (all of it once won)."""
+        if self.board is None:
+            return 0
+        return three_bv_solved(self.board.mines, self.opened)
+
     def efficiency(self) -> float:
-        """3BV divided by the clicks made (open, chord and flag clicks)."""
-        return self.three_bv() / self.clicks if self.clicks else 0.0
+        """The 3BV done divided by the clicks made (open, chord and flag clicks).
+
+        A game lost early counts what the player opened, not the whole board's
+        3BV; only chording can take it above 1.
+        """
+        return self.three_bv_solved() / self.clicks if self.clicks else 0.0
 
     def text(self) -> str:
         """Rows of digits for open cells, ``F`` for flags, ``#`` for closed cells

@@ -165,9 +165,9 @@ function showStats() {
     ["mines left", v.mines_left],
     ["time", `${t.toFixed(1)} s`],
     ["clicks", v.clicks],
-    ["3BV", v.three_bv ?? "— (laid out at the first click)"],
+    ["3BV (done / board)", v.three_bv != null ? `${v.three_bv_done} / ${v.three_bv}` : "— (laid out at the first click)"],
     ["3BV/s", v.three_bv_per_s != null ? v.three_bv_per_s.toFixed(2) : "—"],
-    ["efficiency (3BV / clicks)", v.efficiency != null && (v.state === "won" || v.state === "lost") ? `${Math.round(100 * v.efficiency)}%` : "— (at the end)"],
+    ["efficiency (3BV done / clicks)", v.efficiency != null && v.clicks > 0 ? `${Math.round(100 * v.efficiency)}%` : "—"],
     ["seed", v.seed],
   ]);
 }
