@@ -41,6 +41,7 @@ python benchmarks/run.py search --quick         # a fast smoke run (small grids,
 python benchmarks/run.py search --sizes 1000 --repeat 3 --no-write   # print only
 python benchmarks/startup.py                    # process start-up figures (CLI, forest)
 python benchmarks/run.py generate               # maze generation (also: universal, mines, sokoban)
+python benchmarks/run.py web                    # the playground: page load, /api/search, animation (needs chromium)
 ```
 
 `python benchmarks/run.py --list` shows the available benchmarks (`benchmarks/bench_NAME.py`,

@@ -119,8 +119,9 @@ def _disc_lists(packed: dict[str, Any]) -> Any:
 
     import numpy as np
 
-    return np.frombuffer(base64.b64decode(packed["discovered"]["data"]), dtype="<i4").reshape(
-        packed["discovered"]["shape"]).tolist()
+    rec = packed["discovered"]
+    return np.frombuffer(base64.b64decode(rec["data"]), dtype=np.dtype(rec["dtype"]).newbyteorder("<")).reshape(
+        rec["shape"]).tolist()
 
 
 def _browser(p: Any) -> Any:

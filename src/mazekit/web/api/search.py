@@ -106,17 +106,23 @@ def run_search(
 
 
 def trace(result: SearchResult) -> dict[str, Any]:
-    """The packed trace of a search: ``order`` and ``discovered`` (int32, -1 never), ``steps``."""
-    order = result.order.astype(np.int32)
+    """The packed trace of a search: ``order`` and ``discovered`` (-1 never), ``steps``.
+
+    The arrays take the smallest signed integer type that holds the steps
+    (int8, int16 or int32), so a search that visits few cells sends little.
+    """
+    order = result.order
     parent = result.parent.ravel()
     flat = order.ravel()
-    discovered = np.where(parent >= 0, flat[np.maximum(parent, 0)], -1).astype(np.int32)
+    discovered = np.where(parent >= 0, flat[np.maximum(parent, 0)], -1)
     discovered[flat == 0] = 0  # the sources
     discovered = np.where((flat >= 0) & ((discovered < 0) | (discovered > flat)), flat, discovered)
+    steps = int(flat.max(initial=-1)) + 1
+    dtype = np.int8 if steps <= 127 else np.int16 if steps <= 32767 else np.int32
     return {
-        "steps": int(flat.max(initial=-1)) + 1,
-        "order": pack(order),
-        "discovered": pack(discovered.reshape(order.shape)),
+        "steps": steps,
+        "order": pack(order.astype(dtype)),
+        "discovered": pack(discovered.reshape(order.shape).astype(dtype)),
     }
 
 
