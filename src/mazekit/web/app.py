@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,17 +41,9 @@ ROOMS: dict[str, tuple[str, str]] = {
 API_MODULES = (".api.search", ".api.maze", ".api.universal", ".api.mines", ".api.sokoban")
 
 
-def _api_routes() -> list[BaseRoute]:
-    routes: list[BaseRoute] = []
-    for name in API_MODULES:
-        try:
-            module = importlib.import_module(name, __package__)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}{name}":
-                raise
-            continue  # a room still being built
-        routes.extend(module.ROUTES)
-    return routes
+def _api_modules() -> list[Any]:
+    """The API modules, each with its ``ROUTES`` and, optionally, a ``WARM_UP`` callable."""
+    return [importlib.import_module(name, __package__) for name in API_MODULES]
 
 
 def _page(name: str) -> FileResponse:
@@ -104,17 +97,18 @@ def create_app(limits: Limits | None = None, *, warm: bool = False) -> Starlette
         Load the compiled kernels in a background thread at start-up, so the
         first request does not wait for numba.
     """
+    modules = _api_modules()
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/api", api_index),
-        *_api_routes(),
+        *(route for module in modules for route in module.ROUTES),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/{room}", room),
     ]
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if warm:
-            warm_up()
+            warm_up([m.WARM_UP for m in modules if hasattr(m, "WARM_UP")])
         yield
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
@@ -124,8 +118,12 @@ def create_app(limits: Limits | None = None, *, warm: bool = False) -> Starlette
     return app
 
 
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels the pages use first, in a thread."""
+def warm_up(hooks: Sequence[Callable[[], object]] = ()) -> threading.Thread:
+    """Compile (or load from numba's cache) the kernels the pages use, in a background thread.
+
+    The searches first, then each room's ``hooks``; a hook that fails is logged
+    and skipped (the request that needs it will compile it and report any error).
+    """
 
     def work() -> None:
         import numpy as np
@@ -135,12 +133,12 @@ def warm_up() -> None:
         grid = np.ones((64, 64), dtype=bool)
         for algorithm in ("bfs", "astar", "dijkstra", "dfs", "greedy", "dfs-random"):
             solve(grid, (0, 0), (63, 63), algorithm=algorithm)
-        hook: Any
-        for hook in _warm_hooks:
-            hook()
+        for hook in hooks:
+            try:
+                hook()
+            except Exception:  # warming is an optimisation: never let it take the server down
+                logging.getLogger("mazekit.web").exception("warm-up step %r failed", hook)
 
-    threading.Thread(target=work, name="mazekit-warm-up", daemon=True).start()
-
-
-#: Extra warm-up work the room modules register (each a no-argument callable).
-_warm_hooks: list[Any] = []
+    thread = threading.Thread(target=work, name="mazekit-warm-up", daemon=True)
+    thread.start()
+    return thread

@@ -211,14 +211,8 @@ def _warm() -> None:
         make_maze(name, 4, 4, seed=0, braid=0.0 if name == "caves" else 0.5)
 
 
-def _register_warm_up() -> None:
-    from .. import app
-
-    if _warm not in app._warm_hooks:
-        app._warm_hooks.append(_warm)
-
-
-_register_warm_up()
+#: Run once at start-up (in a thread) so the first request does not wait for numba.
+WARM_UP = _warm
 
 ROUTES = [
     Route("/api/maze/generate", generate_route, methods=["POST"]),

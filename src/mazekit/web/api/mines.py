@@ -584,14 +584,8 @@ def _warm() -> None:
     next_move(g.view(), 10)
 
 
-def _register_warm() -> None:
-    from .. import app
-
-    if _warm not in app._warm_hooks:
-        app._warm_hooks.append(_warm)
-
-
-_register_warm()
+#: Run once at start-up (in a thread) so the first request does not wait for numba.
+WARM_UP = _warm
 
 ROUTES = [
     Route("/api/mines/new", new_route, methods=["POST"]),

@@ -558,14 +558,8 @@ def _warm() -> None:
     search_level(levels[0], time_limit=5.0)
 
 
-def _register_warm_up() -> None:
-    from .. import app
-
-    if _warm not in app._warm_hooks:
-        app._warm_hooks.append(_warm)
-
-
-_register_warm_up()
+#: Run once at start-up (in a thread) so the first request does not wait for numba.
+WARM_UP = _warm
 
 ROUTES: list[BaseRoute] = [
     Route("/api/sokoban/levels", levels_route, methods=["GET"]),

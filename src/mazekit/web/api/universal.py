@@ -256,14 +256,8 @@ def _warm() -> None:
     find(grid, (0, 3), method="heuristic")
 
 
-def _register_warm_up() -> None:
-    from .. import app
-
-    if _warm not in app._warm_hooks:
-        app._warm_hooks.append(_warm)
-
-
-_register_warm_up()
+#: Run once at start-up (in a thread) so the first request does not wait for numba.
+WARM_UP = _warm
 
 ROUTES = [
     Route("/api/universal", find_route, methods=["POST"]),
