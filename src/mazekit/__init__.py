@@ -20,9 +20,24 @@ __version__ = "0.1.0"
 __all__ = [
     "InputError", "MissingDependency", "__version__",
     "grid", "search", "generate", "universal", "render", "sokoban", "minesweeper",
+    "load_ipython_extension", "unload_ipython_extension",
 ]
 
 _SUBMODULES = {"grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"}
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext mazekit`` in Jupyter: mazes (2-D bool arrays) show as pictures."""
+    from .render.notebook import load_ipython_extension as load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """``%unload_ext mazekit``: arrays print as text again."""
+    from .render.notebook import unload_ipython_extension as unload
+
+    unload(ipython)
 
 
 def __getattr__(name: str) -> Any:

@@ -38,6 +38,8 @@ __all__ = [
     "save_sokoban_gif",
     "draw_minesweeper",
     "save_minesweeper_png",
+    "maze_png",
+    "search_png",
 ]
 
 _WHERE = {
@@ -61,6 +63,8 @@ _WHERE = {
     "save_sokoban_gif": ".sokoban",
     "draw_minesweeper": ".minesweeper",
     "save_minesweeper_png": ".minesweeper",
+    "maze_png": ".notebook",
+    "search_png": ".notebook",
 }
 
 

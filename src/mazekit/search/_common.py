@@ -160,6 +160,11 @@ class SearchResult:
     distance : ndarray, shape (R, C)
         Steps (int32, -1 unreached) or cost (float64, inf unreached) from the
         source to each cell as far as the search went (computed on first use).
+    passable : ndarray of bool, shape (R, C)
+        The grid searched.
+
+    In Jupyter a result shows as a picture (``_repr_png_``, with the ``render``
+    extra): visited cells by visit order, the route, start and goal.
     """
 
     __slots__ = ("path", "found", "length", "cost", "visited", "algorithm", "_lazy", "_cache")
@@ -199,6 +204,20 @@ class SearchResult:
     @property
     def distance(self) -> NDArray[Any]:
         return self._get("distance")
+
+    @property
+    def passable(self) -> NDArray[np.bool_]:
+        """The grid that was searched (True = may enter)."""
+        return self._get("passable")
+
+    def _repr_png_(self) -> bytes | None:
+        """A picture for Jupyter: the visited cells by visit order, the route, start and goal.
+
+        None (Jupyter then shows the text) when Pillow is not installed.
+        """
+        from ..render.notebook import search_png
+
+        return search_png(self)
 
     @property
     def goal(self) -> Point | None:
@@ -241,5 +260,6 @@ def make_result(
         cost=float(path.shape[0] - 1) if cost is None else cost,
         visited=visited,
         algorithm=algorithm,
-        lazy={"order": order, "parent": lambda: pg.parents(pdir), "distance": distance},
+        lazy={"order": order, "parent": lambda: pg.parents(pdir), "distance": distance,
+              "passable": lambda: pg.unpad(pg.grid).astype(bool)},
     )

@@ -124,7 +124,8 @@ def _astar_unit4(passable: ArrayLike, start: Point, goal: Point) -> SearchResult
         cost=float(path.shape[0] - 1),
         visited=closed,
         algorithm="astar",
-        lazy={"order": order, "parent": parent, "distance": distance},
+        lazy={"order": order, "parent": parent, "distance": distance,
+              "passable": lambda: grid.astype(bool)},
     )
 
 
