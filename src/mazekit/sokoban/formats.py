@@ -43,11 +43,15 @@ __all__ = [
     "ASSIGNMENT_ROWS",
     "ASSIGNMENT_COLS",
     "ASSIGNMENT_MOVES",
+    "MAX_LEVEL_CELLS",
 ]
 
 _XSB = set("#@+$*.-_ ")
 _RLE = set("0123456789|")
 _SOLID = set("#@+$*.")
+
+#: The most cells a level read from text may have (a few run-length rows could otherwise ask for gigabytes).
+MAX_LEVEL_CELLS = 2**22
 
 #: The assignment's map size.
 ASSIGNMENT_ROWS = 10
@@ -69,10 +73,11 @@ def _is_board_line(line: str) -> bool:
 
 
 def _expand_rle(text: str, lineno: int) -> list[str]:
-    """Expand one run-length encoded line into rows."""
+    """Expand one run-length encoded line into rows (at most :data:`MAX_LEVEL_CELLS` characters in all)."""
     rows: list[str] = []
     out: list[str] = []
     count = ""
+    total = 0
     for col, ch in enumerate(text, 1):
         if ch.isdigit():
             count += ch
@@ -86,6 +91,9 @@ def _expand_rle(text: str, lineno: int) -> list[str]:
         n = int(count) if count else 1
         if n > 100000:
             raise InputError(lineno, f"run length {n} in column {col} is too large")
+        total += n
+        if total > MAX_LEVEL_CELLS:
+            raise InputError(lineno, f"the run-length rows expand to more than {MAX_LEVEL_CELLS} cells")
         out.append(ch * n)
         count = ""
     if count:
@@ -99,6 +107,8 @@ def _build_xsb(rows: list[tuple[int, str]], title: str) -> Level:
     first_line = rows[0][0]
     height = len(rows)
     width = max(len(t) for _, t in rows)
+    if height * width > MAX_LEVEL_CELLS:
+        raise InputError(first_line, f"a {height}x{width} level is too large (more than {MAX_LEVEL_CELLS} cells)")
     walls = np.zeros((height, width), dtype=np.bool_)
     goals = np.zeros((height, width), dtype=np.bool_)
     players: list[tuple[int, int, int]] = []
@@ -145,7 +155,8 @@ def parse_levels(data: bytes | str) -> list[Level]:
 
     Raises :class:`~mazekit.errors.InputError` naming the line of the first
     problem: a strange character in a level row, no player or two, no boxes,
-    more boxes than goals, or no level at all.
+    more boxes than goals, no level at all, or a level (run-length rows
+    expanded) of more than :data:`MAX_LEVEL_CELLS` cells.
 
     Examples
     --------
@@ -162,15 +173,20 @@ def parse_levels(data: bytes | str) -> list[Level]:
     blocks: list[tuple[list[tuple[int, str]], list[str], list[str]]] = []
     text_lines: list[str] = []
     current: list[tuple[int, str]] = []
+    cells = 0  # characters in the current level's rows
     for i, raw in enumerate(lines, 1):
         line = raw.rstrip()
         if _is_board_line(line):
             if not current:
                 blocks.append((current, text_lines, []))
                 text_lines = []
+                cells = 0
             if set(line.strip()) & _RLE:
                 expanded = _expand_rle(line.strip() if "|" in line else line, i)
                 current.extend((i, row) for row in expanded)
+                cells += sum(len(row) for row in expanded)
+                if cells > MAX_LEVEL_CELLS:
+                    raise InputError(i, f"the level's run-length rows expand to more than {MAX_LEVEL_CELLS} cells")
             else:
                 current.append((i, line))
             continue
