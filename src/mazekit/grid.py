@@ -200,6 +200,12 @@ def parse_header(line: str, lineno: int, names: Sequence[str]) -> list[int]:
     return values
 
 
+def _is_int(word: str) -> bool:
+    """Whether ``word`` is an integer as ``int`` reads it: ASCII digits, maybe a minus ('²' and '--5' are not)."""
+    digits = word[1:] if word.startswith("-") else word
+    return digits.isascii() and digits.isdigit()
+
+
 def _check_size(rows: int, cols: int, lineno: int) -> None:
     if rows < 1 or cols < 1:
         raise InputError(lineno, f"the grid must have at least one row and one column, got {rows}x{cols}")
@@ -391,7 +397,7 @@ def read_grid(
         raise InputError(0, "empty input: expected the rows of a grid")
     first = 0
     words = lines[0].split()
-    if len(words) >= 2 and all(w.lstrip("-").isdigit() for w in words) and len(lines) > 1:
+    if len(words) >= 2 and all(_is_int(w) for w in words) and len(lines) > 1:
         rows, cols = int(words[0]), int(words[1])
         if set(words) <= {"0", "1"}:
             # "1 0" may be a header or a row of a spaced grid: a header only where the rows fit it
@@ -425,7 +431,7 @@ def header_ends(text: str, shape: tuple[int, int]) -> tuple[Point, Point] | None
     """
     lines = split_lines(text)
     words = lines[0].split() if lines else []
-    if len(words) != 6 or not all(w.isdigit() for w in words):
+    if len(words) != 6 or not all(_is_int(w) for w in words):
         return None
     rows, cols, r1, c1, r2, c2 = (int(w) for w in words)
     if (rows, cols) != shape or not (1 <= r1 <= rows and 1 <= r2 <= rows and 1 <= c1 <= cols and 1 <= c2 <= cols):

@@ -31,3 +31,38 @@ def test_run_length_rows_cannot_ask_for_gigabytes(data: str | bytes) -> None:
     with pytest.raises(InputError, match="cells"):
         load_levels(data if isinstance(data, bytes) else data.encode())
     assert time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("data", ["\u00b2 2\n00\n", "2 \u00b2\n00\n00\n", "--5 2\n00\n", "2 --2\n00\n00\n"])
+def test_a_header_of_odd_digits_is_input_error(data: str) -> None:
+    """'²'.isdigit() is true but int('²') fails: read_grid raised ValueError, 'mazekit path' a traceback."""
+    from mazekit.grid import read_grid
+
+    with pytest.raises(InputError):
+        read_grid(data)
+    with pytest.raises(InputError):
+        read_grid(data.encode())
+
+
+def test_header_ends_ignores_odd_digits() -> None:
+    from mazekit.grid import header_ends
+
+    assert header_ends("\u00b2 1 1 1 1 1\n0\n", (1, 1)) is None
+    assert header_ends("1 1 1 1 1 1\n0\n", (1, 1)) == ((0, 0), (0, 0))
+
+
+def test_run_length_count_of_odd_digits_is_input_error() -> None:
+    from mazekit.sokoban import parse_levels
+
+    with pytest.raises(InputError, match="line 1"):
+        parse_levels("#1\u00b2#\n#@$.#\n")
+
+
+def test_path_cli_odd_digit_header_is_exit_2(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from mazekit.cli import main
+
+    src = tmp_path / "grid.txt"
+    src.write_bytes("\u00b2 2\n00\n".encode())
+    assert main(["path", str(src)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err

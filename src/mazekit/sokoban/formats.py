@@ -79,7 +79,7 @@ def _expand_rle(text: str, lineno: int) -> list[str]:
     count = ""
     total = 0
     for col, ch in enumerate(text, 1):
-        if ch.isdigit():
+        if ch in "0123456789":  # not str.isdigit: int() refuses '²'
             count += ch
             continue
         if ch == "|":
