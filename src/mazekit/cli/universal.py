@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 from ..grid import decode_text
+from ._batch import add_batch_options, batch_options, run_tasks
 from ._io import UsageError, check_outputs, read_input, write_output
 
 
@@ -37,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", nargs="?", help="maze file, '-' for stdin (default: the article's maze)")
+    p.add_argument("file", nargs="*", help="maze file, '-' for stdin (default: the article's maze); "
+                                           "several files run as a batch")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--exact", action="store_const", dest="method", const="exact",
                      help="shortest string, proven shortest (A* over sets of positions)")
@@ -50,6 +53,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="read and write U as down and D as up, as the article's Julia code does")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary or progress on stderr")
     p.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
+    g = p.add_argument_group("a batch over many mazes (one line per maze: name, length, lower bound, verdict, string)")
+    g.add_argument("--generate", type=int, metavar="N", help="N generated mazes instead of files")
+    g.add_argument("--size", default="10x10", metavar="RxC", help="their size in cells (default 10x10)")
+    g.add_argument("--algorithm", default="backtracker", metavar="NAME", help="their generator (default backtracker)")
+    g.add_argument("--braid", type=float, default=0.0, metavar="F", help="remove this share of dead ends")
+    g.add_argument("--seed", type=int, default=0, help="the first maze's seed; maze i uses seed + i (default 0)")
+    add_batch_options(p)
     p.set_defaults(func=run, method="auto")
 
 
@@ -71,6 +81,9 @@ def _cells(points: list[list[int]], limit: int = 20) -> str:
 
 def run(args: argparse.Namespace) -> int:
     check_outputs(args.output)
+    if args.generate is not None or len(args.file) > 1:
+        return run_batch_form(args)
+    args.file = args.file[0] if args.file else None
     if args.max_length is not None and args.max_length < 0:
         raise UsageError(f"--max-length must be 0 or more, got {args.max_length}")
     if args.time_limit is not None and not args.time_limit > 0:
@@ -150,3 +163,124 @@ def _find(passable, exit, args: argparse.Namespace) -> int:  # type: ignore[no-u
         print(f"length {len(res.string)}, lower bound {res.lower_bound} (distance bound {res.distance_bound}, "
               f"{pair}), {verdict} [{detail}, {res.starts} starts, {elapsed:.2f} s{stop}]", file=sys.stderr)
     return 130 if interrupted else 0
+
+
+# ------------------------------------------------------------------ batch form
+
+
+def maze_task(source: tuple[Any, ...], method: str, time_limit: float, max_length: int | None) -> dict[str, Any]:
+    """One maze of a batch (runs on a worker): ``source`` is ``("text", maze)`` or
+    ``("generate", algorithm, rows, cols, seed, braid)``; returns a JSON-able record."""
+    import numpy as np
+
+    from ..universal import find, read_maze
+
+    if source[0] == "text":
+        passable, exit = read_maze(source[1])
+    else:
+        from ..generate import GENERATORS, braid
+
+        _, algorithm, rows, cols, seed, braid_share = source
+        gen = np.random.default_rng(int(seed))
+        passable = GENERATORS[str(algorithm)](int(rows), int(cols), rng=gen)
+        if float(braid_share):
+            passable = braid(passable, float(braid_share), rng=gen)
+        free = np.flatnonzero(passable.ravel())
+        k = int(free[-1])
+        exit = (k // passable.shape[1], k % passable.shape[1])
+    started = time.monotonic()
+    res = find(passable, exit, method=method, max_length=max_length, time_limit=time_limit)  # type: ignore[arg-type]
+    return {
+        "found": bool(res.found), "string": res.string, "length": len(res.string) if res.found else None,
+        "lower_bound": int(res.lower_bound), "proven": bool(res.proven), "starts": int(res.starts),
+        "stuck": int(res.stuck.shape[0]), "complete": bool(res.complete), "method": res.method,
+        "seconds": round(time.monotonic() - started, 3),
+    }
+
+
+def _warm_universal() -> None:
+    maze_task(("generate", "backtracker", 3, 3, 0, 0.0), "auto", 5.0, None)
+
+
+def _batch_sources(args: argparse.Namespace) -> list[tuple[str, tuple[Any, ...]]]:
+    """(task id, source) for every maze of the batch."""
+    import hashlib
+
+    if args.generate is not None:
+        from .maze import _size
+
+        if args.file:
+            raise UsageError("give maze files or --generate N, not both")
+        if not 1 <= args.generate <= 1_000_000:
+            raise UsageError(f"--generate must be between 1 and 1000000, got {args.generate}")
+        from ..generate import GENERATORS, PLAIN
+
+        if args.algorithm not in GENERATORS or args.algorithm in PLAIN:
+            mazes = ", ".join(g for g in GENERATORS if g not in PLAIN)
+            raise UsageError(f"--algorithm must be one of {mazes}, got {args.algorithm!r}")
+        if not 0.0 <= args.braid <= 1.0:
+            raise UsageError(f"--braid must be between 0 and 1, got {args.braid:g}")
+        rows, cols = _size(args.size)
+        return [(f"{args.algorithm}-{rows}x{cols}-braid{args.braid:g}-seed{args.seed + i}",
+                 ("generate", args.algorithm, rows, cols, args.seed + i, args.braid)) for i in range(args.generate)]
+    out = []
+    from ..universal import read_maze
+
+    for path in args.file:
+        text = decode_text(read_input(path))
+        read_maze(text)  # bad input is reported now, naming the file, before any work
+        digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+        out.append((f"{path}#{digest}", ("text", text)))
+    return out
+
+
+def run_batch_form(args: argparse.Namespace) -> int:
+    """Many mazes: one line each on stdout, a summary on stderr; resumable with --results."""
+    from ..batch import Task
+    from ..errors import InputError
+
+    if args.verify is not None:
+        raise UsageError("--verify checks one maze; give one file")
+    sources: list[tuple[str, tuple[Any, ...]]] = []
+    try:
+        sources = _batch_sources(args)
+    except InputError as exc:
+        raise InputError(exc.line, str(exc).split(": ", 1)[-1]) from None
+    time_limit = args.time_limit if args.time_limit is not None else 10.0
+    tasks = [Task(tid, (src, args.method, time_limit, args.max_length)) for tid, src in sources]
+    opts = batch_options(args, warm=_warm_universal, quiet=args.quiet)
+    report = run_tasks(tasks, maze_task, opts, label="universal", unit="mazes", quiet=args.quiet,
+                       solved=lambda r: bool(r.get("proven")))
+    lines, ratios, proven, seconds = [], [], 0, 0.0
+    for task in tasks:
+        rec = report.records.get(task.id)
+        if rec is None or rec.get("status") != "done":
+            why = "not run" if rec is None else f"failed: {rec.get('error', '')}"
+            lines.append(f"{task.id}\t-\t-\t{why}\t")
+            continue
+        r = rec["result"]
+        seconds += float(r.get("seconds", 0.0))
+        if not r["found"]:
+            verdict = "stuck" if r["stuck"] else "none"
+            lines.append(f"{task.id}\t-\t{r['lower_bound']}\t{verdict}\t")
+            continue
+        proven += bool(r["proven"])
+        if r["lower_bound"] > 0:
+            ratios.append(r["length"] / r["lower_bound"])
+        verdict = "proven" if r["proven"] else f"gap {r['length'] - r['lower_bound']}"
+        string = r["string"].translate(_SWAP) if args.swap_ud else r["string"]
+        lines.append(f"{task.id}\t{r['length']}\t{r['lower_bound']}\t{verdict}\t{string}")
+    write_output(args.output, "\n".join(lines) + "\n")
+    if not args.quiet:
+        done = sum(1 for t in tasks if report.records.get(t.id, {}).get("status") == "done")
+        if ratios:
+            ratios.sort()
+            med = ratios[len(ratios) // 2] if len(ratios) % 2 else (ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2]) / 2
+            shape = f"length / lower bound: median {med:.3f}, worst {ratios[-1]:.3f}; "
+        else:
+            shape = ""
+        print(f"{done} of {len(tasks)} mazes: {shape}proven shortest {proven}; "
+              f"{seconds:.1f} s of search, {report.wall:.1f} s wall", file=sys.stderr)
+    if report.interrupted:
+        return 130
+    return 0 if all(report.records.get(t.id, {}).get("status") == "done" for t in tasks) else 1
