@@ -66,3 +66,15 @@ def test_path_cli_odd_digit_header_is_exit_2(tmp_path, capsys) -> None:  # type:
     assert main(["path", str(src)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_solver_out_of_time_before_its_first_run_is_an_answer() -> None:
+    """search_level asserted a run had started: a time limit shorter than the level's preparation
+    (the fuzzed /api/sokoban/solve, body {"level": {"text": "####\\n.........##+$.$.#\\n#2###\\n#\\n#2###\\n"}}
+    on a server with a 0.05 s cap) was a 500 'internal error: AssertionError'."""
+    from mazekit.sokoban import parse_level
+    from mazekit.sokoban.solver import search_level
+
+    level = parse_level("#" * 40 + "\n#@ $" + " " * 34 + ".#\n" + ("#" + " " * 38 + "#\n") * 30 + "#" * 40)
+    res = search_level(level, time_limit=1e-9)
+    assert res.solution is None and res.stats.stopped == "time"

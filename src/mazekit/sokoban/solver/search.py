@@ -732,8 +732,9 @@ def search_level(
         stopped = "memory" if res.stats.stopped == "time" and stopped == "memory" else res.stats.stopped
         if res.stats.stopped not in ("time", "memory") or time_limit is None:
             break
-    assert res is not None
     stats = SearchStats(nodes, expanded, time.perf_counter() - t0, stopped, compile_time)
+    if res is None:  # the time ran out while the level was being prepared: no run started
+        return SearchResult(None, stats)
     sol = res.solution
     if sol is not None:
         sol = Solution(sol.lurd, sol.moves, sol.pushes, sol.optimal, stats)
