@@ -10,7 +10,7 @@ from collections import deque
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mazekit import examples
@@ -25,6 +25,7 @@ from mazekit.universal.exact import astar_codes, polish_codes
 from mazekit.universal.heuristic import beam_codes, greedy_codes
 
 from tests.conftest import jit_mode
+from tests.strategies import mazes
 
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 # The article's example strings, written for its Julia code (where U moves down).
@@ -84,23 +85,6 @@ def brute_force_optimum(passable, exit, starts=None):
                 seen.add(fz)
                 queue.append((fz, d + 1))
     return None
-
-
-@st.composite
-def mazes(draw, max_side=5, density=0.3):
-    rows = draw(st.integers(1, max_side))
-    cols = draw(st.integers(1, max_side))
-    bits = draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))
-    passable = np.array(bits, dtype=bool).reshape(rows, cols)
-    cells = rows * cols
-    er = draw(st.integers(0, rows - 1))
-    ec = draw(st.integers(0, cols - 1))
-    passable[er, ec] = True
-    if draw(st.booleans()):  # connect everything often enough to have strings
-        passable |= np.array(draw(st.lists(st.floats(0, 1), min_size=cells, max_size=cells))).reshape(
-            rows, cols
-        ) > density
-    return passable, (er, ec)
 
 
 def solvable(passable, exit):
@@ -170,11 +154,9 @@ def test_exact_is_the_brute_force_optimum_and_bounds_stay_below(maze):
 @given(mazes(4), st.data())
 def test_exact_from_a_subset_of_starts_and_polish(maze, data):
     passable, exit = maze
-    if not solvable(passable, exit):
-        return
+    assume(solvable(passable, exit))
     model = Model(passable, exit)
-    if model.n == 0:
-        return
+    assume(model.n > 0)  # a start besides the exit
     chosen = sorted(set(data.draw(st.lists(st.integers(0, model.n - 1), min_size=1, max_size=4))))
     table = _pair_table(model)
     out = astar_codes(model, table, limit=10**6, cells=np.array(chosen))
@@ -253,8 +235,7 @@ def test_bad_arguments():
 @given(mazes(7))
 def test_heuristic_strings_always_verify(maze):
     passable, exit = maze
-    if not solvable(passable, exit):
-        return
+    assume(solvable(passable, exit))
     res = U.find(passable, exit, method="heuristic")
     assert res.found and U.verify(passable, exit, res.string).ok
     assert res.lower_bound <= len(res.string)

@@ -13,10 +13,9 @@ from mazekit.generate.properties import dead_ends, is_perfect
 from mazekit.search import label
 
 from tests.conftest import jit_mode
+from tests.strategies import seeds, sizes
 
 MAZES = sorted(PERFECT)
-sizes = st.integers(1, 9)
-seeds = st.integers(0, 2**32 - 1)
 
 
 @pytest.mark.parametrize("name", MAZES)

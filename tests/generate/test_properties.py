@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 
 from mazekit.generate import generate
 from mazekit.generate.properties import (
@@ -17,6 +15,8 @@ from mazekit.generate.properties import (
     solution_length,
     straightness,
 )
+
+from tests.strategies import grids
 
 
 def _brute_tree(p: np.ndarray) -> bool:
@@ -38,7 +38,7 @@ def _brute_tree(p: np.ndarray) -> bool:
 
 
 @settings(max_examples=80)
-@given(arrays(np.bool_, st.tuples(st.integers(1, 6), st.integers(1, 6))))
+@given(grids(6, opened=False))
 def test_is_perfect_pixels(p: np.ndarray) -> None:
     assert is_perfect(p, cells=False) == _brute_tree(p)
 

@@ -8,13 +8,13 @@ import time
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from mazekit.cli import main
 from mazekit.minesweeper import Board, density, generate, protected_cells, three_bv
 from mazekit.search import _kernels as SK
 
 from tests.conftest import DATA, jit_mode
+from tests.strategies import mine_boards
 
 CASES = sorted(p.stem for p in (DATA / "minesweeper").glob("*.in"))
 
@@ -49,21 +49,8 @@ def reference_open(mines: np.ndarray, seed: tuple[int, int]) -> np.ndarray:
     return opened
 
 
-@st.composite
-def boards(draw: st.DrawFn) -> tuple[np.ndarray, tuple[int, int]]:
-    rows = draw(st.integers(1, 14))
-    cols = draw(st.integers(1, 14))
-    p = draw(st.sampled_from([0.0, 0.05, 0.12, 0.25]))
-    seed = draw(st.integers(0, 2**31))
-    mines = np.random.default_rng(seed).random((rows, cols)) < p
-    r = draw(st.integers(0, rows - 1))
-    c = draw(st.integers(0, cols - 1))
-    mines[r, c] = False
-    return mines, (r, c)
-
-
 @settings(max_examples=40)
-@given(boards())
+@given(mine_boards())
 def test_flood_matches_recursive_reference(case: tuple[np.ndarray, tuple[int, int]]) -> None:
     mines, seed = case
     expected = reference_open(mines, seed)

@@ -26,6 +26,7 @@ from mazekit.search import (
 )
 from mazekit.search import _kernels as K
 from tests.conftest import jit_mode
+from tests.strategies import cost_grids, grid_and_points, grids, points
 
 STEPS = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
 
@@ -133,27 +134,6 @@ def assert_valid_path(p, path, start, end, conn=4, start_free=False):
     assert len(set(path)) == len(path)
 
 
-# ------------------------------------------------------------------ strategies
-
-
-@st.composite
-def grids(draw, max_side=12, density=None):
-    rows = draw(st.integers(1, max_side))
-    cols = draw(st.integers(1, max_side))
-    p = draw(arrays(np.bool_, (rows, cols), elements=st.booleans()))
-    if draw(st.booleans()):  # mostly open grids find longer paths
-        p = p | draw(arrays(np.bool_, (rows, cols), elements=st.booleans()))
-    return p
-
-
-@st.composite
-def grid_and_points(draw, max_side=12):
-    p = draw(grids(max_side))
-    rows, cols = p.shape
-    pt = st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1))
-    return p, draw(pt), draw(pt)
-
-
 MODES = ["never", "always"]
 
 
@@ -179,8 +159,7 @@ def test_bfs_matches_textbook_bfs(mode, case, conn):
 @given(p=grids(), conn=st.sampled_from([4, 8]), data=st.data())
 def test_bfs_full_field_and_multi_source(mode, p, conn, data):
     rows, cols = p.shape
-    pt = st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1))
-    sources = data.draw(st.lists(pt, min_size=1, max_size=4))
+    sources = data.draw(st.lists(points(p.shape), min_size=1, max_size=4))
     with jit_mode(mode):
         res = bfs(p, sources, connectivity=conn)
         fast = bfs_distances(p, sources, connectivity=conn)
@@ -198,8 +177,7 @@ def test_bfs_full_field_and_multi_source(mode, p, conn, data):
 @pytest.mark.parametrize("mode", MODES)
 @given(p=grids(), conn=st.sampled_from([4, 8]), data=st.data())
 def test_bfs_to_targets_reaches_a_nearest_target(mode, p, conn, data):
-    rows, cols = p.shape
-    s = data.draw(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)))
+    s = data.draw(points(p.shape))
     targets = data.draw(arrays(np.bool_, p.shape, elements=st.booleans()))
     with jit_mode(mode):
         res = bfs(p, s, targets=targets, connectivity=conn)
@@ -293,15 +271,6 @@ def test_astar_length_equals_bfs_and_greedy_is_valid(mode, case, conn):
         assert_valid_path(p, gr.path, s, g, conn)
         assert gr.length >= b.length
         assert (a.distance[p & (a.order >= 0)] >= 0).all()
-
-
-@st.composite
-def cost_grids(draw, max_side=10):
-    rows = draw(st.integers(1, max_side))
-    cols = draw(st.integers(1, max_side))
-    cost = draw(arrays(np.float64, (rows, cols), elements=st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.5, 9.0, np.inf])))
-    pt = st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1))
-    return cost, draw(pt), draw(pt)
 
 
 @pytest.mark.parametrize("mode", MODES)

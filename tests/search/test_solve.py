@@ -6,14 +6,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 
 from mazekit.generate import GENERATORS, PERFECT
 from mazekit.search import SOLVERS, bfs, solve
 from mazekit.search import _solve_kernels as SK
 from tests.conftest import jit_mode
+from tests.strategies import grids, points, seeds
 
-grids = arrays(np.bool_, st.tuples(st.integers(1, 9), st.integers(1, 9)), elements=st.booleans())
 SHORTEST = ("bfs", "astar", "dijkstra")
 
 
@@ -29,11 +28,9 @@ def _valid(path: np.ndarray, passable: np.ndarray, start: tuple[int, int], goal:
 
 @pytest.mark.parametrize("name", sorted(SOLVERS))
 @settings(max_examples=60)
-@given(grid=grids, data=st.data(), conn=st.sampled_from([4, 8]))
+@given(grid=grids(9, opened=False), data=st.data(), conn=st.sampled_from([4, 8]))
 def test_routes(name: str, grid: np.ndarray, data: st.DataObject, conn: int) -> None:
-    rows, cols = grid.shape
-    start = (data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1)))
-    goal = (data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1)))
+    start, goal = data.draw(points(grid.shape)), data.draw(points(grid.shape))
     grid = grid.copy()
     grid[start] = grid[goal] = True
     ref = bfs(grid, start, goal, connectivity=conn)  # type: ignore[arg-type]
@@ -63,7 +60,7 @@ def test_perfect_maze_route_is_unique(gen: str) -> None:
 
 
 @settings(max_examples=30)
-@given(grid=grids, seed=st.integers(0, 2**32 - 1))
+@given(grid=grids(9, opened=False), seed=seeds)
 def test_random_dfs_compiled_equals_python(grid: np.ndarray, seed: int) -> None:
     grid = grid.copy()
     goal = (grid.shape[0] - 1, grid.shape[1] - 1)

@@ -24,6 +24,7 @@ from mazekit.sokoban import (
 )
 from mazekit.sokoban import _kernels as K
 from tests.conftest import jit_mode
+from tests.strategies import sokoban_levels
 
 ROOM = parse_level(
     """\
@@ -162,25 +163,8 @@ def test_game_solves():
 
 # ------------------------------------------------------------ properties
 
-@st.composite
-def levels(draw):
-    rows = draw(st.integers(3, 8))
-    cols = draw(st.integers(3, 8))
-    walls = np.array(draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))).reshape(rows, cols)
-    free = np.flatnonzero(~walls.ravel())
-    if free.size < 3:
-        walls[:] = False
-        free = np.arange(rows * cols)
-    picks = draw(st.lists(st.sampled_from(free.tolist()), min_size=2, max_size=min(6, free.size), unique=True))
-    nb = max(1, (len(picks) - 1) // 2)
-    player, boxes = picks[0], picks[1 : 1 + nb]
-    goals = draw(st.lists(st.sampled_from(free.tolist()), min_size=nb, max_size=nb, unique=True))
-    rc = lambda k: (int(k) // cols, int(k) % cols)  # noqa: E731
-    return Level.build(walls, goals=[rc(g) for g in goals], player=rc(player), boxes=[rc(b) for b in boxes])
-
-
 @settings(max_examples=40)
-@given(levels(), st.text(alphabet="udlr", max_size=40))
+@given(sokoban_levels(), st.text(alphabet="udlr", max_size=40))
 def test_random_walks_replay_and_undo(level, moves):
     g = Game(level)
     history = [level.start]
@@ -200,7 +184,7 @@ def test_random_walks_replay_and_undo(level, moves):
 
 
 @settings(max_examples=30)
-@given(levels())
+@given(sokoban_levels())
 def test_kernels_compiled_equal_python(level):
     n = level.size
     blocked = np.zeros(n, dtype=np.uint8)

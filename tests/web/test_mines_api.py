@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from mazekit.cli.mines import EXAMPLE, open_text, result_line
 from mazekit.minesweeper import Game, probabilities
 from mazekit.web.api.mines import EXAMPLES, GameStore, flood_sequence, view_codes
+from tests.strategies import seeds
 
 
 def unpack(rec: dict[str, Any]) -> np.ndarray:
@@ -284,7 +285,7 @@ def test_small_limits(small_client: TestClient) -> None:
 
 # ------------------------------------------------------------------ random play
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32 - 1), rule=st.sampled_from(["safe", "zero"]),
+@given(seed=seeds, rule=st.sampled_from(["safe", "zero"]),
        moves=st.lists(st.tuples(st.sampled_from(["open", "flag", "chord"]), st.integers(0, 5), st.integers(0, 6)),
                       max_size=25))
 def test_random_actions_match_game(client: TestClient, seed: int, rule: str, moves: list[tuple[str, int, int]]) -> None:

@@ -13,6 +13,7 @@ from hypothesis import given, strategies as st
 from mazekit import examples
 from mazekit.cli import main
 from mazekit.web.api.search import ALGORITHMS
+from tests.strategies import search_fields
 
 
 def unpack(rec: dict[str, Any]) -> np.ndarray:
@@ -171,14 +172,7 @@ def test_any_bytes_answer_200_or_400(body: bytes) -> None:
     assert "error" in res.json() or "found" in res.json()
 
 
-def _mutations() -> st.SearchStrategy[dict[str, Any]]:
-    values = st.one_of(st.none(), st.booleans(), st.integers(-5, 10), st.floats(allow_nan=True), st.text(max_size=8),
-                       st.lists(st.integers(-2, 9), max_size=3), st.lists(st.text("01SG.#x", max_size=6), max_size=6))
-    return st.fixed_dictionaries({}, optional={k: values for k in
-                                               ("grid", "start", "goal", "algorithm", "connectivity", "heuristic", "weights", "seed")})
-
-
-@given(_mutations())
+@given(search_fields())
 def test_any_fields_answer_200_or_400(body: dict[str, Any]) -> None:
     from starlette.testclient import TestClient
 

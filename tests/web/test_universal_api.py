@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from mazekit import examples
 from mazekit.universal import read_maze, verify
 from mazekit.web.api.universal import TRACE_CELLS
+from tests.strategies import maze_texts
 
 JULIA = [row for row in examples.read_text("julia.txt").splitlines() if row]
 ANSWER = "DLDLLLULUUUDRDRDDDRRUUUURUURULLDLLL"
@@ -112,19 +113,8 @@ def test_exact_on_a_big_maze_is_400(client: Any) -> None:
     assert r.status_code == 400 and 'method "heuristic"' in r.json()["error"]
 
 
-mazes = st.integers(1, 7).flatmap(
-    lambda rows: st.integers(1, 7).flatmap(
-        lambda cols: st.tuples(
-            st.lists(st.lists(st.sampled_from("001"), min_size=cols, max_size=cols), min_size=rows, max_size=rows),
-            st.integers(0, rows - 1),
-            st.integers(0, cols - 1),
-        )
-    )
-)
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(maze=mazes, commands=st.text(alphabet="UDLR", max_size=40))
+@given(maze=maze_texts, commands=st.text(alphabet="UDLR", max_size=40))
 def test_verify_route_matches_the_library(client: Any, maze: Any, commands: str) -> None:
     cells, r, c = maze
     cells[r][c] = "x"

@@ -15,7 +15,8 @@ from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
 
-from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode, tiny_levels
+from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
+from tests.strategies import tiny_sokoban_levels
 
 
 def lone_box_pushes(prob: Problem, others: set[int], box: int, player: int, target: int) -> int | None:
@@ -71,7 +72,7 @@ def macro_kernel(prob: Problem, mode: str, box: int, player: int, target: int, o
 
 
 @settings(max_examples=200, deadline=None)
-@given(tiny_levels(), st.data())
+@given(tiny_sokoban_levels, st.data())
 def test_the_lone_box_search_matches_a_reference(level, data):
     """Anywhere in the level, the kernel's push count is the reference's; the player ends behind the box.
     With a state limit it finds the same count or gives up (-1), never a wrong one."""

@@ -16,7 +16,8 @@ from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
 from mazekit.sokoban.solver.search import _corral_scratch
 
-from tests.sokoban.solver.test_solver import SMALL, brute_force_pushes, jit_mode, pushed_positions, tiny_levels
+from tests.sokoban.solver.test_solver import SMALL, brute_force_pushes, jit_mode, pushed_positions
+from tests.strategies import tiny_sokoban_levels
 
 
 class CorralChecker:
@@ -126,7 +127,7 @@ def test_a_box_beside_the_fence_can_close_a_corral():
 
 
 @settings(max_examples=150, deadline=None)
-@given(tiny_levels(), st.sampled_from([4, 64]), st.sampled_from([0, 1, 2]))
+@given(tiny_sokoban_levels, st.sampled_from([4, 64]), st.sampled_from([0, 1, 2]))
 def test_a_position_called_dead_has_no_solution(level, limit, grow):
     prob = as_problem(level)
     checker = CorralChecker(prob, limit=limit, grow=grow)

@@ -15,7 +15,8 @@ from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.search import goal_areas
 
-from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode, tiny_levels
+from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
+from tests.strategies import tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
 
@@ -77,7 +78,7 @@ def _regions_reference(floor: np.ndarray, boxes: set[int], off: np.ndarray) -> i
 
 
 @settings(max_examples=40, deadline=None)
-@given(tiny_levels())
+@given(tiny_sokoban_levels)
 def test_regions_match_a_plain_flood(level):
     prob = as_problem(level)
     n = prob.height * prob.width

@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from mazekit.sokoban import Level, State, legal_pushes, parse_level, parse_levels, push, replay, step
 from mazekit.sokoban.rules import canonical
 from mazekit.sokoban.solver import Problem, as_problem, search_level, solve
 from mazekit import _jit
 from mazekit.sokoban.solver import _kernels as K
+from tests.strategies import tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
 
@@ -74,24 +74,6 @@ def test_optimal_matches_brute_force(text):
     assert sol is not None and sol.pushes == brute_force_pushes(level)
 
 
-@st.composite
-def tiny_levels(draw):
-    rows, cols = draw(st.integers(3, 5)), draw(st.integers(3, 5))
-    cells = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)]
-    walls = np.ones((rows + 2, cols + 2), dtype=bool)
-    for r, c in cells:
-        walls[r, c] = draw(st.booleans().filter(lambda b: True)) and draw(st.integers(0, 4)) == 0
-    free = [rc for rc in cells if not walls[rc]]
-    nb = draw(st.integers(1, 3))
-    if len(free) < 2 * nb + 1:
-        walls[1:-1, 1:-1] = False
-        free = cells
-    picks = draw(st.permutations(free))
-    boxes, goals = picks[:nb], picks[nb:2 * nb]
-    player = picks[2 * nb]
-    return Level.build(walls, goals=goals, player=player, boxes=boxes)
-
-
 @pytest.mark.parametrize("text", SMALL)
 @pytest.mark.parametrize("corrals", [False, True])
 def test_backward_and_forward_alone(text, corrals):
@@ -109,7 +91,7 @@ def test_backward_search_meets_the_forward_one():
 
 
 @settings(max_examples=40, deadline=None)
-@given(tiny_levels())
+@given(tiny_sokoban_levels)
 def test_optimal_push_count_on_tiny_levels(level):
     expected = brute_force_pushes(level)
     res = search_level(level, optimal=True, time_limit=30)
