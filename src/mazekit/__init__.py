@@ -18,9 +18,18 @@ from .errors import InputError, MissingDependency
 __version__ = "0.1.0"
 
 __all__ = [
-    "InputError", "MissingDependency", "__version__",
-    "grid", "search", "generate", "universal", "render", "sokoban", "minesweeper",
-    "load_ipython_extension", "unload_ipython_extension",
+    "InputError",
+    "MissingDependency",
+    "__version__",
+    "generate",
+    "grid",
+    "load_ipython_extension",
+    "minesweeper",
+    "render",
+    "search",
+    "sokoban",
+    "universal",
+    "unload_ipython_extension",
 ]
 
 _SUBMODULES = {"grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"}

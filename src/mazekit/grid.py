@@ -30,23 +30,23 @@ from ._jit import njit
 from .errors import InputError
 
 __all__ = [
-    "Point",
-    "Grid",
     "DEFAULT_LEGEND",
     "DEFAULT_MARKS",
+    "Grid",
+    "Point",
     "as_passable",
+    "border_mask",
     "check_point",
     "decode_text",
-    "split_lines",
-    "parse_header",
-    "parse_digit_rows",
-    "parse_char_rows",
-    "read_grid",
-    "format_grid",
     "draw_path",
-    "border_mask",
+    "format_grid",
     "format_points",
     "header_ends",
+    "parse_char_rows",
+    "parse_digit_rows",
+    "parse_header",
+    "read_grid",
+    "split_lines",
 ]
 
 Point = tuple[int, int]

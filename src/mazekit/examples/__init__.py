@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-__all__ = ["names", "read_text", "read_bytes"]
+__all__ = ["names", "read_bytes", "read_text"]
 
 
 def _root() -> Traversable:

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..grid import Point, check_point
 
-__all__ = ["Board", "FirstClick", "LEVELS", "density", "generate", "protected_cells", "three_bv", "three_bv_solved"]
+__all__ = ["LEVELS", "Board", "FirstClick", "density", "generate", "protected_cells", "three_bv", "three_bv_solved"]
 
 FirstClick = Literal["safe", "zero"]
 

@@ -13,7 +13,7 @@ from typing import Any
 from ..sokoban.level import Level, State
 from ._colors import pil
 
-__all__ = ["draw_sokoban", "save_sokoban_png", "save_sokoban_gif", "COLOURS"]
+__all__ = ["COLOURS", "draw_sokoban", "save_sokoban_gif", "save_sokoban_png"]
 
 #: The palette (RGB).
 COLOURS: dict[str, tuple[int, int, int]] = {

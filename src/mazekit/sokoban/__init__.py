@@ -57,13 +57,13 @@ from .assignment import Simulation, simulate
 from .solver import solve
 
 __all__ = [
-    "Assignment",
     "DIRECTIONS",
+    "STEPS",
+    "Assignment",
     "Deadlocks",
     "Game",
     "Level",
     "Replay",
-    "STEPS",
     "Simulation",
     "State",
     "Step",

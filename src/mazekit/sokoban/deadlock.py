@@ -38,14 +38,14 @@ from .level import Level, State
 
 __all__ = [
     "Deadlocks",
-    "goal_reach",
-    "dead_squares",
-    "corner_squares",
-    "wall_line_squares",
-    "block_deadlock",
-    "freeze_deadlock",
     "bipartite_deadlock",
+    "block_deadlock",
+    "corner_squares",
+    "dead_squares",
+    "freeze_deadlock",
+    "goal_reach",
     "is_deadlocked",
+    "wall_line_squares",
 ]
 
 #: Recursive calls allowed per freeze check of one box (beyond it: "not frozen").

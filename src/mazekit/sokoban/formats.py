@@ -30,20 +30,20 @@ from ..grid import decode_text, split_lines
 from .level import Level, State
 
 __all__ = [
-    "parse_levels",
-    "parse_level",
-    "format_level",
-    "format_levels",
-    "Assignment",
-    "parse_assignment",
-    "format_assignment_map",
-    "fake_target",
-    "to_xy",
-    "from_xy",
-    "ASSIGNMENT_ROWS",
     "ASSIGNMENT_COLS",
     "ASSIGNMENT_MOVES",
+    "ASSIGNMENT_ROWS",
     "MAX_LEVEL_CELLS",
+    "Assignment",
+    "fake_target",
+    "format_assignment_map",
+    "format_level",
+    "format_levels",
+    "from_xy",
+    "parse_assignment",
+    "parse_level",
+    "parse_levels",
+    "to_xy",
 ]
 
 _XSB = set("#@+$*.-_ ")

@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._kernels import reach_kernel
 
-__all__ = ["Level", "State", "DIRECTIONS", "STEPS"]
+__all__ = ["DIRECTIONS", "STEPS", "Level", "State"]
 
 #: Direction letters in index order (LURD notation, lower case): up, down, left, right.
 DIRECTIONS = "udlr"

@@ -22,17 +22,17 @@ from ._kernels import OPPOSITE, reach_kernel, walk_kernel
 from .level import DIRECTIONS, Level, State
 
 __all__ = [
-    "Step",
-    "Replay",
     "Game",
-    "step",
-    "reachable",
+    "Replay",
+    "Step",
     "canonical",
     "legal_pushes",
     "push",
-    "walk",
     "pushes_to_lurd",
+    "reachable",
     "replay",
+    "step",
+    "walk",
 ]
 
 

@@ -16,7 +16,7 @@ from .bounds import PAIR_TABLE_LIMIT, PairBound, _distance_bound, _pair_bound
 from .exact import astar_codes, polish_codes
 from .heuristic import Interrupted, beam_codes, greedy_codes
 
-__all__ = ["UniversalResult", "find", "Method", "AUTO_EXACT_CELLS", "AUTO_EXACT_NODES"]
+__all__ = ["AUTO_EXACT_CELLS", "AUTO_EXACT_NODES", "Method", "UniversalResult", "find"]
 
 Method = Literal["exact", "heuristic", "auto"]
 

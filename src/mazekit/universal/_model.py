@@ -8,7 +8,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..errors import InputError
 from ..grid import Point, as_passable, check_point, read_grid
 
-__all__ = ["COMMANDS", "Model", "read_maze", "encode", "decode"]
+__all__ = ["COMMANDS", "Model", "decode", "encode", "read_maze"]
 
 #: The commands, in the order the kernels number them: up, down, left, right.
 COMMANDS = "UDLR"

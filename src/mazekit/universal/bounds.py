@@ -34,7 +34,7 @@ from ._model import Model
 class Interrupted(Exception):
     """A deadline passed during a search (internal; the caller keeps what it has)."""
 
-__all__ = ["PairBound", "distance_bound", "pair_bound", "pair_distances", "PAIR_TABLE_LIMIT", "PAIR_SEARCH_BUDGET"]
+__all__ = ["PAIR_SEARCH_BUDGET", "PAIR_TABLE_LIMIT", "PairBound", "distance_bound", "pair_bound", "pair_distances"]
 
 #: Largest number of pair states ``(n + 1) ** 2`` for which the full pair table is built.
 PAIR_TABLE_LIMIT = 30_000_000

@@ -22,7 +22,7 @@ from . import _kernels as K
 from ._model import Model
 from .bounds import Interrupted
 
-__all__ = ["greedy_codes", "beam_codes", "Interrupted"]
+__all__ = ["Interrupted", "beam_codes", "greedy_codes"]
 
 Progress = Callable[[str], None]
 

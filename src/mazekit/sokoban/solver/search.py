@@ -24,8 +24,17 @@ from numpy.typing import NDArray
 from . import _kernels as K
 from .problem import LETTERS, Problem, as_problem
 
-__all__ = ["Solution", "SearchStats", "SearchResult", "solve", "search_level", "lurd_of", "DEFAULT_MEMORY",
-           "PORTFOLIO", "Progress"]
+__all__ = [
+    "DEFAULT_MEMORY",
+    "PORTFOLIO",
+    "Progress",
+    "SearchResult",
+    "SearchStats",
+    "Solution",
+    "lurd_of",
+    "search_level",
+    "solve",
+]
 
 #: Default memory cap of one search, in bytes (4 GiB).
 DEFAULT_MEMORY = 4 << 30
