@@ -29,7 +29,7 @@ import types
 from collections.abc import Callable
 from typing import Any, Literal
 
-__all__ = ["Kernel", "njit", "set_mode", "get_mode", "THRESHOLD", "numba_available"]
+__all__ = ["THRESHOLD", "Kernel", "get_mode", "njit", "numba_available", "set_mode"]
 
 Mode = Literal["auto", "always", "never"]
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from ..errors import InputError, MissingDependency
 from ._io import UsageError
 
-__all__ = ["main", "run", "build_parser", "plain", "COMMANDS", "UsageError"]
+__all__ = ["COMMANDS", "UsageError", "build_parser", "main", "plain", "run"]
 
 #: Command name -> module (relative to this package). Order is the help order.
 COMMANDS: dict[str, str] = {

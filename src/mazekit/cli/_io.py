@@ -9,8 +9,15 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 __all__ = [
-    "UsageError", "read_input", "write_output", "atomic_path", "check_outputs", "write_files", "stdout_is_tty",
-    "MAX_SCALE", "check_scale",
+    "MAX_SCALE",
+    "UsageError",
+    "atomic_path",
+    "check_outputs",
+    "check_scale",
+    "read_input",
+    "stdout_is_tty",
+    "write_files",
+    "write_output",
 ]
 
 #: The largest ``--scale`` (pixels per grid square) of every picture the commands draw.

@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import InputError
 from ._io import UsageError, read_input
 
-__all__ = ["add_solve_parser", "run_solve", "Outcome"]
+__all__ = ["Outcome", "add_solve_parser", "run_solve"]
 
 
 def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]

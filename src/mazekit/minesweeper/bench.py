@@ -12,7 +12,7 @@ from . import _kernels as K
 from .board import LEVELS, FirstClick, _padded, generate
 from .solver import CLOSED, ENDGAME, ENDGAME_WORK, LOOK, LOOK_NODES, MARGIN, MAX_NODES, TOL, _buffers
 
-__all__ = ["PUBLISHED", "BenchRow", "bench", "first_click_cell", "play_games", "format_table"]
+__all__ = ["PUBLISHED", "BenchRow", "bench", "first_click_cell", "format_table", "play_games"]
 
 #: The best published win rates (first click in a corner), by (level, rule).
 PUBLISHED: dict[tuple[str, str], str] = {

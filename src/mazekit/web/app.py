@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from .api._common import Limits, SolverSlots, answer
 
-__all__ = ["ROOMS", "API_MODULES", "create_app", "warm_up"]
+__all__ = ["API_MODULES", "ROOMS", "create_app", "warm_up"]
 
 STATIC = Path(__file__).parent / "static"
 

@@ -49,8 +49,19 @@ from ._common import (
     pack,
 )
 
-__all__ = ["ROUTES", "COLLECTIONS", "Board", "LevelRef", "collection", "read_level", "read_moves", "board",
-           "board_payload", "frames", "solve_level"]
+__all__ = [
+    "COLLECTIONS",
+    "ROUTES",
+    "Board",
+    "LevelRef",
+    "board",
+    "board_payload",
+    "collection",
+    "frames",
+    "read_level",
+    "read_moves",
+    "solve_level",
+]
 
 #: The bundled collections: name -> example file (under ``mazekit/examples``).
 COLLECTIONS: dict[str, str] = {"mazekit": "sokoban/mazekit.xsb", "assignment": "sokoban/assignment.txt"}
