@@ -99,6 +99,31 @@ class Kernel:
         """True once the numba version exists in this process."""
         return self._compiled is not None
 
+    def is_cached(self) -> bool:
+        """True when the compiled version will not need compiling: it has run in this
+        process, or numba's on-disk cache holds it for this source and this machine.
+
+        False means the first compiled call compiles (seconds for a large kernel),
+        and the commands say so first. Reads the cache index only (it neither
+        compiles nor makes :meth:`pick` choose the compiled path); when numba's
+        cache cannot be read it answers True (nothing to announce).
+        """
+        if self._compiled is not None and self._compiled.signatures:
+            return True
+        try:
+            import hashlib
+
+            from numba.core import caching
+            from numba.core.registry import cpu_target
+
+            cache: Any = caching.FunctionCache  # the locator numba itself uses for cache=True
+            index = cache(self.py_func)._cache_file._load_index()
+            magic = cpu_target.target_context.codegen().magic_tuple()
+            code = hashlib.sha256(self.py_func.__code__.co_code).hexdigest()
+            return any(key[1] == magic and key[2][0] == code for key in index)
+        except Exception:  # noqa: BLE001  # pragma: no cover - numba's internals moved
+            return True
+
     def compiled(self) -> Any:
         """The numba dispatcher (compiled, or loaded from the cache, on first use)."""
         if self._compiled is None:

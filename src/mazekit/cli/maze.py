@@ -8,7 +8,8 @@
 bottom-right cell ``x``): the format ``mazekit path``, ``mazekit universal`` and
 ``mazekit maze solve`` read, so the commands compose with pipes. ``solve``
 prints the route as ``r c`` lines (0-based; ``-1`` and exit status 1 when there
-is none). A summary goes to stderr.
+is none). A summary goes to stderr, and for a large maze (over a second) a
+line that says what is being done and for how long.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 from ..errors import InputError
 from ..grid import Grid, Point, decode_text, format_grid, header_ends, read_grid
 from ._io import UsageError, check_outputs, check_scale, read_input, write_files, write_output
+from ._progress import Progress
 
 _GENERATORS = (
     "backtracker", "prim", "simplified-prim", "true-prim", "kruskal", "wilson", "aldous-broder",
@@ -142,35 +144,41 @@ def run_generate(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     if seed < 0:
         raise UsageError(f"--seed must be >= 0, got {seed}")
-    gen = np.random.default_rng(seed)
-    shape = (rows, cols) if plain else (2 * rows + 1, 2 * cols + 1)
-    order = None if plain else np.empty(shape, dtype=np.int32)
-    maze = base = G.generate(args.algorithm, rows, cols, rng=gen, order=order)
-    if args.braid:
-        maze = G.braid(maze, args.braid, rng=gen)
-    if args.rooms:
-        maze = G.rooms(maze, args.rooms, rng=gen)
-    text = format_grid(maze)
-    exit_cell: Point | None = None
-    if args.exit:
-        free = np.flatnonzero(maze.ravel())
-        if free.size == 0:
-            raise UsageError("the grid has no free cell to mark as the exit")
-        k = int(free[-1])
-        exit_cell = (k // shape[1], k % shape[1])
-        lines = text.splitlines(keepends=True)
-        r, c = exit_cell
-        lines[r] = lines[r][:c] + "x" + lines[r][c + 1:]
-        text = "".join(lines)
-    if (args.gif or args.html) and maze is not base:
-        print("mazekit maze: --gif/--html show the generation, before braiding and rooms", file=sys.stderr)
-    outputs = _pictures(args, maze, route=None, start=None, goal=exit_cell, anim_maze=base, gen_order=order,
-                        title=f"Maze generation: {args.algorithm}", info=f"{args.algorithm} {rows}x{cols}, seed {seed}")
-    _finish(outputs, args.output, text)
-    from ..generate.properties import metrics
+    kind = args.algorithm + (" grid" if plain else " maze")
+    # the kernels cannot report, so a thread shows the elapsed time of each step
+    with Progress(f"generating a {rows}x{cols} {kind}…") as bar, bar.ticking():
+        gen = np.random.default_rng(seed)
+        shape = (rows, cols) if plain else (2 * rows + 1, 2 * cols + 1)
+        order = None if plain else np.empty(shape, dtype=np.int32)
+        maze = base = G.generate(args.algorithm, rows, cols, rng=gen, order=order)
+        if args.braid:
+            maze = G.braid(maze, args.braid, rng=gen)
+        if args.rooms:
+            maze = G.rooms(maze, args.rooms, rng=gen)
+        text = format_grid(maze)
+        exit_cell: Point | None = None
+        if args.exit:
+            free = np.flatnonzero(maze.ravel())
+            if free.size == 0:
+                raise UsageError("the grid has no free cell to mark as the exit")
+            k = int(free[-1])
+            exit_cell = (k // shape[1], k % shape[1])
+            lines = text.splitlines(keepends=True)
+            r, c = exit_cell
+            lines[r] = lines[r][:c] + "x" + lines[r][c + 1:]
+            text = "".join(lines)
+        if (args.gif or args.html) and maze is not base:
+            bar.say("mazekit maze: --gif/--html show the generation, before braiding and rooms")
+        bar.update(label=f"writing the {rows}x{cols} {kind}…")
+        outputs = _pictures(args, maze, route=None, start=None, goal=exit_cell, anim_maze=base, gen_order=order,
+                            title=f"Maze generation: {args.algorithm}", info=f"{args.algorithm} {rows}x{cols}, seed {seed}")
+        with bar.hidden():  # the text may go to the same terminal
+            _finish(outputs, args.output, text)
+        from ..generate.properties import metrics
 
-    cells = None if plain else True
-    summary = metrics(maze, cells=cells).summary()
+        bar.update(label=f"measuring the {rows}x{cols} {kind}…")
+        cells = None if plain else True
+        summary = metrics(maze, cells=cells).summary()
     print(f"{args.algorithm} {rows}x{cols}, seed {seed}: {summary}", file=sys.stderr)
     return 0
 

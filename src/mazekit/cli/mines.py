@@ -9,7 +9,9 @@ as ``#``; the single line ``BOOM`` when the clicked cell is a mine.
 Enter opens, f flags, c chords (opening a number chords too), ? shows the
 solver's hint, n new game, q quits); the time, 3BV and 3BV/s show at the end.
 
-``mazekit mines bench``: the solver's win rates beside the published best.
+``mazekit mines bench``: the solver's win rates beside the published best
+(the table on stdout; a progress line on stderr for runs over a second,
+``--quiet`` for none). ``--workers`` is capped at the cores and at the work.
 
 ``mazekit mines render [FILE] -o OUT.png``: a PNG of the board after the click
 (input as for ``open``); ``--reveal`` shows the mines; a click on a mine shows
@@ -19,6 +21,7 @@ them all, the one hit on red. Needs Pillow (the ``render`` extra).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 from ..grid import decode_text, parse_char_rows, parse_header, split_lines
 from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, write_output
+from ._progress import Progress
 
 if TYPE_CHECKING:
     from ..minesweeper import Board, Game
@@ -73,7 +77,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--first-click", action="append", choices=["safe", "zero"], dest="rules",
                    help="a first-click rule (repeatable; default both)")
     b.add_argument("--seed", type=int, default=0, help="seed of the boards (default 0)")
-    b.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    b.add_argument("--workers", type=int, default=2,
+                   help="processes (default 2; at most the cores, and 1 per 250 games)")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     b.set_defaults(func=run_bench)
 
     rd = msub.add_parser("render", help="a PNG of a board after a click (input as for open)")
@@ -218,6 +224,42 @@ def result_line(game: Game) -> str:
 
 
 _KEYS_HELP = "arrows/hjkl move  space open  f flag  c chord  ? hint  n new  q quit"
+GENERATING = "generating a no-guess board…"
+GENERATING_COMPILING = "generating a no-guess board… (the first time also compiles, once per installation)"
+
+
+def no_guess_message(rows: int, cols: int) -> str:
+    """What the game shows while it lays out a no-guess board: the compile is
+    mentioned when a kernel the layout will run compiled is not in numba's cache:
+    the solver that checks the board (compiled once the plain-Python work adds up,
+    which a 16x30 board's first attempts do), and the generator's loop when the
+    board is large enough to run it compiled from the start (its work is
+    ``rows * cols * 50``, see :func:`~mazekit.minesweeper.generate_no_guess`)."""
+    from .._jit import THRESHOLD
+    from ..minesweeper import _kernels as K
+
+    cached = K.solve_kernel.is_cached() and (rows * cols * 50 < THRESHOLD or K.noguess_kernel.is_cached())
+    return GENERATING if cached else GENERATING_COMPILING
+
+
+def _say_waiting(scr: Any, game: Game) -> None:  # pragma: no cover - by hand in tmux
+    """Put the no-guess wait on the screen before the blocking call (status and foot lines)."""
+    height, width = scr.getmaxyx()
+    foot = min(height - 1, 3 + game.rows)
+
+    def show(text: str) -> None:
+        scr.move(0, 0)
+        scr.clrtoeol()
+        scr.addnstr(0, 0, f"mines {game.mines_left:>4}  time {0.0:6.1f}  generating", width - 1)
+        scr.move(foot, 0)
+        scr.clrtoeol()
+        scr.addnstr(foot, 0, text, width - 1)
+        scr.refresh()
+
+    show(GENERATING)
+    message = no_guess_message(game.rows, game.cols)  # imports numba the first time: the line above is up already
+    if message != GENERATING:
+        show(message)
 
 
 def _tui(scr: Any, new_game: Callable[[], Game], summary: list[str]) -> None:  # pragma: no cover - by hand in tmux
@@ -281,6 +323,8 @@ def _tui(scr: Any, new_game: Callable[[], Game], summary: list[str]) -> None:  #
         elif game.over:
             continue
         elif key in (ord(" "), ord("\n"), curses.KEY_ENTER, ord("o")):
+            if game.board is None and game.no_guess:
+                _say_waiting(scr, game)  # the first click lays out the board: seconds, not a frozen screen
             if game.opened[r, c]:
                 game.chord((r, c))
             else:
@@ -302,15 +346,35 @@ def _tui(scr: Any, new_game: Callable[[], Game], summary: list[str]) -> None:  #
 
 
 # ------------------------------------------------------------------ bench
+COMPILING = "compiling the solver (once per installation)…"
+
+
 def run_bench(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    from ..minesweeper.bench import bench, format_table
+    from ..minesweeper.bench import (
+        bench,
+        format_table,
+        solver_is_cached,
+        warm_up,
+        worker_count,
+    )
 
     levels = tuple(dict.fromkeys(args.board or ["beginner", "intermediate", "expert"]))
     rules = tuple(dict.fromkeys(args.rules or ["safe", "zero"]))
-    rows = bench(args.games, levels=levels, rules=rules, seed=args.seed, workers=args.workers)
+    workers = worker_count(args.workers, args.games)
+    if workers < args.workers and not args.quiet:
+        print(f"mazekit mines bench: {workers} worker(s), not {args.workers}: "
+              f"{os.cpu_count() or 1} core(s), {args.games} game(s) a board", file=sys.stderr)
+    if not solver_is_cached():
+        # compiled here once, before the workers start (each would compile it again)
+        with Progress("compiling", quiet=args.quiet) as wait, wait.ticking():
+            wait.say(COMPILING)
+            warm_up()
+    with Progress("mines bench", args.games * len(levels) * len(rules), unit="games", quiet=args.quiet) as bar:
+        rows = bench(args.games, levels=levels, rules=rules, seed=args.seed, workers=workers,
+                     progress=lambda done, total, share: bar.update(done, share=share))
     sys.stdout.write(format_table(rows))
     return 0

@@ -5,6 +5,10 @@ upper case a push), or ``-`` when the level was not solved. A summary table
 (moves, pushes, states, time, and why a search stopped: ``time``, ``memory``,
 ``unsolvable``) goes to stderr, with a progress line per level for
 collections. Every solution is replayed by the engine before it is printed.
+A search that runs over a second shows a status line on stderr (the states so
+far and the time), and the first search of an installation says that it
+compiles the solver first (a one-off wait); ``--quiet`` silences stderr but
+for errors.
 Ctrl-C stops cleanly: the levels solved so far are printed, the others as
 ``-``. Exit status 0 when every chosen level was solved, 1 otherwise, 130 when
 interrupted.
@@ -23,6 +27,7 @@ from typing import Any
 
 from ..errors import InputError
 from ._io import UsageError, read_input
+from ._progress import Progress
 
 __all__ = ["Outcome", "add_solve_parser", "run_solve"]
 
@@ -42,6 +47,7 @@ def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="levels solved at once (default 1)")
     p.add_argument("--memory", type=float, default=4.0, metavar="GiB",
                    help="memory cap for all searches together (default 4)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.set_defaults(func=run_solve)
     parser: argparse.ArgumentParser = p
     return parser
@@ -61,12 +67,15 @@ class Outcome:
     stopped: str
 
 
-def _solve_one(task: tuple[int, Any, float, bool, int]) -> Outcome:
+COMPILING = "compiling the solver (once per installation)…"
+
+
+def _solve_one(task: tuple[int, Any, float, bool, int], progress: Any = None) -> Outcome:
     number, level, time_limit, optimal, memory = task
     from ..sokoban import replay
     from ..sokoban.solver import search_level
 
-    res = search_level(level, time_limit=time_limit, optimal=optimal, memory=memory)
+    res = search_level(level, time_limit=time_limit, optimal=optimal, memory=memory, progress=progress)
     st = res.stats
     sol = res.solution
     if sol is not None and not replay(level, sol.lurd).solved:  # pragma: no cover - a solver bug
@@ -95,6 +104,25 @@ def _choose(levels: list[Any], which: str) -> list[int]:
 def _progress(o: Outcome, done: int, total: int) -> None:
     what = f"solved, {o.pushes} pushes" if o.lurd is not None else f"not solved ({o.stopped})"
     print(f"[{done}/{total}] level {o.number}: {what}, {o.seconds:.2f} s", file=sys.stderr, flush=True)
+
+
+def _solve_shown(task: tuple[int, Any, float, bool, int], label: str, quiet: bool) -> Outcome:
+    """Solve one level in this process with a status line on stderr (see :mod:`._progress`):
+    the states and the time, and a word before the kernel's first compile."""
+    from ..sokoban.solver import _kernels as K
+
+    bar = Progress(label, unit="states", quiet=quiet)
+
+    def hook(stats: Any, phase: str) -> None:
+        if phase == "compiling":
+            if not K.search_kernel.is_cached():
+                bar.say(COMPILING)
+                bar.update(note="compiling")
+            return
+        bar.update(stats.nodes, note="searching")
+
+    with bar, bar.ticking():
+        return _solve_one(task, hook)
 
 
 def summary(outcomes: dict[int, Outcome], chosen: list[int], wall: float, interrupted: bool) -> str:
@@ -144,11 +172,12 @@ def run_solve(args: argparse.Namespace) -> int:
     outcomes: dict[int, Outcome] = {}
     interrupted = False
     t0 = time.perf_counter()
-    show = len(chosen) > 1
+    show = len(chosen) > 1 and not args.quiet
     try:
         if jobs == 1:
-            for t in tasks:
-                o = _solve_one(t)
+            for i, t in enumerate(tasks):
+                label = f"level {t[0]}" + (f" ({i + 1}/{len(tasks)})" if len(tasks) > 1 else "")
+                o = _solve_shown(t, label, args.quiet)
                 outcomes[o.number] = o
                 if show:
                     _progress(o, len(outcomes), len(chosen))
@@ -156,12 +185,18 @@ def run_solve(args: argparse.Namespace) -> int:
                     interrupted = True
                     break
         else:
+            from ..sokoban.solver import _kernels as K
+
+            if not args.quiet and not K.search_kernel.is_cached():
+                # each worker compiles (or loads) the kernel on its own; say it once, here
+                print(COMPILING, file=sys.stderr, flush=True)
             ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
             pool = ctx.Pool(jobs, initializer=_quiet_worker)
             try:
                 for o in pool.imap_unordered(_solve_one, tasks):
                     outcomes[o.number] = o
-                    _progress(o, len(outcomes), len(chosen))
+                    if show:
+                        _progress(o, len(outcomes), len(chosen))
                 pool.close()
             except KeyboardInterrupt:
                 interrupted = True
@@ -177,7 +212,8 @@ def run_solve(args: argparse.Namespace) -> int:
         out.append(got.lurd if got is not None and got.lurd is not None else "-")
     sys.stdout.write("\n".join(out) + "\n")
     sys.stdout.flush()
-    sys.stderr.write(summary(outcomes, chosen, wall, interrupted))
+    if not args.quiet:
+        sys.stderr.write(summary(outcomes, chosen, wall, interrupted))
     if interrupted:
         return 130
     return 0 if all(o.lurd is not None for o in outcomes.values()) and len(outcomes) == len(chosen) else 1
