@@ -250,10 +250,12 @@ def _run_here(todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: C
         finish(_record(task, result, 1, secs))
 
 
-def _init_worker() -> None:
+def _init_worker(warm: Callable[[], Any] | None) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if warm is not None:
+        warm()  # load the compiled kernels (the parent filled the cache) before the first task is timed
 
 
 def _run_pool(todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: Callable[[dict[str, Any]], None]) -> None:
@@ -269,7 +271,7 @@ def _run_pool(todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: C
     jobs = min(options.jobs, len(todo))
     ctx = multiprocessing.get_context("spawn")
     while pending:
-        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(options.warm,)) as pool:
             running: dict[Any, Task] = {}
             queue, pending = list(pending), []
             try:

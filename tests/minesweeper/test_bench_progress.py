@@ -38,7 +38,7 @@ def test_a_thousand_workers_for_five_games_start_no_pool_and_say_so(monkeypatch:
 
     monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: Ctx(method or "spawn"))
     t0 = time.perf_counter()
-    assert main(["mines", "bench", "--workers", "1000", "--games", "5"]) == 0
+    assert main(["mines", "bench", "--jobs", "1000", "--games", "5"]) == 0
     assert time.perf_counter() - t0 < 30  # before: a spawned pool of 1000 processes (minutes)
     out, err = capsys.readouterr()
     assert sizes == []
@@ -62,7 +62,7 @@ def test_the_progress_line_goes_to_stderr_and_quiet_silences_it(monkeypatch: pyt
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(_progress, "_is_tty", lambda stream: True)
     monkeypatch.setattr(_progress, "DELAY", 0.0)
-    argv = ["mines", "bench", "--games", "4", "--board", "beginner", "--workers", "1"]
+    argv = ["mines", "bench", "--games", "4", "--board", "beginner", "--jobs", "1"]
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert "\rmines bench  4/8 games  50%" in err and err.endswith("\r")
@@ -78,10 +78,22 @@ def test_a_first_compile_is_announced(monkeypatch: pytest.MonkeyPatch, capsys: p
     warmed: list[int] = []
     monkeypatch.setattr(B, "solver_is_cached", lambda: False)
     monkeypatch.setattr(B, "warm_up", lambda _=0: warmed.append(1))
-    argv = ["mines", "bench", "--games", "2", "--board", "beginner", "--first-click", "safe", "--workers", "1"]
+    argv = ["mines", "bench", "--games", "2", "--board", "beginner", "--first-click", "safe", "--jobs", "1"]
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert err == "compiling the solver (once per installation)…\n" and warmed
     assert "compiling" not in out
     assert main([*argv, "-q"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_thousand_dask_workers_are_capped_at_the_cores(capsys: pytest.CaptureFixture[str]) -> None:
+    """--workers N asks for a local Dask cluster: never more workers than cores or tasks."""
+    pytest.importorskip("distributed")
+    t0 = time.perf_counter()
+    assert main(["mines", "bench", "--workers", "1000", "--games", "5", "--board", "beginner"]) == 0
+    assert time.perf_counter() - t0 < 60
+    out, err = capsys.readouterr()
+    cores = os.cpu_count() or 1
+    assert f"{min(cores, 2)} Dask worker(s), not 1000: {cores} core(s), 2 task(s)" in err
+    assert out.startswith("| board |") and out.count("\n") == 4

@@ -64,6 +64,6 @@ def test_play_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_small(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["mines", "bench", "--games", "20", "--board", "beginner", "--first-click", "safe", "--workers", "1"]) == 0
+    assert main(["mines", "bench", "--games", "20", "--board", "beginner", "--first-click", "safe", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "| beginner 9x9/10 | safe | 20 |" in out

@@ -68,6 +68,26 @@ def batch_options(args: argparse.Namespace, *, warm: Callable[[], Any] | None = 
                         retries=args.retries, warm=warm)
 
 
+def _capped(options: BatchOptions, tasks: int, *, quiet: bool) -> BatchOptions:
+    """No more processes on this machine than its cores and the tasks (more only share the cores)."""
+    import dataclasses
+    import os
+
+    cores = os.cpu_count() or 1
+    if options.scheduler == "local":
+        want = options.workers or cores
+        n = max(1, min(want, cores, tasks))
+        if n < want and not quiet:
+            print(f"{n} Dask worker(s), not {want}: {cores} core(s), {tasks} task(s)", file=sys.stderr)
+        return dataclasses.replace(options, workers=n)
+    if options.scheduler is None and options.jobs > 1:
+        n = max(1, min(options.jobs, cores, tasks))
+        if n < options.jobs and not quiet:
+            print(f"{n} worker process(es), not {options.jobs}: {cores} core(s), {tasks} task(s)", file=sys.stderr)
+        return dataclasses.replace(options, jobs=n)
+    return options
+
+
 def run_tasks(
     tasks: Sequence[Task],
     fn: TaskFn,
@@ -83,6 +103,7 @@ def run_tasks(
     ``solved(result)`` says whether a task's result counts as solved (for the
     bar's note). After Ctrl-C, one line says what was kept and how to resume.
     """
+    options = _capped(options, len(tasks), quiet=quiet)
     solved_so_far = 0
 
     with Progress(label, len(tasks), unit=unit, quiet=quiet) as bar:

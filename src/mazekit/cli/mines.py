@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..grid import decode_text, parse_char_rows, parse_header, split_lines
+from ._batch import add_batch_options, batch_options, run_tasks
 from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, write_output
 from ._progress import Progress
 
@@ -77,9 +78,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--first-click", action="append", choices=["safe", "zero"], dest="rules",
                    help="a first-click rule (repeatable; default both)")
     b.add_argument("--seed", type=int, default=0, help="seed of the boards (default 0)")
-    b.add_argument("--workers", type=int, default=2,
-                   help="processes (default 2; at most the cores, and 1 per 250 games)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_batch_options(b, jobs_default=2)
     b.set_defaults(func=run_bench)
 
     rd = msub.add_parser("render", help="a PNG of a board after a click (input as for open)")
@@ -352,8 +352,6 @@ COMPILING = "compiling the solver (once per installation)…"
 def run_bench(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
     from ..minesweeper.bench import (
         bench,
         format_table,
@@ -364,17 +362,57 @@ def run_bench(args: argparse.Namespace) -> int:
 
     levels = tuple(dict.fromkeys(args.board or ["beginner", "intermediate", "expert"]))
     rules = tuple(dict.fromkeys(args.rules or ["safe", "zero"]))
-    workers = worker_count(args.workers, args.games)
-    if workers < args.workers and not args.quiet:
-        print(f"mazekit mines bench: {workers} worker(s), not {args.workers}: "
-              f"{os.cpu_count() or 1} core(s), {args.games} game(s) a board", file=sys.stderr)
-    if not solver_is_cached():
+    opts = batch_options(args, warm=warm_up, quiet=args.quiet)
+    if not solver_is_cached() and opts.scheduler in (None, "local"):
         # compiled here once, before the workers start (each would compile it again)
         with Progress("compiling", quiet=args.quiet) as wait, wait.ticking():
             wait.say(COMPILING)
             warm_up()
+    if opts.scheduler is not None or opts.results is not None:
+        return _bench_batch(args, opts, levels, rules)
+    workers = worker_count(opts.jobs, args.games)
+    if workers < opts.jobs and not args.quiet:
+        print(f"mazekit mines bench: {workers} worker(s), not {opts.jobs}: "
+              f"{os.cpu_count() or 1} core(s), {args.games} game(s) a board", file=sys.stderr)
     with Progress("mines bench", args.games * len(levels) * len(rules), unit="games", quiet=args.quiet) as bar:
         rows = bench(args.games, levels=levels, rules=rules, seed=args.seed, workers=workers,
                      progress=lambda done, total, share: bar.update(done, share=share))
     sys.stdout.write(format_table(rows))
     return 0
+
+
+def bench_task(level: str, rule: str, start: int, stop: int, seed: int) -> dict[str, Any]:
+    """Games ``start..stop-1`` of one board (runs on a worker): the record its results line holds."""
+    import time
+
+    from ..minesweeper.bench import play_games
+
+    t0 = time.perf_counter()
+    wins, guesses = play_games(level, rule, start, stop, seed)  # type: ignore[arg-type]
+    return {"level": level, "rule": rule, "games": stop - start, "wins": int(wins), "guesses": int(guesses),
+            "seconds": round(time.perf_counter() - t0, 4)}
+
+
+def _bench_batch(args: argparse.Namespace, opts: Any, levels: tuple[str, ...], rules: tuple[str, ...]) -> int:
+    """The games as tasks of 250 through mazekit.batch (Dask or local processes; resumable)."""
+    from ..batch import Task
+    from ..minesweeper.bench import CHUNK, BenchRow, format_table
+
+    tasks = [Task(f"{level}-{rule}-seed{args.seed}-games{a}-{min(a + CHUNK, args.games)}",
+                  (level, rule, a, min(a + CHUNK, args.games), args.seed))
+             for level in levels for rule in rules for a in range(0, args.games, CHUNK)]
+    report = run_tasks(tasks, bench_task, opts, label="mines bench", unit="tasks of games", quiet=args.quiet)
+    rows = []
+    for level in levels:
+        for rule in rules:
+            recs = [report.records[t.id]["result"] for t in tasks
+                    if t.args[:2] == (level, rule) and report.records.get(t.id, {}).get("status") == "done"]
+            if recs:
+                rows.append(BenchRow(level, rule, sum(r["games"] for r in recs), sum(r["wins"] for r in recs),
+                                     sum(r["guesses"] for r in recs), sum(r["seconds"] for r in recs)))
+    sys.stdout.write(format_table(rows))
+    if not args.quiet:
+        print("ms/game: the time each task spent playing, summed (not the wall time)", file=sys.stderr)
+    if report.interrupted:
+        return 130
+    return 0 if report.failed == 0 and all(t.id in report.records for t in tasks) else 1

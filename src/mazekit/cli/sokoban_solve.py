@@ -17,15 +17,14 @@ interrupted.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
+from ._batch import add_batch_options, batch_options, run_tasks
 from ._io import UsageError, read_input
 from ._progress import Progress
 
@@ -44,10 +43,11 @@ def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
     p.add_argument("--level", default="all", metavar="N|all", help="the level to solve, from 1 (default: all)")
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per level (default 10)")
     p.add_argument("--optimal", action="store_true", help="push-optimal solutions (A*), proved optimal")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="levels solved at once (default 1)")
     p.add_argument("--memory", type=float, default=4.0, metavar="GiB",
-                   help="memory cap for all searches together (default 4)")
+                   help="memory cap for all searches on this machine together, or for each search on a "
+                        "--scheduler address (default 4)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
+    add_batch_options(p)
     p.set_defaults(func=run_solve)
     parser: argparse.ArgumentParser = p
     return parser
@@ -83,10 +83,6 @@ def _solve_one(task: tuple[int, Any, float, bool, int], progress: Any = None) ->
     if sol is None:
         return Outcome(number, len(level.start.boxes), None, 0, 0, st.nodes, st.time, st.stopped)
     return Outcome(number, len(level.start.boxes), sol.lurd, sol.moves, sol.pushes, st.nodes, st.time, st.stopped)
-
-
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _choose(levels: list[Any], which: str) -> list[int]:
@@ -152,60 +148,114 @@ def summary(outcomes: dict[int, Outcome], chosen: list[int], wall: float, interr
     return "\n".join(lines) + "\n"
 
 
+def level_task(number: int, level: Any, time_limit: float, optimal: bool, memory: int) -> dict[str, Any]:
+    """Solve one level of a batch (runs on a worker); the record its results-file line holds.
+
+    The solver keeps to ``time_limit`` and ``memory`` itself (Dask has no task
+    timeout), and every solution is replayed by the engine before it is kept.
+    """
+    o = _solve_one((number, level, time_limit, optimal, memory))
+    return {"level": number, "title": level.title or "", "boxes": o.boxes, "solved": o.lurd is not None,
+            "lurd": o.lurd, "moves": o.moves, "pushes": o.pushes, "states": o.nodes,
+            "seconds": round(o.seconds, 3), "stopped": o.stopped}
+
+
+def _warm_solver() -> None:
+    """Load the compiled search (or compile it, once per installation) on a tiny level."""
+    from ..sokoban import parse_levels
+    from ..sokoban.solver import search_level
+
+    search_level(parse_levels("#####\n#@$.#\n#####\n")[0], time_limit=30.0)
+
+
+def _level_id(number: int, level: Any) -> str:
+    """A task id that changes when the level does (a results file kept for another file is not reused)."""
+    import hashlib
+
+    import numpy as np
+
+    key = repr(level.shape).encode() + np.asarray(level.walls).tobytes() + np.asarray(level.goals).tobytes()
+    key += repr(level.start).encode()
+    return f"level-{number}-{hashlib.sha1(key).hexdigest()[:10]}"
+
+
+def _outcome(record: dict[str, Any]) -> Outcome:
+    r = record["result"]
+    return Outcome(r["level"], r["boxes"], r["lurd"] if r["solved"] else None, r["moves"], r["pushes"],
+                   r["states"], r["seconds"], r["stopped"])
+
+
 def run_solve(args: argparse.Namespace) -> int:
     """Run ``mazekit sokoban solve``; return the exit status."""
     from ..sokoban import parse_levels
 
     if args.time_limit <= 0:
         raise UsageError(f"--time-limit must be positive, got {args.time_limit}")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     if args.memory <= 0:
         raise UsageError(f"--memory must be positive, got {args.memory}")
     levels = parse_levels(read_input(args.file))
     if not levels:
         raise InputError(1, "no level in the input")
     chosen = _choose(levels, args.level)
-    jobs = min(args.jobs, len(chosen), os.cpu_count() or 1) if len(chosen) > 1 else 1
-    memory = int(args.memory * (1 << 30) / jobs)
+    batch = args.jobs > 1 or args.scheduler is not None or args.workers is not None or args.results is not None
+    if batch:
+        return _run_batch(args, levels, chosen)
+    memory = int(args.memory * (1 << 30))
     tasks = [(n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory) for n in chosen]
     outcomes: dict[int, Outcome] = {}
     interrupted = False
     t0 = time.perf_counter()
     show = len(chosen) > 1 and not args.quiet
     try:
-        if jobs == 1:
-            for i, t in enumerate(tasks):
-                label = f"level {t[0]}" + (f" ({i + 1}/{len(tasks)})" if len(tasks) > 1 else "")
-                o = _solve_shown(t, label, args.quiet)
-                outcomes[o.number] = o
-                if show:
-                    _progress(o, len(outcomes), len(chosen))
-                if o.stopped == "interrupted":
-                    interrupted = True
-                    break
-        else:
-            from ..sokoban.solver import _kernels as K
-
-            if not args.quiet and not K.search_kernel.is_cached():
-                # each worker compiles (or loads) the kernel on its own; say it once, here
-                print(COMPILING, file=sys.stderr, flush=True)
-            ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-            pool = ctx.Pool(jobs, initializer=_quiet_worker)
-            try:
-                for o in pool.imap_unordered(_solve_one, tasks):
-                    outcomes[o.number] = o
-                    if show:
-                        _progress(o, len(outcomes), len(chosen))
-                pool.close()
-            except KeyboardInterrupt:
+        for i, t in enumerate(tasks):
+            label = f"level {t[0]}" + (f" ({i + 1}/{len(tasks)})" if len(tasks) > 1 else "")
+            o = _solve_shown(t, label, args.quiet)
+            outcomes[o.number] = o
+            if show:
+                _progress(o, len(outcomes), len(chosen))
+            if o.stopped == "interrupted":
                 interrupted = True
-                pool.terminate()
-            finally:
-                pool.join()
+                break
     except KeyboardInterrupt:
         interrupted = True
-    wall = time.perf_counter() - t0
+    return _finish(args, outcomes, chosen, time.perf_counter() - t0, interrupted)
+
+
+def _run_batch(args: argparse.Namespace, levels: list[Any], chosen: list[int]) -> int:
+    """Many levels through :mod:`mazekit.batch`: local processes or Dask, resumable with --results."""
+    from ..batch import Task
+
+    opts = batch_options(args, warm=_warm_solver, quiet=args.quiet)
+    here = opts.jobs if opts.scheduler is None else (opts.workers or os.cpu_count() or 1)
+    share = 1 if opts.scheduler not in (None, "local") else min(here, len(chosen))
+    memory = int(args.memory * (1 << 30) / max(1, share))
+    tasks = [Task(_level_id(n, levels[n - 1]), (n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory))
+             for n in chosen]
+    if not args.quiet and opts.scheduler in (None, "local"):
+        from ..sokoban.solver import _kernels as K
+
+        if not K.search_kernel.is_cached():  # the warm-up compiles it before the workers start: say so once
+            print(COMPILING, file=sys.stderr, flush=True)
+    report = run_tasks(tasks, level_task, opts, label="sokoban solve", unit="levels", quiet=args.quiet,
+                       solved=lambda r: bool(r.get("solved")))
+    outcomes: dict[int, Outcome] = {}
+    for n, task in zip(chosen, tasks):
+        rec = report.records.get(task.id)
+        if rec is None:
+            continue
+        if rec["status"] == "done":
+            outcomes[n] = _outcome(rec)
+        else:
+            outcomes[n] = Outcome(n, len(levels[n - 1].start.boxes), None, 0, 0, 0, 0.0, "failed")
+    for task in tasks:
+        rec = report.records.get(task.id)
+        if rec is not None and rec["status"] == "failed" and not args.quiet:
+            print(f"{task.id}: {rec.get('error', 'failed')}", file=sys.stderr)
+    return _finish(args, outcomes, chosen, report.wall, report.interrupted)
+
+
+def _finish(args: argparse.Namespace, outcomes: dict[int, Outcome], chosen: list[int], wall: float,
+            interrupted: bool) -> int:
     out = []
     for n in chosen:
         got = outcomes.get(n)
