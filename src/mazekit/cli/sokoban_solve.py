@@ -155,6 +155,8 @@ def level_task(number: int, level: Any, time_limit: float, optimal: bool, memory
     timeout), and every solution is replayed by the engine before it is kept.
     """
     o = _solve_one((number, level, time_limit, optimal, memory))
+    if o.stopped == "interrupted":  # Ctrl-C inside the search: not a result to keep, the batch stops
+        raise KeyboardInterrupt
     return {"level": number, "title": level.title or "", "boxes": o.boxes, "solved": o.lurd is not None,
             "lurd": o.lurd, "moves": o.moves, "pushes": o.pushes, "states": o.nodes,
             "seconds": round(o.seconds, 3), "stopped": o.stopped}
