@@ -275,11 +275,37 @@ def _play(scr: object, levels: list[Level], index: int, colour: bool) -> int:
     """The curses loop: one Game per level, the board redrawn in place."""
     import curses
 
-    from ..sokoban.formats import format_level
     from ..sokoban.rules import Game
 
     stdscr: curses.window = scr  # type: ignore[assignment]
     curses.curs_set(0)
+    pairs = _colour_pairs(colour)
+    games: dict[int, Game] = {}
+    message = ""
+    while True:
+        game = games.setdefault(index, Game(levels[index]))
+        _draw_game(stdscr, levels, index, game, pairs, message)
+        message = ""
+        try:
+            key = stdscr.getkey()
+        except curses.error:
+            continue
+        except KeyboardInterrupt:
+            return 0
+        if key in ("q", "Q", "\x1b"):
+            return 0
+        if key in ("n", "KEY_NPAGE"):
+            index = min(index + 1, len(levels) - 1)
+        elif key in ("p", "KEY_PPAGE"):
+            index = max(index - 1, 0)
+        else:
+            message = _game_key(game, key)
+
+
+def _colour_pairs(colour: bool) -> dict[str, int]:
+    """curses attributes by board character (empty without colour)."""
+    import curses
+
     pairs: dict[str, int] = {}
     if colour and curses.has_colors():
         curses.start_color()
@@ -290,49 +316,43 @@ def _play(scr: object, levels: list[Level], index: int, colour: bool) -> int:
         ):
             curses.init_pair(i, fg, -1)
             pairs[ch] = curses.color_pair(i) | curses.A_BOLD
-    games: dict[int, Game] = {}
-    message = ""
-    while True:
-        game = games.setdefault(index, Game(levels[index]))
-        stdscr.erase()
-        rows, cols = stdscr.getmaxyx()
-        title = levels[index].title or str(index + 1)
-        head = f"level {index + 1}/{len(levels)} ({title})  moves {game.moves}  pushes {game.pushes}"
-        if game.solved:
-            head += "  SOLVED! (n for the next level)"
-        board = format_level(game.level, game.state).splitlines()
-        need_h = len(board) + 4
-        need_w = max(len(r) for r in board) + 1
-        if rows < need_h or cols < need_w:
-            stdscr.addnstr(0, 0, f"terminal too small: need {need_w}x{need_h} (q quits)", max(1, cols - 1))
-        else:
-            stdscr.addnstr(0, 0, head, cols - 1, curses.A_BOLD)
-            for r, line in enumerate(board):
-                for c, ch in enumerate(line):
-                    stdscr.addstr(r + 2, c, ch, pairs.get(ch, 0))
-            stdscr.addnstr(len(board) + 3, 0, message or _HELP, cols - 1)
-        stdscr.refresh()
-        message = ""
-        try:
-            key = stdscr.getkey()
-        except curses.error:
-            continue
-        except KeyboardInterrupt:
-            return 0
-        if key in ("q", "Q", "\x1b"):
-            return 0
-        if key in _KEYS:
-            if not game.move(_KEYS[key]):
-                message = "blocked"
-        elif key == "u":
-            if not game.undo():
-                message = "nothing to undo"
-        elif key in ("y", "U", "\x12"):
-            if not game.redo():
-                message = "nothing to redo"
-        elif key in ("r", "R"):
-            game.restart()
-        elif key in ("n", "KEY_NPAGE"):
-            index = min(index + 1, len(levels) - 1)
-        elif key in ("p", "KEY_PPAGE"):
-            index = max(index - 1, 0)
+    return pairs
+
+
+def _draw_game(stdscr: Any, levels: list[Level], index: int, game: Any, pairs: dict[str, int], message: str) -> None:
+    """The header, the board and the help (or the last message) on the screen."""
+    import curses
+
+    from ..sokoban.formats import format_level
+
+    stdscr.erase()
+    rows, cols = stdscr.getmaxyx()
+    title = levels[index].title or str(index + 1)
+    head = f"level {index + 1}/{len(levels)} ({title})  moves {game.moves}  pushes {game.pushes}"
+    if game.solved:
+        head += "  SOLVED! (n for the next level)"
+    board = format_level(game.level, game.state).splitlines()
+    need_h = len(board) + 4
+    need_w = max(len(r) for r in board) + 1
+    if rows < need_h or cols < need_w:
+        stdscr.addnstr(0, 0, f"terminal too small: need {need_w}x{need_h} (q quits)", max(1, cols - 1))
+    else:
+        stdscr.addnstr(0, 0, head, cols - 1, curses.A_BOLD)
+        for r, line in enumerate(board):
+            for c, ch in enumerate(line):
+                stdscr.addstr(r + 2, c, ch, pairs.get(ch, 0))
+        stdscr.addnstr(len(board) + 3, 0, message or _HELP, cols - 1)
+    stdscr.refresh()
+
+
+def _game_key(game: Any, key: str) -> str:
+    """Apply a move, undo, redo or restart key to the game; the message to show (or "")."""
+    if key in _KEYS:
+        return "" if game.move(_KEYS[key]) else "blocked"
+    if key == "u":
+        return "" if game.undo() else "nothing to undo"
+    if key in ("y", "U", "\x12"):
+        return "" if game.redo() else "nothing to redo"
+    if key in ("r", "R"):
+        game.restart()
+    return ""
