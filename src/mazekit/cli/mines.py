@@ -268,81 +268,106 @@ def _tui(scr: Any, new_game: Callable[[], Game], summary: list[str]) -> None:  #
     curses.curs_set(0)
     scr.keypad(True)
     scr.timeout(200)
-    if curses.has_colors():
-        curses.start_color()
-        curses.use_default_colors()
-        palette = [curses.COLOR_WHITE, curses.COLOR_BLUE, curses.COLOR_GREEN, curses.COLOR_RED,
-                   curses.COLOR_MAGENTA, curses.COLOR_YELLOW, curses.COLOR_CYAN, curses.COLOR_WHITE,
-                   curses.COLOR_WHITE]
-        for i, col in enumerate(palette):
-            curses.init_pair(i + 1, col, -1)
-        curses.init_pair(10, curses.COLOR_RED, -1)
+    _mines_colours()
+    cursor_keys = _cursor_keys()
     game = new_game()
-    r = c = 0
+    cursor = (0, 0)
     message = ""
     while True:
-        scr.erase()
-        height, width = scr.getmaxyx()
-        status = {"ready": "ready", "playing": "playing", "won": "WON", "lost": "BOOM"}[game.state]
-        head = f"mines {game.mines_left:>4}  time {game.elapsed:6.1f}  {status}"
-        scr.addnstr(0, 0, head, width - 1)
-        text = game.text().splitlines()
-        for i, row in enumerate(text):
-            if 2 + i >= height - 2:
-                break
-            for j, ch in enumerate(row):
-                x = 2 * j
-                if x + 1 >= width:
-                    break
-                attr = 0
-                if ch.isdigit() and curses.has_colors():
-                    attr = curses.color_pair(int(ch) + 1) | (curses.A_BOLD if ch != "0" else curses.A_DIM)
-                    ch = "." if ch == "0" else ch
-                elif ch in "F*" and curses.has_colors():
-                    attr = curses.color_pair(10) | curses.A_BOLD
-                if (i, j) == (r, c):
-                    attr |= curses.A_REVERSE
-                scr.addstr(2 + i, x, ch, attr)
-        foot = message or (result_line(game) if game.over else _KEYS_HELP)
-        scr.addnstr(min(height - 1, 3 + game.rows), 0, foot, width - 1)
-        scr.refresh()
+        _draw_board(scr, game, cursor, message)
         key = scr.getch()
         if key == -1:
             continue
         message = ""
         if key in (ord("q"), 27):
             return
-        moves = {curses.KEY_UP: (-1, 0), curses.KEY_DOWN: (1, 0), curses.KEY_LEFT: (0, -1),
-                 curses.KEY_RIGHT: (0, 1), ord("k"): (-1, 0), ord("j"): (1, 0), ord("h"): (0, -1), ord("l"): (0, 1)}
-        if key in moves:
-            dr, dc = moves[key]
-            r = min(max(r + dr, 0), game.rows - 1)
-            c = min(max(c + dc, 0), game.cols - 1)
+        if key in cursor_keys:
+            dr, dc = cursor_keys[key]
+            cursor = (min(max(cursor[0] + dr, 0), game.rows - 1), min(max(cursor[1] + dc, 0), game.cols - 1))
         elif key == ord("n"):
             game = new_game()
-        elif game.over:
-            continue
-        elif key in (ord(" "), ord("\n"), curses.KEY_ENTER, ord("o")):
-            if game.board is None and game.no_guess:
-                _say_waiting(scr, game)  # the first click lays out the board: seconds, not a frozen screen
-            if game.opened[r, c]:
-                game.chord((r, c))
-            else:
-                game.open((r, c))
-        elif key == ord("f"):
-            game.toggle_flag((r, c))
-        elif key == ord("c"):
-            game.chord((r, c))
-        elif key == ord("?") and game.board is not None:
-            from ..minesweeper import next_move
-
-            mv = next_move(game.view(), game.n_mines)
-            if mv is not None:
-                r, c = mv.cell
-                message = f"hint: {mv.kind} here (mine probability {100 * mv.p_mine:.1f}%)"
+        elif not game.over:
+            cursor, message = _game_key(scr, game, key, cursor)
         if game.over and not message:
             message = result_line(game)
             summary.append(message)
+
+
+def _cursor_keys() -> dict[int, tuple[int, int]]:
+    """Arrow keys and hjkl: the step each moves the cursor."""
+    import curses
+
+    return {curses.KEY_UP: (-1, 0), curses.KEY_DOWN: (1, 0), curses.KEY_LEFT: (0, -1), curses.KEY_RIGHT: (0, 1),
+            ord("k"): (-1, 0), ord("j"): (1, 0), ord("h"): (0, -1), ord("l"): (0, 1)}
+
+
+def _mines_colours() -> None:
+    """A colour pair per digit (1-9) and one for flags and mines (10)."""
+    import curses
+
+    if not curses.has_colors():
+        return
+    curses.start_color()
+    curses.use_default_colors()
+    palette = [curses.COLOR_WHITE, curses.COLOR_BLUE, curses.COLOR_GREEN, curses.COLOR_RED,
+               curses.COLOR_MAGENTA, curses.COLOR_YELLOW, curses.COLOR_CYAN, curses.COLOR_WHITE,
+               curses.COLOR_WHITE]
+    for i, col in enumerate(palette):
+        curses.init_pair(i + 1, col, -1)
+    curses.init_pair(10, curses.COLOR_RED, -1)
+
+
+def _draw_board(scr: Any, game: Game, cursor: tuple[int, int], message: str) -> None:
+    """The header, the board (the cursor's cell reversed) and the footer."""
+    import curses
+
+    scr.erase()
+    height, width = scr.getmaxyx()
+    status = {"ready": "ready", "playing": "playing", "won": "WON", "lost": "BOOM"}[game.state]
+    scr.addnstr(0, 0, f"mines {game.mines_left:>4}  time {game.elapsed:6.1f}  {status}", width - 1)
+    colours = curses.has_colors()
+    for i, row in enumerate(game.text().splitlines()):
+        if 2 + i >= height - 2:
+            break
+        for j, ch in enumerate(row):
+            if 2 * j + 1 >= width:
+                break
+            attr = 0
+            if ch.isdigit() and colours:
+                attr = curses.color_pair(int(ch) + 1) | (curses.A_BOLD if ch != "0" else curses.A_DIM)
+                ch = "." if ch == "0" else ch
+            elif ch in "F*" and colours:
+                attr = curses.color_pair(10) | curses.A_BOLD
+            if (i, j) == cursor:
+                attr |= curses.A_REVERSE
+            scr.addstr(2 + i, 2 * j, ch, attr)
+    foot = message or (result_line(game) if game.over else _KEYS_HELP)
+    scr.addnstr(min(height - 1, 3 + game.rows), 0, foot, width - 1)
+    scr.refresh()
+
+
+def _game_key(scr: Any, game: Game, key: int, cursor: tuple[int, int]) -> tuple[tuple[int, int], str]:
+    """Open, chord, flag or hint at the cursor; the cursor (a hint moves it) and the message."""
+    import curses
+
+    if key in (ord(" "), ord("\n"), curses.KEY_ENTER, ord("o")):
+        if game.board is None and game.no_guess:
+            _say_waiting(scr, game)  # the first click lays out the board: seconds, not a frozen screen
+        if game.opened[cursor]:
+            game.chord(cursor)
+        else:
+            game.open(cursor)
+    elif key == ord("f"):
+        game.toggle_flag(cursor)
+    elif key == ord("c"):
+        game.chord(cursor)
+    elif key == ord("?") and game.board is not None:
+        from ..minesweeper import next_move
+
+        mv = next_move(game.view(), game.n_mines)
+        if mv is not None:
+            return mv.cell, f"hint: {mv.kind} here (mine probability {100 * mv.p_mine:.1f}%)"
+    return cursor, ""
 
 
 # ------------------------------------------------------------------ bench
