@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import InputError
 from ..grid import decode_text, split_lines
@@ -341,52 +342,10 @@ def parse_assignment(data: bytes | str) -> Assignment:
     """
     lines = split_lines(decode_text(data))
     rows = ASSIGNMENT_ROWS
-    if not any(line.strip() for line in lines):
-        raise InputError(0, f"empty input: expected {rows} map rows and a line of moves")
-    if len(lines) < rows:
-        raise InputError(len(lines) + 1, f"missing map row: expected {rows} rows, got {len(lines)}")
-    if len(lines) < rows + 1:
-        raise InputError(rows + 1, "missing the line of moves (^ v < >) after the map")
-    for i in range(rows + 1, len(lines)):
-        if lines[i].strip():
-            raise InputError(i + 1, f"unexpected text after the line of moves: {lines[i][:20]!r}")
-    cols = ASSIGNMENT_COLS
-    walls = np.zeros((rows, cols), dtype=np.bool_)
-    players: list[tuple[int, int]] = []
-    boxes: list[tuple[int, int]] = []
-    targets: list[tuple[int, int]] = []
-    for r in range(rows):
-        text = lines[r]
-        if len(text) > cols:
-            raise InputError(r + 1, f"map row has {len(text)} characters, at most {cols}")
-        for c, ch in enumerate(text):
-            if ch == "#":
-                walls[r, c] = True
-            elif ch == "@":
-                if players:
-                    raise InputError(r + 1, f"a second player '@' in column {c + 1} (the map has exactly one)")
-                players.append((r, c))
-            elif ch == "o":
-                boxes.append((r, c))
-            elif ch == "x":
-                targets.append((r, c))
-            elif ch != " ":
-                raise InputError(r + 1, f"unexpected character {ch!r} in column {c + 1} (expected '@', 'o', 'x', '#' or space)")
-    if not players:
-        raise InputError(1, "the map has no player '@'")
-    if not boxes:
-        raise InputError(1, "the map has no box 'o'")
-    if len(boxes) > 4:
-        raise InputError(boxes[4][0] + 1, f"the map has {len(boxes)} boxes, at most 4")
-    if len(targets) != len(boxes) + 1:
-        raise InputError(1, f"the map has {len(boxes)} boxes and {len(targets)} targets 'x'; expected {len(boxes) + 1} (one more than boxes)")
-    moves_line = lines[rows]
-    moves: list[str] = []
-    for c, ch in enumerate(moves_line, 1):
-        if ch in ASSIGNMENT_MOVES:
-            moves.append(ASSIGNMENT_MOVES[ch])
-        elif not ch.isspace():
-            raise InputError(rows + 1, f"unexpected move {ch!r} in column {c} (expected ^ v < >)")
+    _check_assignment_lines(lines, rows)
+    walls, players, boxes, targets = _assignment_map(lines[:rows])
+    _check_assignment_pieces(players, boxes, targets)
+    moves = _assignment_moves(lines[rows], rows + 1)
     xy = [(c, rows - 1 - r) for r, c in targets]
     fake = fake_target(xy)
     level = Level.build(
@@ -396,7 +355,68 @@ def parse_assignment(data: bytes | str) -> Assignment:
         player=players[0],
         boxes=boxes,
     )
-    return Assignment(level, "".join(moves))
+    return Assignment(level, moves)
+
+
+def _check_assignment_lines(lines: list[str], rows: int) -> None:
+    """The map's rows, then one line of moves, then nothing."""
+    if not any(line.strip() for line in lines):
+        raise InputError(0, f"empty input: expected {rows} map rows and a line of moves")
+    if len(lines) < rows:
+        raise InputError(len(lines) + 1, f"missing map row: expected {rows} rows, got {len(lines)}")
+    if len(lines) < rows + 1:
+        raise InputError(rows + 1, "missing the line of moves (^ v < >) after the map")
+    for i in range(rows + 1, len(lines)):
+        if lines[i].strip():
+            raise InputError(i + 1, f"unexpected text after the line of moves: {lines[i][:20]!r}")
+
+
+Cells = list[tuple[int, int]]
+
+
+def _assignment_map(map_rows: list[str]) -> tuple[NDArray[np.bool_], Cells, Cells, Cells]:
+    """The walls and where the players, boxes and targets stand, row by row."""
+    cols = ASSIGNMENT_COLS
+    walls = np.zeros((len(map_rows), cols), dtype=np.bool_)
+    found: dict[str, Cells] = {"@": [], "o": [], "x": []}
+    for r, text in enumerate(map_rows):
+        if len(text) > cols:
+            raise InputError(r + 1, f"map row has {len(text)} characters, at most {cols}")
+        for c, ch in enumerate(text):
+            if ch == "#":
+                walls[r, c] = True
+            elif ch in found:
+                if ch == "@" and found["@"]:
+                    raise InputError(r + 1, f"a second player '@' in column {c + 1} (the map has exactly one)")
+                found[ch].append((r, c))
+            elif ch != " ":
+                raise InputError(r + 1, f"unexpected character {ch!r} in column {c + 1} "
+                                        "(expected '@', 'o', 'x', '#' or space)")
+    return walls, found["@"], found["o"], found["x"]
+
+
+def _check_assignment_pieces(players: Cells, boxes: Cells, targets: Cells) -> None:
+    """One player, one to four boxes, one target more than boxes."""
+    if not players:
+        raise InputError(1, "the map has no player '@'")
+    if not boxes:
+        raise InputError(1, "the map has no box 'o'")
+    if len(boxes) > 4:
+        raise InputError(boxes[4][0] + 1, f"the map has {len(boxes)} boxes, at most 4")
+    if len(targets) != len(boxes) + 1:
+        raise InputError(1, f"the map has {len(boxes)} boxes and {len(targets)} targets 'x'; "
+                            f"expected {len(boxes) + 1} (one more than boxes)")
+
+
+def _assignment_moves(line: str, lineno: int) -> str:
+    """The moves line (``^ v < >``, spaces ignored) as ``u d l r``."""
+    moves: list[str] = []
+    for c, ch in enumerate(line, 1):
+        if ch in ASSIGNMENT_MOVES:
+            moves.append(ASSIGNMENT_MOVES[ch])
+        elif not ch.isspace():
+            raise InputError(lineno, f"unexpected move {ch!r} in column {c} (expected ^ v < >)")
+    return "".join(moves)
 
 
 def format_assignment_map(level: Level, state: State | None = None) -> str:
