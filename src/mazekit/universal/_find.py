@@ -81,7 +81,7 @@ class UniversalResult:
         return len(self.string) if self.found else -1
 
 
-def find(
+def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 reworks this search
     passable: ArrayLike,
     exit: Point,
     *,

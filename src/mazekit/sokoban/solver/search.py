@@ -497,7 +497,7 @@ def _so_far(dirs: list[_Direction], t0: float, compile_seconds: float) -> Search
     return SearchStats(nodes, expanded, time.perf_counter() - t0 + compile_seconds, "time", compile_seconds)
 
 
-def _search_one(
+def _search_one(  # noqa: C901 - the solver driver; issue #17 splits it with the kernel into phases
     level: Any,
     *,
     time_limit: float | None = 10.0,
