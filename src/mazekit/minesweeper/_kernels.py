@@ -36,7 +36,7 @@ def reveal_kernel(dens, know, offsets, cell, queue):  # type: ignore[no-untyped-
 
     Returns the number of cells opened; ``queue[:n]`` holds them in order.
     """
-    if know[cell] != -1:
+    if know[cell] != UNKNOWN:
         return 0
     know[cell] = dens[cell]
     queue[0] = cell
@@ -48,7 +48,7 @@ def reveal_kernel(dens, know, offsets, cell, queue):  # type: ignore[no-untyped-
         if dens[u] == 0:
             for k in range(8):
                 v = u + offsets[k]
-                if know[v] == -1:
+                if know[v] == UNKNOWN:
                     know[v] = dens[v]
                     queue[tail] = v
                     tail += 1
@@ -82,23 +82,23 @@ def simple_kernel(know, offsets, width, safe, mark):  # type: ignore[no-untyped-
         size_a = 0
         for k in range(8):
             v = know[a + offsets[k]]
-            if v == -1:
+            if v == UNKNOWN:
                 size_a += 1
-            elif v == -2:
+            elif v == KNOWN_MINE:
                 need_a -= 1
         if size_a == 0:
             continue
         if need_a == 0 or need_a == size_a:
             for k in range(8):
                 v = a + offsets[k]
-                if know[v] == -1:
+                if know[v] == UNKNOWN:
                     if need_a == 0:
                         if mark[v] == 0:
                             mark[v] = 1
                             safe[nsafe] = v
                             nsafe += 1
                     else:
-                        know[v] = -2
+                        know[v] = KNOWN_MINE
                         nmine += 1
             continue
         ra = a // width
@@ -121,13 +121,13 @@ def simple_kernel(know, offsets, width, safe, mark):  # type: ignore[no-untyped-
                 for k in range(8):
                     v = b + offsets[k]
                     x = know[v]
-                    if x == -1:
+                    if x == UNKNOWN:
                         size_b += 1
                         vr = v // width
                         vc = v % width
                         if abs(vr - ra) <= 1 and abs(vc - ca) <= 1:
                             inter += 1
-                    elif x == -2:
+                    elif x == KNOWN_MINE:
                         need_b -= 1
                 if inter == 0 or size_b == 0:
                     continue
@@ -141,14 +141,14 @@ def simple_kernel(know, offsets, width, safe, mark):  # type: ignore[no-untyped-
                     all_mine = need_a - hi == only_a
                     for k in range(8):
                         v = a + offsets[k]
-                        if know[v] != -1:
+                        if know[v] != UNKNOWN:
                             continue
                         vr = v // width
                         vc = v % width
                         if abs(vr - rb) <= 1 and abs(vc - cb) <= 1:
                             continue
                         if all_mine:
-                            know[v] = -2
+                            know[v] = KNOWN_MINE
                             nmine += 1
                         elif mark[v] == 0:
                             mark[v] = 1
@@ -167,6 +167,86 @@ def nsafe_clear(safe, mark, nsafe):  # type: ignore[no-untyped-def]
 
 
 # ----------------------------------------------------------- probabilities
+
+
+@njit
+def constraints_kernel(know, offsets, frontier_only, index, counts, links):  # type: ignore[no-untyped-def]
+    """The unknowns of a position and the constraints its numbers put on them.
+
+    The *variables* are the closed cells in index order: with ``frontier_only``
+    only those next to an open cell (the frontier; the others are counted as
+    the *interior*), else all of them. The *constraints* are the open cells
+    next to a closed cell, in index order: the closed neighbours of each hold
+    its number minus its known-mine neighbours. Shared by
+    :func:`probability_kernel` (frontier only) and :func:`endgame_kernel` (all
+    closed cells). The caller passes the output arrays (``n = know.shape[0]``):
+
+    * ``index`` (int64, ``(2, n)``): ``index[0]`` the variable of each cell
+      (-1 for the others), ``index[1, :nv]`` the cell of each variable;
+    * ``counts`` (int64, ``(3, n)``): for constraint ``c``, ``counts[0, c]``
+      its missing mines and ``counts[1, c]`` its number of variables; for
+      variable ``j``, ``counts[2, j]`` its number of constraints;
+    * ``links`` (int64, ``(2, n, 8)``): ``links[0, c, :counts[1, c]]`` the
+      variables of constraint ``c`` (in the order of ``offsets``),
+      ``links[1, j, :counts[2, j]]`` the constraints on variable ``j`` (in
+      increasing order).
+
+    Returns ``(nv, nc, interior, known_mines)``: the numbers of variables and
+    constraints, of closed cells that are not variables, of known mines.
+    """
+    n = know.shape[0]
+    cell_var = index[0]
+    var_cell = index[1]
+    need = counts[0]
+    csize = counts[1]
+    ccount = counts[2]
+    cvars = links[0]
+    ccons = links[1]
+    nv = 0
+    interior = 0
+    known_mines = 0
+    for i in range(n):
+        cell_var[i] = -1
+        x = know[i]
+        if x == UNKNOWN:
+            edge = True
+            if frontier_only:
+                edge = False
+                for k in range(8):
+                    if know[i + offsets[k]] >= 0:
+                        edge = True
+                        break
+            if edge:
+                cell_var[i] = nv
+                var_cell[nv] = i
+                ccount[nv] = 0
+                nv += 1
+            else:
+                interior += 1
+        elif x == KNOWN_MINE:
+            known_mines += 1
+    nc = 0
+    for i in range(n):
+        if know[i] < 0:
+            continue
+        m = int(know[i])
+        size = 0
+        for k in range(8):
+            v = i + offsets[k]
+            x = know[v]
+            if x == KNOWN_MINE:
+                m -= 1
+            elif x == UNKNOWN:
+                j = cell_var[v]
+                cvars[nc, size] = j
+                size += 1
+                ccons[j, ccount[j]] = nc
+                ccount[j] += 1
+        if size > 0:
+            need[nc] = m
+            csize[nc] = size
+            nc += 1
+    return nv, nc, interior, known_mines
 
 
 @njit
@@ -198,56 +278,17 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
     count is then an estimate too), or 2 when no layout agrees with ``know``.
     """
     n = know.shape[0]
-    remaining = total_mines
+    index = np.empty((2, n), np.int64)
+    counts = np.empty((3, n), np.int64)
+    links = np.empty((2, n, 8), np.int64)
+    # the variables are the frontier cells; the constraints, the open numbers next to them
+    nf, nc, interior, flagged = constraints_kernel(know, offsets, True, index, counts, links)
+    fidx, front = index[0], index[1]
+    need, csize, ccount = counts[0], counts[1], counts[2]
+    cvars, ccons = links[0], links[1]
+    remaining = total_mines - flagged
     for i in range(n):
         prob[i] = -1.0
-        if know[i] == -2:
-            remaining -= 1
-    fidx = np.full(n, -1, np.int64)
-    front = np.empty(n, np.int64)
-    nf = 0
-    cons_cell = np.empty(n, np.int64)
-    nc = 0
-    interior = 0
-    for i in range(n):
-        if know[i] == -1:
-            edge = False
-            for k in range(8):
-                if know[i + offsets[k]] >= 0:
-                    edge = True
-                    break
-            if edge:
-                fidx[i] = nf
-                front[nf] = i
-                nf += 1
-            else:
-                interior += 1
-        elif know[i] >= 0:
-            for k in range(8):
-                if know[i + offsets[k]] == -1:
-                    cons_cell[nc] = i
-                    nc += 1
-                    break
-    # constraints: need and member lists; cell -> constraints
-    need = np.empty(nc, np.int64)
-    csize = np.zeros(nc, np.int64)
-    cvars = np.empty((nc, 8), np.int64)
-    ccount = np.zeros(nf, np.int64)
-    ccons = np.empty((max(nf, 1), 8), np.int64)
-    for c in range(nc):
-        u = cons_cell[c]
-        m = int(know[u])
-        for k in range(8):
-            v = u + offsets[k]
-            if know[v] == -2:
-                m -= 1
-            elif know[v] == -1:
-                f = fidx[v]
-                cvars[c, csize[c]] = f
-                csize[c] += 1
-                ccons[f, ccount[f]] = c
-                ccount[f] += 1
-        need[c] = m
     # components, each listed in breadth-first order (constraints close early)
     comp = np.full(max(nf, 1), -1, np.int64)
     order = np.empty(max(nf, 1), np.int64)
@@ -280,8 +321,8 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
         maxm = max(maxm, cstart[a + 1] - cstart[a])
     cnt = np.zeros((max(ncomp, 1), maxm + 1), np.float64)
     cellk = np.zeros((max(nf, 1), maxm + 1), np.float64)
-    rem_need = need.copy()
-    rem_left = csize.copy()
+    rem_need = need[:nc].copy()
+    rem_left = csize[:nc].copy()
     state = np.zeros(maxm + 1, np.int64)
     status = 0
     lscale = 0.0
@@ -443,7 +484,7 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
         # inconsistent knowledge (cannot happen in a real game): fall back to a flat guess
         logz[0] = -np.inf
         for i in range(n):
-            if know[i] == -1:
+            if know[i] == UNKNOWN:
                 prob[i] = 0.5
         return 2
     logz[0] = math.log(z) + lscale + top
@@ -456,7 +497,7 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
         else:
             pint = zi_mine / (z * interior)
         for i in range(n):
-            if know[i] == -1 and fidx[i] < 0:
+            if know[i] == UNKNOWN and fidx[i] < 0:
                 prob[i] = pint
     # frontier cells
     others = np.zeros(cap + 1, np.float64)
@@ -511,19 +552,19 @@ def choose_kernel(know, prob, offsets, width, height, tol):  # type: ignore[no-u
     n = know.shape[0]
     best = 2.0
     for i in range(n):
-        if know[i] == -1 and prob[i] < best:
+        if know[i] == UNKNOWN and prob[i] < best:
             best = prob[i]
     pick = -1
     score = -1.0
     for i in range(n):
-        if know[i] != -1 or prob[i] > best + tol:
+        if know[i] != UNKNOWN or prob[i] > best + tol:
             continue
         z = 1.0 - prob[i]
         for k in range(8):
             v = know[i + offsets[k]]
-            if v == -1:
+            if v == UNKNOWN:
                 z *= 1.0 - prob[i + offsets[k]]
-            elif v == -2:
+            elif v == KNOWN_MINE:
                 z = 0.0
         if z > score + 1e-12:
             score = z
@@ -538,9 +579,9 @@ def zero_chance(know, prob, offsets, i):  # type: ignore[no-untyped-def]
     z = 1.0 - prob[i]
     for k in range(8):
         v = know[i + offsets[k]]
-        if v == -1:
+        if v == UNKNOWN:
             z *= 1.0 - prob[i + offsets[k]]
-        elif v == -2:
+        elif v == KNOWN_MINE:
             return 0.0
     return z
 
@@ -563,13 +604,13 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
     n = know.shape[0]
     best = 2.0
     for i in range(n):
-        if know[i] == -1 and prob[i] < best:
+        if know[i] == UNKNOWN and prob[i] < best:
             best = prob[i]
     chosen = np.zeros(n, np.bool_)
     zs = np.zeros(n, np.float64)
     inner = np.zeros(n, np.bool_)
     for i in range(n):
-        if know[i] == -1 and prob[i] <= best + margin:
+        if know[i] == UNKNOWN and prob[i] <= best + margin:
             zs[i] = zero_chance(know, prob, offsets, i)
             edge = False
             for k in range(8):
@@ -583,7 +624,7 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
     while nc < look:
         pick = -1
         for i in range(n):
-            if know[i] != -1 or chosen[i] or prob[i] > best + margin:
+            if know[i] != UNKNOWN or chosen[i] or prob[i] > best + margin:
                 continue
             if inner[i] and ninner >= 2:
                 continue
@@ -608,9 +649,9 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
         closed = 0
         for k in range(8):
             x = know[c + offsets[k]]
-            if x == -2:
+            if x == KNOWN_MINE:
                 flagged += 1
-            elif x == -1:
+            elif x == UNKNOWN:
                 closed += 1
         # the score cannot exceed the chance that c is safe: prune hopeless candidates
         if 1.0 - prob[c] < top - 1e-9:
@@ -630,7 +671,7 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
             free = False
             others = False
             for i in range(n):
-                if know[i] == -1:
+                if know[i] == UNKNOWN:
                     p = prob2[i]
                     if p == 0.0:
                         free = True
@@ -643,7 +684,7 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
                 score += pv
             else:
                 score += pv * (1.0 - low)
-        know[c] = -1
+        know[c] = UNKNOWN
         if score > top + 1e-9:
             better = True
         elif score < top - 1e-9:
@@ -678,47 +719,17 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
     win), or 0 when it gave up.
     """
     n = know.shape[0]
-    cells = np.empty(n, np.int64)
-    ncl = 0
-    remaining = total_mines
-    for i in range(n):
-        if know[i] == -1:
-            cells[ncl] = i
-            ncl += 1
-        elif know[i] == -2:
-            remaining -= 1
+    index = np.empty((2, n), np.int64)
+    counts = np.empty((3, n), np.int64)
+    links = np.empty((2, n, 8), np.int64)
+    # the variables are all the closed cells; the constraints, the open numbers next to them
+    ncl, _nc, _interior, flagged = constraints_kernel(know, offsets, False, index, counts, links)
+    remaining = total_mines - flagged
     if ncl == 0 or remaining < 0 or remaining > ncl:
         return 0
-    cidx = np.full(n, -1, np.int64)
-    for j in range(ncl):
-        cidx[cells[j]] = j
-    # constraints: open numbers next to closed cells
-    cons = np.empty(n, np.int64)
-    nc = 0
-    for i in range(n):
-        if know[i] >= 0:
-            for k in range(8):
-                if know[i + offsets[k]] == -1:
-                    cons[nc] = i
-                    nc += 1
-                    break
-    need = np.empty(max(nc, 1), np.int64)
-    left = np.zeros(max(nc, 1), np.int64)
-    ccount = np.zeros(ncl, np.int64)
-    ccons = np.empty((ncl, 8), np.int64)
-    for c in range(nc):
-        u = cons[c]
-        m = int(know[u])
-        for k in range(8):
-            v = u + offsets[k]
-            if know[v] == -2:
-                m -= 1
-            elif know[v] == -1:
-                j = cidx[v]
-                ccons[j, ccount[j]] = c
-                ccount[j] += 1
-                left[c] += 1
-        need[c] = m
+    cidx, cells = index[0], index[1]
+    need, left, ccount = counts[0], counts[1], counts[2]
+    ccons = links[1]
     # list the layouts by backtracking over the closed cells
     lay = np.empty((max_layouts, ncl), np.int8)
     state = np.zeros(ncl + 1, np.int64)
@@ -772,15 +783,15 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
     for t in range(nsol):
         for j in range(ncl):
             if lay[t, j] == 1:
-                val[t, j] = 9
+                val[t, j] = MINE
             else:
                 u = cells[j]
                 x = 0
                 for k in range(8):
                     w = u + offsets[k]
-                    if know[w] == -2:
+                    if know[w] == KNOWN_MINE:
                         x += 1
-                    elif know[w] == -1 and lay[t, cidx[w]] == 1:
+                    elif know[w] == UNKNOWN and lay[t, cidx[w]] == 1:
                         x += 1
                 val[t, j] = x
     # the game tree, on an explicit stack; frame d holds S = sbuf[f_start[d]: + f_len[d]]
@@ -826,7 +837,7 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
                 varies = False
                 for t in range(st, st + ln):
                     x = val[sbuf[t], j]
-                    if x == 9:
+                    if x == MINE:
                         mc += 1
                     elif v0 < 0:
                         v0 = x
@@ -948,7 +959,7 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
     n = know.shape[0]
     safe_cells = 0
     for i in range(n):
-        if dens[i] >= 0 and dens[i] != 9:
+        if dens[i] >= 0 and dens[i] != MINE:
             safe_cells += 1
     opened = 0
     for i in range(n):
@@ -957,8 +968,8 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
     guesses = 0
     info = np.zeros(2, np.float64)
     egout = np.zeros(2, np.float64)
-    if first >= 0 and know[first] == -1:
-        if dens[first] == 9:
+    if first >= 0 and know[first] == UNKNOWN:
+        if dens[first] == MINE:
             return -1, 1, opened
         opened += reveal_kernel(dens, know, offsets, first, queue)
     while opened < safe_cells:
@@ -972,12 +983,12 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
         probability_kernel(know, offsets, total_mines, prob, max_nodes, info)
         moved = False
         for i in range(n):
-            if know[i] == -1:
+            if know[i] == UNKNOWN:
                 if prob[i] == 0.0:
                     opened += reveal_kernel(dens, know, offsets, i, queue)
                     moved = True
                 elif prob[i] == 1.0:
-                    know[i] = -2
+                    know[i] = KNOWN_MINE
                     moved = True
         if moved:
             continue
@@ -994,7 +1005,7 @@ def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, 
         else:
             g = choose_kernel(know, prob, offsets, width, height, tol)
         guesses += 1
-        if dens[g] == 9:
+        if dens[g] == MINE:
             return -1, guesses, opened
         opened += reveal_kernel(dens, know, offsets, g, queue)
     return 1, guesses, opened
@@ -1026,17 +1037,17 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
     nr = rand.shape[0]
     moves = 0
     for i in range(n):
-        know[i] = -3
+        know[i] = BORDER
     for row in range(1, height + 1):
         for col in range(1, width - 1):
-            know[row * width + col] = -1
+            know[row * width + col] = UNKNOWN
     _densities(mines, know, offsets, dens)
     fresh = True
     while True:
         if fresh:
             for i in range(n):
-                if know[i] != -3:
-                    know[i] = -1
+                if know[i] != BORDER:
+                    know[i] = UNKNOWN
             fresh = False
             st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, queue, safe, mark, prob)
         else:
@@ -1052,7 +1063,7 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
         nf = 0
         ni = 0
         for i in range(n):
-            if know[i] != -1 or protect[i] != 0:
+            if know[i] != UNKNOWN or protect[i] != 0:
                 continue
             edge = False
             for k in range(8):
@@ -1100,7 +1111,7 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
             if know[i] == 0:
                 for k in range(8):
                     v = i + offsets[k]
-                    if know[v] == -1:
+                    if know[v] == UNKNOWN:
                         reveal_kernel(dens, know, offsets, v, queue)
 
 
@@ -1108,10 +1119,10 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
 def _densities(mines, know, offsets, dens):  # type: ignore[no-untyped-def]
     n = mines.shape[0]
     for i in range(n):
-        if know[i] == -3:
-            dens[i] = -3
+        if know[i] == BORDER:
+            dens[i] = BORDER
         elif mines[i] != 0:
-            dens[i] = 9
+            dens[i] = MINE
         else:
             s = 0
             for k in range(8):
@@ -1123,10 +1134,10 @@ def _densities(mines, know, offsets, dens):  # type: ignore[no-untyped-def]
 def _update_densities(mines, know, offsets, dens, cell):  # type: ignore[no-untyped-def]
     for k in range(9):
         u = cell if k == 8 else cell + offsets[k]
-        if dens[u] == -3:
+        if dens[u] == BORDER:
             continue
         if mines[u] != 0:
-            dens[u] = 9
+            dens[u] = MINE
         else:
             s = 0
             for j in range(8):
@@ -1139,7 +1150,7 @@ def _verified(dens, offsets, width, height, total_mines, first, max_nodes):  # t
     n = dens.shape[0]
     know = np.empty(n, np.int8)
     for i in range(n):
-        know[i] = -3 if dens[i] == -3 else -1
+        know[i] = BORDER if dens[i] == BORDER else UNKNOWN
     queue = np.empty(n, np.int64)
     safe = np.empty(n, np.int64)
     mark = np.zeros(n, np.int8)
