@@ -32,8 +32,9 @@ SHARED = HERE.parents[1] / "shared" / "levels"
 def run_cli(argv: list[str], results: Path) -> tuple[float, int, int]:
     """Wall seconds, levels solved, result lines."""
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "mazekit", *argv, "--results", str(results)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mazekit", *argv, "--results", str(results)], capture_output=True, text=True
+    )
     wall = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
         raise SystemExit(f"run.py batch: {' '.join(argv)} failed ({proc.returncode}): {proc.stderr[-500:]}")
@@ -49,8 +50,9 @@ def dask_overhead(n: int) -> tuple[float, float, float]:
 
     tasks = [Task(f"t{i}", (i,)) for i in range(n)]
     t0 = time.perf_counter()
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, silence_logs=50)
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=50
+    )
     client = Client(cluster)
     client.wait_for_workers(2)
     start = time.perf_counter() - t0
@@ -69,8 +71,9 @@ def dask_overhead(n: int) -> tuple[float, float, float]:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="run.py batch", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="run.py batch", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--file", default=str(SHARED / "xsokoban90.xsb"), help="the collection (default: XSokoban)")
     ap.add_argument("--levels", type=int, default=16, help="its first N levels (default 16)")
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per level (default 10)")
@@ -84,8 +87,11 @@ def main(argv: list[str]) -> int:
         levels_file = Path(d) / f"first{args.levels}.xsb"
         levels_file.write_text("\n".join(chunks[: args.levels]))
         base = ["sokoban", "solve", str(levels_file), "--level", "all", "--time-limit", f"{args.time_limit:g}"]
-        for name, extra in (("--jobs 1", ["--jobs", "1"]), ("--jobs 2", ["--jobs", "2"]),
-                            ("--scheduler local --workers 2", ["--scheduler", "local", "--workers", "2"])):
+        for name, extra in (
+            ("--jobs 1", ["--jobs", "1"]),
+            ("--jobs 2", ["--jobs", "2"]),
+            ("--scheduler local --workers 2", ["--scheduler", "local", "--workers", "2"]),
+        ):
             results = Path(d) / f"r{len(rows)}.jsonl"
             wall, solved, lines = run_cli([*base, *extra], results)
             rows.append((name, wall, solved, lines))

@@ -20,9 +20,8 @@ import subprocess
 import sys
 from typing import Any
 
-import numpy as np
-
 import _harness as H
+import numpy as np
 
 #: mazekit name -> (mazelib module/class, extra keyword arguments)
 MAZELIB: dict[str, tuple[str, dict[str, Any]]] = {
@@ -68,8 +67,9 @@ def cold_time(name: str, n: int) -> float:
 
 
 def main(argv: list[str]) -> int:  # noqa: C901 - a benchmark script: options, runs and the table in one place
-    ap = argparse.ArgumentParser(prog="run.py generate", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="run.py generate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sizes", default="100,300,1000", help="cells per side, comma-separated")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--peer-max", type=int, default=300, help="largest side given to mazelib")
@@ -106,7 +106,7 @@ def main(argv: list[str]) -> int:  # noqa: C901 - a benchmark script: options, r
             maze = generate(name, n, n, rng=0)  # warm-up: compiles
             if name in PERFECT:
                 assert is_perfect(maze), name
-            times, _ = H.time_call(lambda: generate(name, n, n, rng=1), rep)
+            times, _ = H.time_call(lambda name=name, n=n: generate(name, n, n, rng=1), rep)
             ours = H.median(times)
             theirs: float | None = None
             note = ""
@@ -135,8 +135,7 @@ def main(argv: list[str]) -> int:  # noqa: C901 - a benchmark script: options, r
                     else:
                         note = "mazelib's maze is not perfect: not timed"
             rows[n].append((name, ours, theirs, note))
-            print(f"{n}x{n} {name:20s} mazekit {H.fmt_ms(ours):>9s}  mazelib {H.fmt_ms(theirs):>9s} {note}",
-                  flush=True)
+            print(f"{n}x{n} {name:20s} mazekit {H.fmt_ms(ours):>9s}  mazelib {H.fmt_ms(theirs):>9s} {note}", flush=True)
 
     cold: dict[str, float] = {}
     big = max(sizes)
@@ -156,15 +155,23 @@ def main(argv: list[str]) -> int:  # noqa: C901 - a benchmark script: options, r
         "",
     ]
     for n in sizes:
-        lines += [f"**{n} x {n} cells**", "", "| algorithm | mazekit warm | mazelib | ratio | note |",
-                  "|---|---:|---:|---:|---|"]
+        lines += [
+            f"**{n} x {n} cells**",
+            "",
+            "| algorithm | mazekit warm | mazelib | ratio | note |",
+            "|---|---:|---:|---:|---|",
+        ]
         for name, ours, theirs, note in rows[n]:
             ratio = f"{theirs / ours:,.0f}x" if theirs else "-"
             lines.append(f"| {name} | {H.fmt_ms(ours)} | {H.fmt_ms(theirs)} | {ratio} | {note} |")
         lines.append("")
     if cold:
-        lines += [f"**Cold, {big} x {big} cells** (first call in a fresh process, numba cache loaded)", "",
-                  "| algorithm | cold | warm |", "|---|---:|---:|"]
+        lines += [
+            f"**Cold, {big} x {big} cells** (first call in a fresh process, numba cache loaded)",
+            "",
+            "| algorithm | cold | warm |",
+            "|---|---:|---:|",
+        ]
         warm = {name: ours for name, ours, _, _ in rows[big]}
         for name, t in cold.items():
             lines.append(f"| {name} | {H.fmt_ms(t)} | {H.fmt_ms(warm[name])} |")

@@ -22,7 +22,6 @@ from pathlib import Path
 from mazekit.minesweeper.bench import bench, format_table
 from mazekit.minesweeper.noguess import generate_no_guess
 
-
 #: How the solver got here (measured with this script's boards; kept in the results section).
 BEFORE_AFTER = """\
 Before and after (10,000 games each, seeds (0, i), same machine and contention). The safe-rule boards
@@ -61,8 +60,10 @@ def noguess_timing(n: int) -> str:
             generate_no_guess(16, 30, 99, click=(8, 15), first_click=rule, rng=s)  # type: ignore[arg-type]
             ts.append(1000 * (time.perf_counter() - t))
         a = np.array(ts)
-        lines.append(f"| 30x16/99, first click {rule} (centre) | {n} | {np.median(a):.1f} | {a.mean():.1f} | "
-                     f"{np.percentile(a, 95):.1f} | {a.max():.1f} |")
+        lines.append(
+            f"| 30x16/99, first click {rule} (centre) | {n} | {np.median(a):.1f} | {a.mean():.1f} | "
+            f"{np.percentile(a, 95):.1f} | {a.max():.1f} |"
+        )
     head = "| no-guess board | boards | median ms | mean ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|---:|\n"
     return head + "\n".join(lines) + "\n"
 
@@ -84,8 +85,10 @@ def main() -> int:
     ng = noguess_timing(args.noguess) if args.noguess else ""
     print(ng)
     if args.results:
-        cmd = (f"python benchmarks/bench_mines.py --games {args.games} --workers {args.workers} --seed {args.seed}"
-               f" --noguess {args.noguess}")
+        cmd = (
+            f"python benchmarks/bench_mines.py --games {args.games} --workers {args.workers} --seed {args.seed}"
+            f" --noguess {args.noguess}"
+        )
         section = (
             "## Minesweeper\n\n"
             f"`{cmd}` (also `mazekit mines bench --games N`); {platform.machine()}, Python "
@@ -101,7 +104,11 @@ def main() -> int:
             "counted exactly). Safe rule: first click in the top-left corner (the literature's corner start); "
             "zero rule: first click at (2, 2), two cells in from the corner (measured best; see below). "
             "Game i uses the board seeded by (seed, i). The interval is Wilson's 95%.\n\n"
-            + table + "\n" + BEFORE_AFTER + "\n" + ng
+            + table
+            + "\n"
+            + BEFORE_AFTER
+            + "\n"
+            + ng
         )
         text = args.results.read_text() if args.results.exists() else ""
         pat = re.compile(r"^## Minesweeper\n.*?(?=^## |\Z)", re.S | re.M)

@@ -34,9 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 import _harness as H
+import numpy as np
 
 TASKS = ("distances", "path", "flood", "label")
 TASK_TITLES = {
@@ -246,8 +245,8 @@ def nx_graph(g: Grid) -> Any:
     flat = g.passable.ravel()
     right = idx[(idx % C < C - 1) & flat[np.minimum(idx + 1, flat.size - 1)]]
     down = idx[(idx + C < flat.size) & flat[np.minimum(idx + C, flat.size - 1)]]
-    G.add_edges_from(zip(right.tolist(), (right + 1).tolist()))
-    G.add_edges_from(zip(down.tolist(), (down + C).tolist()))
+    G.add_edges_from(zip(right.tolist(), (right + 1).tolist(), strict=False))
+    G.add_edges_from(zip(down.tolist(), (down + C).tolist(), strict=False))
     return G
 
 
@@ -632,7 +631,10 @@ def cold_time(task: str, index: int, grid_path: Path) -> dict[str, float] | None
         env["PYTHONPATH"] = os.pathsep.join([str(H.hide_scipy_dir()), env.get("PYTHONPATH", "")])
     proc = subprocess.run(
         [H.python(), __file__, "--cold", task, str(index), str(grid_path)],
-        capture_output=True, text=True, cwd=str(H.HERE), env=env,
+        capture_output=True,
+        text=True,
+        cwd=str(H.HERE),
+        env=env,
     )
     if proc.returncode != 0:
         print(f"    cold run failed: {proc.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
@@ -660,7 +662,7 @@ def run_task(task: str, g: Grid, repeat: int, cold: bool, grid_path: Path, rows:
         ref = c_distances(g)()
     elif task == "flood":
         ref = c_flood("cref_flood_stack")(g)()
-    for i, p in peers:
+    for _, p in peers:
         row = rows.setdefault(p.name, Row())
         if p.max_cells is not None and g.cells > p.max_cells:
             row.note[g.key] = "skipped (too slow)"
@@ -678,7 +680,7 @@ def run_task(task: str, g: Grid, repeat: int, cold: bool, grid_path: Path, rows:
     times: dict[str, list[float]] = {name: [] for name in calls}
     raw: dict[str, list[tuple[float, float]]] = {name: [] for name in calls}
     for r in range(repeat):
-        for i, p in peers:
+        for _, p in peers:
             if p.name not in calls or (p.max_cells is not None and r > 0):
                 continue
             t, wall, cpu, _ = H.time_once(calls[p.name])
@@ -705,7 +707,11 @@ def ratio(a: float | None, b: float | None) -> str:
 
 def table(task: str, grids: list[Grid], rows: dict[str, Row], cold: bool) -> str:
     ref = next(p.name for p in PEERS[task] if p.reference)
-    head = "| peer | " + " | ".join(f"{g.name} warm (x ref) | cold" if cold else f"{g.name} warm (x ref)" for g in grids) + " |"
+    head = (
+        "| peer | "
+        + " | ".join(f"{g.name} warm (x ref) | cold" if cold else f"{g.name} warm (x ref)" for g in grids)
+        + " |"
+    )
     sep = "|---|" + "---:|" * (len(grids) * (2 if cold else 1))
     lines = [head, sep]
     for p in PEERS[task]:
@@ -752,29 +758,37 @@ def targets(grids: list[Grid], res: dict[str, dict[str, Row]]) -> list[str]:
         d = w("distances", "**mazekit** `bfs_distances`", k)
         dref = w("distances", PEERS["distances"][0].name, k)
         bn, bt = best_peer("distances", k)
-        out.append(f"- {g.name}, BFS distances: mazekit / C = **{d / dref:.2f}x** (target <= 1.2x) "
-                   f"{'PASS' if d <= 1.2 * dref else 'MISS'}; best peer {bn} at {bt / d:.1f}x mazekit's time "
-                   f"{'PASS' if d < bt else 'MISS'}")
+        out.append(
+            f"- {g.name}, BFS distances: mazekit / C = **{d / dref:.2f}x** (target <= 1.2x) "
+            f"{'PASS' if d <= 1.2 * dref else 'MISS'}; best peer {bn} at {bt / d:.1f}x mazekit's time "
+            f"{'PASS' if d < bt else 'MISS'}"
+        )
         a = min(w("path", "**mazekit** `astar`", k), w("path", "**mazekit** `bfs` with a goal", k))
         bn, bt = best_peer("path", k)
-        out.append(f"- {g.name}, pair path: mazekit (best of astar/bfs) {H.fmt_ms(a)}; best peer {bn} "
-                   f"{H.fmt_ms(bt)} = {bt / a:.1f}x mazekit's time {'PASS' if a < bt else 'MISS'}")
+        out.append(
+            f"- {g.name}, pair path: mazekit (best of astar/bfs) {H.fmt_ms(a)}; best peer {bn} "
+            f"{H.fmt_ms(bt)} = {bt / a:.1f}x mazekit's time {'PASS' if a < bt else 'MISS'}"
+        )
         f = w("flood", "**mazekit** `flood`", k)
         fref = min(w("flood", PEERS["flood"][0].name, k), w("flood", PEERS["flood"][1].name, k))
         bn, bt = best_peer("flood", k)
-        out.append(f"- {g.name}, flood: mazekit / best C fill = **{f / fref:.2f}x** (target <= 1.2x) "
-                   f"{'PASS' if f <= 1.2 * fref else 'MISS'}; best peer {bn} at {bt / f:.1f}x mazekit's time "
-                   f"{'PASS' if f < bt else 'MISS'}")
+        out.append(
+            f"- {g.name}, flood: mazekit / best C fill = **{f / fref:.2f}x** (target <= 1.2x) "
+            f"{'PASS' if f <= 1.2 * fref else 'MISS'}; best peer {bn} at {bt / f:.1f}x mazekit's time "
+            f"{'PASS' if f < bt else 'MISS'}"
+        )
         lab = w("label", "**mazekit** `label`", k)
         sl = w("label", PEERS["label"][0].name, k)
-        out.append(f"- {g.name}, labels: scipy.ndimage.label / mazekit = **{sl / lab:.2f}x** "
-                   f"{'PASS' if lab < sl else 'MISS'}")
+        out.append(
+            f"- {g.name}, labels: scipy.ndimage.label / mazekit = **{sl / lab:.2f}x** {'PASS' if lab < sl else 'MISS'}"
+        )
     return out
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="run.py search", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="run.py search", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sizes", default="1000,4000", help="grid sides, comma-separated (default 1000,4000)")
     ap.add_argument("--repeat", type=int, default=7, help="warm calls per peer (median; default 7)")
     ap.add_argument("--tasks", default=",".join(TASKS), help=f"some of {','.join(TASKS)}")
@@ -825,10 +839,13 @@ def main(argv: list[str]) -> int:
     print()
     print(text)
     H.BUILD.mkdir(exist_ok=True)
-    dump = {t: {name: {"warm": row.warm, "cold": row.cold, "raw": row.raw} for name, row in rows.items()}
-            for t, rows in results.items()}
-    (H.BUILD / "search.json").write_text(json.dumps({"command": argv, "load": [load_before, load_after],
-                                                     "results": dump}, indent=1))
+    dump = {
+        t: {name: {"warm": row.warm, "cold": row.cold, "raw": row.raw} for name, row in rows.items()}
+        for t, rows in results.items()
+    }
+    (H.BUILD / "search.json").write_text(
+        json.dumps({"command": argv, "load": [load_before, load_after], "results": dump}, indent=1)
+    )
     if not args.no_write:
         H.write_section("search", "Grid search", text)
         print(f"\nwritten to {H.RESULTS}")

@@ -36,8 +36,9 @@ SETS: dict[str, tuple[str, float, str]] = {
 }
 
 
-def run_set(name: str, jobs: int, time_limit: float | None, first: int | None, optimal: bool,
-            memory_gib: float) -> dict[str, object]:
+def run_set(
+    name: str, jobs: int, time_limit: float | None, first: int | None, optimal: bool, memory_gib: float
+) -> dict[str, object]:
     from mazekit.cli.sokoban_solve import _quiet_worker, _solve_one
     from mazekit.sokoban import parse_levels
 
@@ -56,8 +57,11 @@ def run_set(name: str, jobs: int, time_limit: float | None, first: int | None, o
             outs.append(o)
             if k % 10 == 0 or k == len(tasks):
                 done = sum(1 for x in outs if x.lurd is not None)
-                print(f"  {name}: {k}/{len(tasks)} run, {done} solved, {time.perf_counter() - t0:.0f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {name}: {k}/{len(tasks)} run, {done} solved, {time.perf_counter() - t0:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     wall = time.perf_counter() - t0
     solved = [o for o in outs if o.lurd is not None]
     stops: dict[str, int] = {}
@@ -82,8 +86,9 @@ def run_set(name: str, jobs: int, time_limit: float | None, first: int | None, o
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="run.py sokoban", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="run.py sokoban", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sets", default="microban,microban_ii,boxoban,xsokoban")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per level (default: per set)")
@@ -115,9 +120,14 @@ def main(argv: list[str]) -> int:
 
 
 def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[str], load_before: str) -> str:
-    mode = "push-optimal (A*)" if args.optimal else (
-        "fast (a portfolio of three searches, a third of the time each: feature-space forward search, "
-        "best-first backward search)")
+    mode = (
+        "push-optimal (A*)"
+        if args.optimal
+        else (
+            "fast (a portfolio of three searches, a third of the time each: feature-space forward search, "
+            "best-first backward search)"
+        )
+    )
     lines = [
         f"Command: `{H.command_line('benchmarks/run.py', ['sokoban', *argv])}`; mode {mode}; "
         f"{args.jobs} levels at once (one per core); every solution replayed to a win by the engine.",

@@ -19,7 +19,6 @@ import subprocess
 import sys
 
 import numpy as np
-
 from _harness import command_line, fmt_ms, load, machine, median, python, time_call, write_section
 
 
@@ -72,8 +71,9 @@ def exit_cell(maze) -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="run.py universal", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="run.py universal", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--strings", type=int, default=10000, help="random strings per length (default 10000)")
     ap.add_argument("--seeds", type=int, default=3, help="generated mazes per size (default 3)")
     ap.add_argument("--repeat", type=int, default=5, help="warm repeats on the article's maze")
@@ -107,34 +107,44 @@ def main(argv: list[str]) -> int:
     say()
     say("| method | length | lower bound | proven shortest | cold | warm |")
     say("|---|---:|---:|---|---:|---:|")
-    say(f"| exact (A* over position sets, pair bound) | {len(res.string)} | {res.lower_bound} "
+    say(
+        f"| exact (A* over position sets, pair bound) | {len(res.string)} | {res.lower_bound} "
         f"(distance {res.distance_bound}, pair {res.pair_bound}) | yes ({res.expanded} sets expanded) | "
-        f"{fmt_ms(float(cold[0]))} | {fmt_ms(median(times[1:]))} |")
+        f"{fmt_ms(float(cold[0]))} | {fmt_ms(median(times[1:]))} |"
+    )
     heur = find(passable, exit, method="heuristic")
     htimes, heur = time_call(lambda: find(passable, exit, method="heuristic"), args.repeat)
-    say(f"| heuristic (greedy + beam) | {len(heur.string)} | {heur.lower_bound} | "
-        f"{'yes' if heur.proven else 'no'} | - | {fmt_ms(median(htimes))} |")
-    say(f"| the article: random string, retry until one passes | 1000 | - | no | - | - |")
+    say(
+        f"| heuristic (greedy + beam) | {len(heur.string)} | {heur.lower_bound} | "
+        f"{'yes' if heur.proven else 'no'} | - | {fmt_ms(median(htimes))} |"
+    )
+    say("| the article: random string, retry until one passes | 1000 | - | no | - | - |")
     say()
     say(f"String found: `{res.string}` (U = row - 1, as in the SPEC; the article's code moves down on U).")
     say()
-    say(f"The article's approach, measured: {args.strings} random strings per length (seeded), "
-        "how many free all 70 starts, and the mean share of starts freed.")
+    say(
+        f"The article's approach, measured: {args.strings} random strings per length (seeded), "
+        "how many free all 70 starts, and the mean share of starts freed."
+    )
     say()
     say("| random string length | all 70 freed | 95% interval | mean freed |")
     say("|---:|---:|---|---:|")
     for length in (35, 100, 200, 500, 1000, 2000):
         wins, mean = random_success(passable, exit, length, args.strings, seed=length)
         lo, hi = wilson(wins, args.strings)
-        say(f"| {length} | {100 * wins / args.strings:.1f}% ({wins}/{args.strings}) | "
-            f"{100 * lo:.1f}-{100 * hi:.1f}% | {100 * mean:.1f}% |")
+        say(
+            f"| {length} | {100 * wins / args.strings:.1f}% ({wins}/{args.strings}) | "
+            f"{100 * lo:.1f}-{100 * hi:.1f}% | {100 * mean:.1f}% |"
+        )
     say()
 
     # -------------------------------------------------------------- generated mazes
     say("### Generated mazes (recursive backtracker, exit bottom-right)")
     say()
-    say("| maze | seed | starts | distance bound | pair bound | lower bound | greedy | result | method "
-        "| length / lower bound | time | random strings 10x as long: all freed |")
+    say(
+        "| maze | seed | starts | distance bound | pair bound | lower bound | greedy | result | method "
+        "| length / lower bound | time | random strings 10x as long: all freed |"
+    )
     say("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
     sizes = [(10, "auto"), (25, "heuristic")] + ([] if args.quick else [(50, "heuristic")])
     from mazekit.universal._model import Model
@@ -146,25 +156,31 @@ def main(argv: list[str]) -> int:
             ex = exit_cell(maze)
             model = Model(maze, ex)
             greedy_len = min(len(greedy_codes(model)), len(greedy_codes(model, farthest=False)))
-            t, r = time_call(lambda: find(maze, ex, method=method), 1)
+            t, r = time_call(lambda maze=maze, ex=ex, method=method: find(maze, ex, method=method), 1)
             assert r.found and verify(maze, ex, r.string).ok
             tries = 100 if cells <= 25 else 20
             wins, _ = random_success(maze, ex, 10 * len(r.string), tries, seed=seed)
             tag = f"{r.method}{' (proven)' if r.proven else ''}"
-            say(f"| {maze.shape[0]}x{maze.shape[1]} {method} | {seed} | {r.starts} | {r.distance_bound} | "
+            say(
+                f"| {maze.shape[0]}x{maze.shape[1]} {method} | {seed} | {r.starts} | {r.distance_bound} | "
                 f"{r.pair_bound} | {r.lower_bound} | {greedy_len} | {len(r.string)} | {tag} | "
                 f"{len(r.string) / r.lower_bound:.2f} | "
-                f"{fmt_ms(t[0])} | {wins}/{tries} |")
+                f"{fmt_ms(t[0])} | {wins}/{tries} |"
+            )
     say()
-    say("*greedy*: the shorter of farthest-first and nearest-first (send that robot out by its BFS route, "
+    say(
+        "*greedy*: the shorter of farthest-first and nearest-first (send that robot out by its BFS route, "
         "apply to all, repeat). *lower bound*: the pair bound, raised by the exact search's frontier when "
         "`auto` ran it and its budget (30,000 sets) ran out. *result*: the shortest string of the exact "
         "search or of the beam searches (width 32-128, score sum(dist) + w * max(dist) * robots), each with "
         "its tail replaced by an optimal one (A* from the set left once at most 2, 3, 4, ... 64 robots remain, "
-        "8,000 sets per try).")
+        "8,000 sets per try)."
+    )
     say()
-    say("Time is one call in a warm process (kernels compiled), pair table included: on 101x101 the "
-        "backward BFS over all 26 million pairs of cells takes about 3-4 s of it.")
+    say(
+        "Time is one call in a warm process (kernels compiled), pair table included: on 101x101 the "
+        "backward BFS over all 26 million pairs of cells takes about 3-4 s of it."
+    )
     if not args.no_write:
         write_section("universal", "Universal escape strings", "\n".join(lines))
     return 0

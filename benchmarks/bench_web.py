@@ -56,8 +56,9 @@ class Server:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(create_app(warm=True), host="127.0.0.1", port=self.port,
-                                                    log_level="warning", lifespan="on"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(create_app(warm=True), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> Server:
@@ -108,8 +109,17 @@ def bench_api(port: int, repeat: int) -> list[tuple[str, float, float, float, in
             t0 = time.perf_counter()
             as_lists = json.dumps({**lists, "order": result.order.tolist(), "discovered": _disc_lists(packed)})
             enc.append(time.perf_counter() - t0)
-        out.append((algorithm, statistics.median(times), statistics.median(lib), answer["visited"], size,
-                    statistics.median(enc), len(as_lists)))
+        out.append(
+            (
+                algorithm,
+                statistics.median(times),
+                statistics.median(lib),
+                answer["visited"],
+                size,
+                statistics.median(enc),
+                len(as_lists),
+            )
+        )
     conn.close()
     return out
 
@@ -120,17 +130,28 @@ def _disc_lists(packed: dict[str, Any]) -> Any:
     import numpy as np
 
     rec = packed["discovered"]
-    return np.frombuffer(base64.b64decode(rec["data"]), dtype=np.dtype(rec["dtype"]).newbyteorder("<")).reshape(
-        rec["shape"]).tolist()
+    return (
+        np.frombuffer(base64.b64decode(rec["data"]), dtype=np.dtype(rec["dtype"]).newbyteorder("<"))
+        .reshape(rec["shape"])
+        .tolist()
+    )
 
 
 def _browser(p: Any) -> Any:
     path = os.environ.get("MAZEKIT_CHROMIUM") or shutil.which("chromium")
     if not path:
         raise SystemExit("run.py web: chromium not found (apt-get install chromium)")
-    return p.chromium.launch(executable_path=path, headless=True,
-                             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                   "--disable-component-update", "--no-first-run"])
+    return p.chromium.launch(
+        executable_path=path,
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+        ],
+    )
 
 
 FRAMES = """
@@ -198,7 +219,7 @@ def bench_animation(base: str, seconds: float) -> dict[str, float]:
         playing = page.get_attribute("[data-role=play]", "aria-pressed") == "true"
         browser.close()
     span = (frames[-1] - frames[0]) / 1000 if len(frames) > 1 else float("nan")
-    intervals = sorted(b - a for a, b in zip(frames, frames[1:]))
+    intervals = sorted(b - a for a, b in zip(frames, frames[1:], strict=False))
     return {
         "fps": (len(frames) - 1) / span,
         "work_p50": statistics.median(work) / 1000,
@@ -221,8 +242,9 @@ def _runs(row: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="run.py web", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="run.py web", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--seconds", type=float, default=4.0, help="how long the animation is watched")
     ap.add_argument("--no-write", action="store_true", help="print only, do not touch RESULTS.md")
@@ -236,7 +258,8 @@ def main(argv: list[str]) -> int:
         anim = bench_animation(base, args.seconds)
     lines = [
         f"`{command_line('run.py web', argv)}`; {machine()}, Python {platform.python_version()}, headless Chromium "
-        f"(Debian's, `--disable-gpu`); {time.perf_counter() - t_all:.0f} s in all; {started} at the start, {load()} at the end.",
+        f"(Debian's, `--disable-gpu`); {time.perf_counter() - t_all:.0f} s in all; {started} at the start, "
+        f"{load()} at the end.",
         "",
         "**Page load** (`/search` from a warm server, a fresh browser context each time, "
         f"median of {len(loads)}): DOMContentLoaded {fmt_ms(statistics.median(dcl))}, load event "
@@ -248,12 +271,15 @@ def main(argv: list[str]) -> int:
         "trace arrays packed as base64 int32 included). Beside it, in the same run: the library call alone, "
         "and the same answer with the two trace arrays as nested JSON lists (what the packed form replaces).",
         "",
-        "| algorithm | cells visited | /api/search | library call alone | answer size (packed) | nested lists: encode only | nested lists: size |",
+        "| algorithm | cells visited | /api/search | library call alone | answer size (packed) "
+        "| nested lists: encode only | nested lists: size |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, t_api, t_lib, visited, size, t_enc, size_lists in api:
-        lines.append(f"| {name} | {visited:,} | {fmt_ms(t_api)} | {fmt_ms(t_lib)} | {size / 1024:.0f} KiB | "
-                     f"{fmt_ms(t_enc)} | {size_lists / 1024:.0f} KiB |")
+        lines.append(
+            f"| {name} | {visited:,} | {fmt_ms(t_api)} | {fmt_ms(t_lib)} | {size / 1024:.0f} KiB | "
+            f"{fmt_ms(t_enc)} | {size_lists / 1024:.0f} KiB |"
+        )
     lines += [
         "",
         f"Goal: under 50 ms. **Animation** of the BFS trace on the {SIDE}x{SIDE} grid at 1,000 steps/s, watched for "

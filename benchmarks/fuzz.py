@@ -43,8 +43,22 @@ OUT = HERE / "_build" / "fuzz"
 
 #: Tokens that help the mutator build each reader's inputs (libFuzzer dictionaries).
 TOKENS: dict[str, list[str]] = {
-    "common": ["\r\n", "\n", "\r", " ", "\t", "\x00", "\xff", "\ufeff", "99999999", "-1", "0", "1", "65536",
-               "2147483648"],
+    "common": [
+        "\r\n",
+        "\n",
+        "\r",
+        " ",
+        "\t",
+        "\x00",
+        "\xff",
+        "\ufeff",
+        "99999999",
+        "-1",
+        "0",
+        "1",
+        "65536",
+        "2147483648",
+    ],
     "grid": ["0", "1", ".", "#", "S", "G", "E", "x", "X", "O", "1 0", "99999999 99999999"],
     "robot": ["4 7 1 3 2 6", "99999999 99999999 1 1 1 1", "1001000"],
     "forest": ["5 5", "XXXXX", "XEOOX", "99999999 99999999"],
@@ -54,10 +68,41 @@ TOKENS: dict[str, list[str]] = {
     "assignment": ["#", "@", "o", "x", "^", "v", "<", ">", "####################"],
     "load_levels": ["#", "@", "$", ".", "o", "x", "^", ">", "|", "5#", "####################"],
     "lurd": ["u", "d", "l", "r", "U", "D", "L", "R", " "],
-    "api": ['"grid"', '"start"', '"goal"', '"text"', '"level"', '"moves"', '"id":"GAME"', '"rows"', '"cols"',
-            '"mines"', '"seed"', '"algorithm"', '"commands"', '"method"', '"time_limit"', '"collection"',
-            '"index"', '"action"', '"cell"', '"article"', '"example"', "null", "true", "false", "NaN",
-            "Infinity", "1e308", "[", "]", "{", "}", "\\u0000", "\\n"],
+    "api": [
+        '"grid"',
+        '"start"',
+        '"goal"',
+        '"text"',
+        '"level"',
+        '"moves"',
+        '"id":"GAME"',
+        '"rows"',
+        '"cols"',
+        '"mines"',
+        '"seed"',
+        '"algorithm"',
+        '"commands"',
+        '"method"',
+        '"time_limit"',
+        '"collection"',
+        '"index"',
+        '"action"',
+        '"cell"',
+        '"article"',
+        '"example"',
+        "null",
+        "true",
+        "false",
+        "NaN",
+        "Infinity",
+        "1e308",
+        "[",
+        "]",
+        "{",
+        "}",
+        "\\u0000",
+        "\\n",
+    ],
 }
 TOKENS["api_solve"] = TOKENS["api"] + TOKENS["sokoban"]
 
@@ -76,7 +121,6 @@ def child(args: argparse.Namespace) -> int:
 
     sys.path.insert(0, str(ROOT))
     with atheris.instrument_imports(include=["mazekit"]):
-
         if args.reader.startswith("api"):
             pass
     from tests.fuzz import readers
@@ -92,8 +136,9 @@ def child(args: argparse.Namespace) -> int:
         try:
             target(data)
         except Exception as exc:  # record each distinct failure once, go on
-            frames = [f for f in traceback.extract_tb(exc.__traceback__) if "mazekit" in f.filename] or \
-                traceback.extract_tb(exc.__traceback__)
+            frames = [
+                f for f in traceback.extract_tb(exc.__traceback__) if "mazekit" in f.filename
+            ] or traceback.extract_tb(exc.__traceback__)
             where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}"
             key = f"{type(exc).__name__} at {where}"
             if key not in failures:
@@ -103,10 +148,19 @@ def child(args: argparse.Namespace) -> int:
 
     if args.reader.startswith("api"):
         readers.api_target(readers.api_seed("/api/search"))  # start the app before the clock
-    argv = [sys.argv[0], f"-runs={args.runs}", f"-max_len={args.max_len}", f"-timeout={args.timeout}",
-            f"-rss_limit_mb={args.rss_mb}", f"-dict={args.dict}", f"-artifact_prefix={OUT}/",
-            "-print_final_stats=1", *([f"-max_total_time={args.max_time}"] if args.max_time else []),
-            args.corpus, args.seeds]
+    argv = [
+        sys.argv[0],
+        f"-runs={args.runs}",
+        f"-max_len={args.max_len}",
+        f"-timeout={args.timeout}",
+        f"-rss_limit_mb={args.rss_mb}",
+        f"-dict={args.dict}",
+        f"-artifact_prefix={OUT}/",
+        "-print_final_stats=1",
+        *([f"-max_total_time={args.max_time}"] if args.max_time else []),
+        args.corpus,
+        args.seeds,
+    ]
     atheris.Setup(argv, one)
     atheris.Fuzz()
     return 0
@@ -135,10 +189,23 @@ def parent(args: argparse.Namespace) -> int:
     """Run the fuzzer in a child process and record what it reports."""
     seeds, corpus, dictionary = _prepare(args.reader)
     log_path = OUT / f"{args.reader}.log"
-    cmd = [sys.executable, __file__, args.reader, "--child", f"--runs={args.runs}", f"--max-len={args.max_len}",
-           f"--timeout={args.timeout}", f"--rss-mb={args.rss_mb}", f"--dict={dictionary}",
-           f"--corpus={corpus}", f"--seeds={seeds}"] + (["--keep-going"] if args.keep_going else []) + \
-        ([f"--max-time={args.max_time}"] if args.max_time else [])
+    cmd = (
+        [
+            sys.executable,
+            __file__,
+            args.reader,
+            "--child",
+            f"--runs={args.runs}",
+            f"--max-len={args.max_len}",
+            f"--timeout={args.timeout}",
+            f"--rss-mb={args.rss_mb}",
+            f"--dict={dictionary}",
+            f"--corpus={corpus}",
+            f"--seeds={seeds}",
+        ]
+        + (["--keep-going"] if args.keep_going else [])
+        + ([f"--max-time={args.max_time}"] if args.max_time else [])
+    )
     (OUT / f"{args.reader}.failures").unlink(missing_ok=True)
     t0 = time.time()
     with open(log_path, "wb") as log:
@@ -156,16 +223,26 @@ def parent(args: argparse.Namespace) -> int:
         tail = "\n".join(text.splitlines()[-40:])
         crash = (m.group(1) if m else "") + "\n" + tail
     record = {
-        "reader": args.reader, "runs": runs, "requested": args.runs, "seconds": round(seconds, 1),
-        "cov": int(stats[-1][1]) if stats else None, "ft": int(stats[-1][2]) if stats else None,
-        "corpus": int(stats[-1][3]) if stats else None, "status": status, "failures": failures,
+        "reader": args.reader,
+        "runs": runs,
+        "requested": args.runs,
+        "seconds": round(seconds, 1),
+        "cov": int(stats[-1][1]) if stats else None,
+        "ft": int(stats[-1][2]) if stats else None,
+        "corpus": int(stats[-1][3]) if stats else None,
+        "status": status,
+        "failures": failures,
         "stopped_by_time": bool(args.max_time) and runs < args.runs and status == 0,
-        "crash": crash, "max_len": args.max_len, "when": time.strftime("%Y-%m-%d %H:%M"),
+        "crash": crash,
+        "max_len": args.max_len,
+        "when": time.strftime("%Y-%m-%d %H:%M"),
         "load": os.getloadavg()[0],
     }
     (OUT / f"{args.reader}.json").write_text(json.dumps(record, indent=1))
-    print(f"{args.reader}: {runs} inputs in {seconds:.0f} s, cov {record['cov']}, status {status}, "
-          f"{len(failures)} distinct failure(s)" + (f"\n{crash}" if crash else ""))
+    print(
+        f"{args.reader}: {runs} inputs in {seconds:.0f} s, cov {record['cov']}, status {status}, "
+        f"{len(failures)} distinct failure(s)" + (f"\n{crash}" if crash else "")
+    )
     return 0 if status == 0 and not failures else 1
 
 
@@ -181,27 +258,34 @@ def report(args: argparse.Namespace) -> int:
             rows.append(f"| {name} | not run | | | | |")
             continue
         r = json.loads(path.read_text())
-        found = "none" if not r["failures"] and not r["crash"] else \
-            "; ".join(f["failure"] for f in r["failures"]) or "a crash (see the log)"
+        found = (
+            "none"
+            if not r["failures"] and not r["crash"]
+            else "; ".join(f["failure"] for f in r["failures"]) or "a crash (see the log)"
+        )
         rate = r["runs"] / r["seconds"] if r["seconds"] else 0
-        rows.append(f"| {name} | {r['runs']:,} | {r['seconds'] / 60:.1f} min ({rate:,.0f}/s) | {r['cov']} | "
-                    f"{r['corpus']} | {found} |")
-    body = "\n".join([
-        f"Command: `python benchmarks/fuzz.py READER --runs 1000000 --keep-going` for each reader, then "
-        f"`python benchmarks/fuzz.py --report`. atheris {_atheris_version()}, inputs up to 4096 bytes, "
-        f"mazekit instrumented and its kernels run as plain Python; {machine()}.",
-        "",
-        "Each input must get an answer or the refusal the reader promises (an `InputError` whose "
-        "message is one line; a 400 with a one-line `error` from the API); a hang over "
-        "20 s or 2 GB of memory counts as a crash. *edges* is atheris' coverage count (`cov`) at the end; "
-        "*corpus* the inputs it kept.",
-        "",
-        "| reader | inputs | time | edges | corpus | failures left |",
-        "| --- | ---: | ---: | ---: | ---: | --- |",
-        *rows,
-        "",
-        args.notes or "",
-    ])
+        rows.append(
+            f"| {name} | {r['runs']:,} | {r['seconds'] / 60:.1f} min ({rate:,.0f}/s) | {r['cov']} | "
+            f"{r['corpus']} | {found} |"
+        )
+    body = "\n".join(
+        [
+            f"Command: `python benchmarks/fuzz.py READER --runs 1000000 --keep-going` for each reader, then "
+            f"`python benchmarks/fuzz.py --report`. atheris {_atheris_version()}, inputs up to 4096 bytes, "
+            f"mazekit instrumented and its kernels run as plain Python; {machine()}.",
+            "",
+            "Each input must get an answer or the refusal the reader promises (an `InputError` whose "
+            "message is one line; a 400 with a one-line `error` from the API); a hang over "
+            "20 s or 2 GB of memory counts as a crash. *edges* is atheris' coverage count (`cov`) at the end; "
+            "*corpus* the inputs it kept.",
+            "",
+            "| reader | inputs | time | edges | corpus | failures left |",
+            "| --- | ---: | ---: | ---: | ---: | --- |",
+            *rows,
+            "",
+            args.notes or "",
+        ]
+    )
     write_section("fuzz", "Fuzzing the readers", body)
     print(body)
     return 0
@@ -217,8 +301,9 @@ def _atheris_version() -> str:
 
 
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("reader", nargs="?", help="the reader to fuzz (see --list)")
     p.add_argument("--runs", type=int, default=1_000_000, help="inputs to run (default 1000000)")
     p.add_argument("--max-len", type=int, default=4096, help="longest input in bytes (default 4096)")

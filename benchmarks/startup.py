@@ -29,9 +29,8 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 import _harness as H
+import numpy as np
 
 ROOT = H.HERE.parent
 ROBOT_IN = ROOT / "tests" / "data" / "articles" / "robot_example.in"
@@ -63,8 +62,7 @@ def wall(cmd: list[str], stdin: Path | None = None, hide_scipy: bool = False) ->
     return t, proc.stdout.decode()
 
 
-def timed(cmd: list[str], repeat: int, stdin: Path | None = None,
-          hide_scipy: bool = False) -> tuple[float, float, str]:
+def timed(cmd: list[str], repeat: int, stdin: Path | None = None, hide_scipy: bool = False) -> tuple[float, float, str]:
     """Median wall and median CPU time of ``repeat`` fresh processes, and the last output."""
     wall(cmd, stdin, hide_scipy)  # warm-up: OS file cache, numba cache
     CPU.pop(id(cmd), None)
@@ -104,7 +102,7 @@ def check_forest(path: Path, answer: str) -> int:
     assert cells and cells[0] != (-1,), "no route out"
     r, c = cells[0]
     assert lines[1 + r][c] == "E"
-    for (r0, c0), (r1, c1) in zip(cells, cells[1:]):
+    for (r0, c0), (r1, c1) in zip(cells, cells[1:], strict=False):
         assert abs(r1 - r0) + abs(c1 - c0) == 1 and lines[1 + r1][c1] == "O"
     r, c = cells[-1]
     assert r in (0, n - 1) or c in (0, n - 1)
@@ -153,8 +151,15 @@ def main(argv: list[str]) -> int:
             t, c, out = timed([py, "-m", "mazekit", "forest", str(path)], args.repeat, hide_scipy=hide)
             steps = check_forest(path, out)
             how = "SciPy hidden (a plain install)" if hide else "SciPy installed (benchmark peer)"
-            rows.append((f"`python -m mazekit forest` {args.size}x{args.size} {name}, {how}", t, c, 1.5,
-                         f"route of {steps} steps to the border, checked"))
+            rows.append(
+                (
+                    f"`python -m mazekit forest` {args.size}x{args.size} {name}, {how}",
+                    t,
+                    c,
+                    1.5,
+                    f"route of {steps} steps to the border, checked",
+                )
+            )
     load_after = H.load()
     lines = [
         f"Command: `{H.command_line('benchmarks/startup.py', argv)}`",
@@ -176,11 +181,20 @@ def main(argv: list[str]) -> int:
         verdict = "" if target is None else ("PASS" if t < target else "MISS")
         tgt = "" if target is None else f"< {target:g} s"
         lines.append(f"| {label} | {t:.3f} s | {c:.3f} s | {tgt} {verdict} | {note} |")
-    lines += ["", f"The robot process spends {robot - npy:.3f} s wall, {robot_cpu - npy_cpu:.3f} s CPU beyond "
-              "`import numpy` (same run)."]
+    lines += [
+        "",
+        f"The robot process spends {robot - npy:.3f} s wall, {robot_cpu - npy_cpu:.3f} s CPU beyond "
+        "`import numpy` (same run).",
+    ]
     if args.importtime or robot >= 0.15:
-        lines += ["", "Slowest imports of the robot process (`python -X importtime`, cumulative, one run):", "",
-                  "```", *importtime([py, "-m", "mazekit", "robot"], robot_in), "```"]
+        lines += [
+            "",
+            "Slowest imports of the robot process (`python -X importtime`, cumulative, one run):",
+            "",
+            "```",
+            *importtime([py, "-m", "mazekit", "robot"], robot_in),
+            "```",
+        ]
     text = "\n".join(lines)
     print(text)
     if not args.no_write:

@@ -75,9 +75,9 @@ def mazes(draw: st.DrawFn, max_side: int = 5, density: float = 0.3) -> tuple[np.
     ec = draw(st.integers(0, cols - 1))
     passable[er, ec] = True
     if draw(st.booleans()):  # connect everything often enough to have strings
-        passable |= np.array(draw(st.lists(st.floats(0, 1), min_size=cells, max_size=cells))).reshape(
-            rows, cols
-        ) > density
+        passable |= (
+            np.array(draw(st.lists(st.floats(0, 1), min_size=cells, max_size=cells))).reshape(rows, cols) > density
+        )
     return passable, (er, ec)
 
 
@@ -182,7 +182,18 @@ def mine_views(draw: st.DrawFn) -> tuple[np.ndarray, int]:
 
 def search_fields() -> st.SearchStrategy[dict[str, Any]]:
     """``/api/search`` bodies: any subset of its fields, each any small JSON value (NaN too)."""
-    values = st.one_of(st.none(), st.booleans(), st.integers(-5, 10), st.floats(allow_nan=True), st.text(max_size=8),
-                       st.lists(st.integers(-2, 9), max_size=3), st.lists(st.text("01SG.#x", max_size=6), max_size=6))
-    return st.fixed_dictionaries({}, optional={k: values for k in
-                                               ("grid", "start", "goal", "algorithm", "connectivity", "heuristic", "weights", "seed")})
+    values = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 10),
+        st.floats(allow_nan=True),
+        st.text(max_size=8),
+        st.lists(st.integers(-2, 9), max_size=3),
+        st.lists(st.text("01SG.#x", max_size=6), max_size=6),
+    )
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            k: values for k in ("grid", "start", "goal", "algorithm", "connectivity", "heuristic", "weights", "seed")
+        },
+    )

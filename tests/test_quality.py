@@ -106,7 +106,10 @@ def test_the_sorted_dunder_all_check_finds_unsorted_ones(tmp_path):
 
 
 def test_importing_mazekit_is_light():
-    code = "import sys, mazekit, mazekit.grid, mazekit.search; print(sorted(m for m in ('numba', 'PIL') if m in sys.modules))"
+    code = (
+        "import sys, mazekit, mazekit.grid, mazekit.search; "
+        "print(sorted(m for m in ('numba', 'PIL') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -115,11 +118,37 @@ def test_py_typed_is_shipped():
     assert (SRC / "py.typed").exists()
 
 
-@pytest.mark.skipif(shutil.which("mypy") is None and importlib.util.find_spec("mypy") is None, reason="mypy not installed")
+@pytest.mark.skipif(
+    shutil.which("mypy") is None and importlib.util.find_spec("mypy") is None, reason="mypy not installed"
+)
 def test_mypy_strict_is_clean():
     root = SRC.parent.parent
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", str(SRC)],
-        capture_output=True, text=True, cwd=root,
+        capture_output=True,
+        text=True,
+        cwd=root,
     )
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+
+
+def test_ruff_lint_and_format_are_clean() -> None:
+    """ruff check and ruff format --check pass on src, tests and benchmarks (pyproject's [tool.ruff])."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("ruff") is None and not os.environ.get("CI"):
+        import pytest
+
+        pytest.skip("ruff is not installed (pip install -e '.[test]')")
+    root = Path(__file__).resolve().parents[1]
+    for args in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "ruff", *args, "src", "tests", "benchmarks"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-1000:]

@@ -23,7 +23,6 @@ from mazekit.universal._model import Model, decode, encode
 from mazekit.universal.bounds import _pair_bound, _pair_table
 from mazekit.universal.exact import astar_codes, polish_codes
 from mazekit.universal.heuristic import beam_codes, greedy_codes
-
 from tests.conftest import jit_mode
 from tests.strategies import mazes
 
@@ -63,9 +62,11 @@ def simulate(passable, exit, string, start):
 def brute_force_optimum(passable, exit, starts=None):
     """BFS over sets of positions: the length of a shortest universal string (None if none)."""
     rows, cols = passable.shape
-    start = frozenset(
-        (r, c) for r in range(rows) for c in range(cols) if passable[r, c] and (r, c) != exit
-    ) if starts is None else frozenset(starts)
+    start = (
+        frozenset((r, c) for r in range(rows) for c in range(cols) if passable[r, c] and (r, c) != exit)
+        if starts is None
+        else frozenset(starts)
+    )
     seen = {start}
     queue = deque([(start, 0)])
     while queue:
@@ -103,8 +104,8 @@ def test_verify_matches_the_plain_simulation(maze, string):
     ok = [simulate(passable, exit, string, s) for s in starts]
     assert v.total == len(starts)
     assert v.reached == sum(ok)
-    assert [tuple(p) for p in v.failed.tolist()] == [s for s, good in zip(starts, ok) if not good]
-    for s, good in zip(starts, ok):
+    assert [tuple(p) for p in v.failed.tolist()] == [s for s, good in zip(starts, ok, strict=False) if not good]
+    for s, good in zip(starts, ok, strict=False):
         assert (v.steps[s] >= 0) == good
         if good:
             assert simulate(passable, exit, string[: v.steps[s]], s)
@@ -263,7 +264,8 @@ def test_time_limit_still_answers():
 
 
 def test_exact_refuses_a_maze_too_big_for_the_pair_table(monkeypatch):
-    from mazekit.universal import _find as find_mod, bounds
+    from mazekit.universal import _find as find_mod
+    from mazekit.universal import bounds
 
     monkeypatch.setattr(bounds, "PAIR_TABLE_LIMIT", 10)
     monkeypatch.setattr(find_mod, "PAIR_TABLE_LIMIT", 10)
@@ -327,7 +329,7 @@ def test_big_inputs_run_compiled():
     res = U.find(maze, (1, 1), method="heuristic")
     U.verify(maze, (1, 1), res.string)
     after = (K.pair_bfs_kernel.calls_compiled, K.beam_kernel.calls_compiled, K.walk_kernel.calls_compiled)
-    assert all(a > b for a, b in zip(after, before))
+    assert all(a > b for a, b in zip(after, before, strict=False))
     passable, exit = julia()
     n_before = K.expand_kernel.calls_compiled
     U.find(passable, exit, method="exact")

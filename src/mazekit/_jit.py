@@ -137,18 +137,14 @@ class Kernel:
 
         func = self.py_func
         kernels = {
-            name: value
-            for name in func.__code__.co_names
-            if isinstance(value := func.__globals__.get(name), Kernel)
+            name: value for name in func.__code__.co_names if isinstance(value := func.__globals__.get(name), Kernel)
         }
         if kernels:
             # Rebind calls to other kernels to their compiled versions.
             glb = dict(func.__globals__)
             for name, kern in kernels.items():
                 glb[name] = kern.compiled()
-            new = types.FunctionType(
-                func.__code__, glb, func.__name__, func.__defaults__, func.__closure__
-            )
+            new = types.FunctionType(func.__code__, glb, func.__name__, func.__defaults__, func.__closure__)
             new.__qualname__ = func.__qualname__
             new.__module__ = func.__module__
             func = new
@@ -168,12 +164,7 @@ class Kernel:
         if _mode == "never":
             self.calls_python += 1
             return self.py_func
-        if (
-            _mode == "always"
-            or self._compiled is not None
-            or work >= THRESHOLD
-            or _python_work >= THRESHOLD
-        ):
+        if _mode == "always" or self._compiled is not None or work >= THRESHOLD or _python_work >= THRESHOLD:
             self.calls_compiled += 1
             compiled: Callable[..., Any] = self.compiled()
             return compiled

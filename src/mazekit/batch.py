@@ -222,8 +222,7 @@ def run_batch(
 
 
 def _record(task: Task, result: Mapping[str, Any], attempts: int, seconds: float) -> dict[str, Any]:
-    return {"id": task.id, "status": "done", "attempts": attempts, "seconds": round(seconds, 3),
-            "result": dict(result)}
+    return {"id": task.id, "status": "done", "attempts": attempts, "seconds": round(seconds, 3), "result": dict(result)}
 
 
 def _failure(task: Task, reason: str, attempts: int) -> dict[str, Any]:
@@ -236,7 +235,9 @@ def _timed(fn: TaskFn, args: tuple[Any, ...]) -> tuple[Mapping[str, Any], float]
     return out, time.perf_counter() - t0
 
 
-def _run_here(todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: Callable[[dict[str, Any]], None]) -> None:
+def _run_here(
+    todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: Callable[[dict[str, Any]], None]
+) -> None:
     if options.warm is not None:
         options.warm()
     for task in todo:
@@ -258,7 +259,9 @@ def _init_worker(warm: Callable[[], Any] | None) -> None:
         warm()  # load the compiled kernels (the parent filled the cache) before the first task is timed
 
 
-def _run_pool(todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: Callable[[dict[str, Any]], None]) -> None:
+def _run_pool(
+    todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: Callable[[dict[str, Any]], None]
+) -> None:
     """Local worker processes; a dead worker breaks the pool: its tasks go to a fresh one."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -291,8 +294,13 @@ def _run_pool(todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: C
                     if fut.done() and not isinstance(fut.exception(), BrokenProcessPool):
                         _settle(fut, task, attempts, finish)
                     elif attempts[task.id] > options.retries:
-                        finish(_failure(task, f"its worker process died {attempts[task.id]} times "
-                                              "(killed, or out of memory)", attempts[task.id]))
+                        finish(
+                            _failure(
+                                task,
+                                f"its worker process died {attempts[task.id]} times (killed, or out of memory)",
+                                attempts[task.id],
+                            )
+                        )
                     else:
                         pending.append(task)
                 pending.extend(queue)
@@ -339,12 +347,19 @@ def _client(options: BatchOptions) -> Iterator[Any]:
         from .errors import MissingDependency
 
         raise MissingDependency("--scheduler needs Dask: pip install 'mazekit[cluster]'") from exc
-    with dask.config.set({"distributed.scheduler.allowed-failures": max(0, options.retries),
-                          "distributed.worker.daemon": False}):
+    with dask.config.set(
+        {"distributed.scheduler.allowed-failures": max(0, options.retries), "distributed.worker.daemon": False}
+    ):
         if options.scheduler == "local":
             n = options.workers or os.cpu_count() or 1
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address="127.0.0.1:0", silence_logs=50)
+            cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",
+                silence_logs=50,
+            )
             try:
                 with Client(cluster) as client:
                     yield client

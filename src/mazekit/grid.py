@@ -192,7 +192,7 @@ def parse_header(line: str, lineno: int, names: Sequence[str]) -> list[int]:
     if len(words) != len(names):
         raise InputError(lineno, f"expected {len(names)} integers ({want}), got {len(words)}")
     values = []
-    for name, word in zip(names, words):
+    for name, word in zip(names, words, strict=False):
         try:
             values.append(int(word))
         except ValueError:
@@ -469,8 +469,13 @@ def border_mask(shape: tuple[int, int]) -> NDArray[np.bool_]:
     return mask
 
 
-_ANSI = {"wall": "\x1b[48;5;238m", "path": "\x1b[48;5;214m", "start": "\x1b[48;5;34m",
-         "goal": "\x1b[48;5;160m", "reset": "\x1b[0m"}
+_ANSI = {
+    "wall": "\x1b[48;5;238m",
+    "path": "\x1b[48;5;214m",
+    "start": "\x1b[48;5;34m",
+    "goal": "\x1b[48;5;160m",
+    "reset": "\x1b[0m",
+}
 
 
 def draw_path(

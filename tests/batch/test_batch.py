@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -68,8 +67,9 @@ def test_local_pool_survives_a_killed_worker(tmp_path: Path) -> None:
 
 def test_local_pool_gives_up_after_the_retries(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
-    report = run_batch([Task("doomed", (0,)), Task("fine", (3,))], T.always_die,
-                       BatchOptions(jobs=2, results=str(path), retries=1))
+    report = run_batch(
+        [Task("doomed", (0,)), Task("fine", (3,))], T.always_die, BatchOptions(jobs=2, results=str(path), retries=1)
+    )
     recs = read_results(str(path))
     assert recs["doomed"]["status"] == "failed" and "died" in recs["doomed"]["error"]
     assert report.failed == 2  # always_die kills every worker it runs in
@@ -79,7 +79,6 @@ pytest.importorskip("distributed")
 
 
 def test_dask_local_cluster_with_a_worker_killed_mid_run(tmp_path: Path) -> None:
-    from distributed import Client
 
     path = tmp_path / "r.jsonl"
     tasks = [Task(f"d{i}", (i, 0.3)) for i in range(16)]
@@ -91,8 +90,9 @@ def test_dask_local_cluster_with_a_worker_killed_mid_run(tmp_path: Path) -> None
             killed.append(pid)
             os.kill(pid, signal.SIGKILL)
 
-    report = run_batch(tasks, T.square, BatchOptions(scheduler="local", workers=2, results=str(path)),
-                       progress=kill_a_worker)
+    report = run_batch(
+        tasks, T.square, BatchOptions(scheduler="local", workers=2, results=str(path)), progress=kill_a_worker
+    )
     recs = lines(path)
     assert killed
     assert sorted(r["id"] for r in recs) == sorted(t.id for t in tasks)
@@ -108,8 +108,20 @@ def _start(cmd: list[str]) -> subprocess.Popen[bytes]:
 
 def test_dask_scheduler_and_workers_as_separate_processes(tmp_path: Path) -> None:
     sched_file = tmp_path / "scheduler.json"
-    scheduler = _start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                        "--no-dashboard", "--scheduler-file", str(sched_file)])
+    scheduler = _start(
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(sched_file),
+        ]
+    )
     worker = None
     try:
         deadline = time.monotonic() + 60
@@ -117,8 +129,19 @@ def test_dask_scheduler_and_workers_as_separate_processes(tmp_path: Path) -> Non
             assert time.monotonic() < deadline and scheduler.poll() is None, "the scheduler did not start"
             time.sleep(0.1)
         address = json.loads(sched_file.read_text())["address"]
-        worker = _start([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
-                         "--nthreads", "1", "--no-dashboard"])
+        worker = _start(
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_worker",
+                address,
+                "--nworkers",
+                "2",
+                "--nthreads",
+                "1",
+                "--no-dashboard",
+            ]
+        )
         from distributed import Client
 
         with Client(address, timeout=60) as client:

@@ -1,9 +1,8 @@
-"""The batch commands end to end (#16): a killed Dask worker loses nothing, Ctrl-C then resume runs only what is missing."""
+"""The batch commands end to end (#16): a killed Dask worker loses nothing; Ctrl-C then resume runs the rest."""
 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -37,15 +36,19 @@ def test_a_dask_worker_killed_mid_run_loses_no_level(tmp_path: Path) -> None:
 
     def kill_one(report: Any, record: dict[str, Any]) -> None:
         if report.ran == 4 and not killed:
-            workers = [p for p in psutil.Process().children(recursive=True)
-                       if any("spawn_main" in part for part in p.cmdline())]  # the workers, not the tracker
+            workers = [
+                p
+                for p in psutil.Process().children(recursive=True)
+                if any("spawn_main" in part for part in p.cmdline())
+            ]  # the workers, not the tracker
             assert workers, "no Dask worker process found"
             killed.append(workers[0].pid)
             workers[0].send_signal(signal.SIGKILL)
 
     path = tmp_path / "r.jsonl"
-    report = run_batch(tasks, level_task, BatchOptions(scheduler="local", workers=2, results=str(path)),
-                       progress=kill_one)
+    report = run_batch(
+        tasks, level_task, BatchOptions(scheduler="local", workers=2, results=str(path)), progress=kill_one
+    )
     assert killed and not report.interrupted
     recs = records(path)
     assert sorted(r["id"] for r in recs) == sorted(t.id for t in tasks)  # exactly one line a level
@@ -56,8 +59,13 @@ def test_a_dask_worker_killed_mid_run_loses_no_level(tmp_path: Path) -> None:
 
 
 def _solve(args: list[str], **kw: Any) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "mazekit", "sokoban", "solve", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mazekit", "sokoban", "solve", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
 
 
 @needs_microban

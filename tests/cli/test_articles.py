@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mazekit.cli import main
 from mazekit.cli import forest as forest_cli
+from mazekit.cli import main
 from mazekit.cli import robot as robot_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "articles"
@@ -44,7 +44,9 @@ def test_article_example_through_the_real_entry_point(name, tmp_path):
     out = subprocess.run([sys.executable, "-m", "mazekit", name, str(src)], capture_output=True, check=True)
     assert out.stdout == want and out.stderr == b""
     # from stdin
-    out = subprocess.run([sys.executable, "-m", "mazekit", name], input=src.read_bytes(), capture_output=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "mazekit", name], input=src.read_bytes(), capture_output=True, check=True
+    )
     assert out.stdout == want
     # to a file
     dest = tmp_path / "answer.txt"

@@ -40,11 +40,14 @@ def test_picture_sizes_are_one_option_with_one_upper_bound() -> None:
     assert names == {"--scale"}
 
 
-@pytest.mark.parametrize(("argv", "lowest"), [
-    (["maze", "generate", "-s", "3x3", "--seed", "1", "--png", "{out}"], 1),
-    (["mines", "render", "{mines}", "-o", "{out}"], 8),
-    (["sokoban", "render", "{xsb}", "--png", "{out}"], 8),
-])
+@pytest.mark.parametrize(
+    ("argv", "lowest"),
+    [
+        (["maze", "generate", "-s", "3x3", "--seed", "1", "--png", "{out}"], 1),
+        (["mines", "render", "{mines}", "-o", "{out}"], 8),
+        (["sokoban", "render", "{xsb}", "--png", "{out}"], 8),
+    ],
+)
 def test_scale_limits_say_the_same(tmp_path: Path, capsys: Any, argv: list[str], lowest: int) -> None:
     pytest.importorskip("PIL")
     mines = tmp_path / "m.txt"

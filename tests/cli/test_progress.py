@@ -145,7 +145,8 @@ def test_durations() -> None:
 
 
 def test_maze_generate_says_what_it_does_on_stderr_and_leaves_stdout_alone(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from mazekit.cli import main
 
     argv = ["maze", "generate", "-s", "30x40", "--seed", "3"]

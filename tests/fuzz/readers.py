@@ -195,8 +195,15 @@ API_ROUTES: dict[str, dict[str, Any]] = {
 def _api() -> tuple[Any, asyncio.AbstractEventLoop]:
     from mazekit.web import Limits, create_app
 
-    limits = Limits(max_body=20_000, max_cells=2_500, max_side=60, solver_seconds=0.05,
-                    solver_memory_mb=64, solver_runs=1, solver_queue=8)
+    limits = Limits(
+        max_body=20_000,
+        max_cells=2_500,
+        max_side=60,
+        solver_seconds=0.05,
+        solver_memory_mb=64,
+        solver_runs=1,
+        solver_queue=8,
+    )
     return create_app(limits), asyncio.new_event_loop()
 
 
@@ -204,10 +211,19 @@ def api_call(path: str, body: bytes) -> tuple[int, bytes]:
     """POST ``body`` to ``path`` of an in-process playground (plain ASGI, no sockets, no threads of ours)."""
     app, loop = _api()
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
         "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "state": {},
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+        "state": {},
     }
     sent = False
     status = 0
@@ -302,12 +318,24 @@ def _read_seed(name: str) -> bytes:
 
 
 _MINES = tuple(f"minesweeper/{n}.in" for n in ("article_corner", "boom", "empty", "numbered", "ring"))
-_ASSIGN = ("examples:sokoban/assignment.txt", "sokoban/article_lose.in", "sokoban/article_push.in",
-           "sokoban/article_walk.in")
+_ASSIGN = (
+    "examples:sokoban/assignment.txt",
+    "sokoban/article_lose.in",
+    "sokoban/article_push.in",
+    "sokoban/article_walk.in",
+)
 
 READERS: dict[str, Reader] = {
-    "grid": Reader(grid_target, ("examples:robot.txt", "examples:forest.txt", "examples:julia.txt",
-                                 "articles/robot_example.in", "articles/forest_example.in")),
+    "grid": Reader(
+        grid_target,
+        (
+            "examples:robot.txt",
+            "examples:forest.txt",
+            "examples:julia.txt",
+            "articles/robot_example.in",
+            "articles/forest_example.in",
+        ),
+    ),
     "robot": Reader(robot_target, ("examples:robot.txt", "articles/robot_example.in")),
     "forest": Reader(forest_target, ("examples:forest.txt", "articles/forest_example.in")),
     "universal": Reader(universal_target, ("examples:julia.txt",)),
@@ -328,8 +356,10 @@ def seeds(name: str) -> list[bytes]:
     if name == "api":
         return [api_seed(p) for p in _FAST_PATHS]
     if name == "api_solve":
-        return [api_seed(SOLVE), json.dumps({"level": {"collection": "mazekit", "index": 2}, "moves": "r",
-                                             "time_limit": 0.1}).encode()]
+        return [
+            api_seed(SOLVE),
+            json.dumps({"level": {"collection": "mazekit", "index": 2}, "moves": "r", "time_limit": 0.1}).encode(),
+        ]
     out = [_read_seed(f) for f in READERS[name].seed_files]
     if name in ("sokoban", "load_levels"):
         out.append(b"; rle\n\n5#|#.$@#|5#\nTitle: two\n")

@@ -27,10 +27,33 @@ from .readers import READERS, seeds
 NAMES = list(READERS)
 
 #: Bytes a mutation likes to put in: line ends, NUL, a lone UTF-8 lead byte, a BOM, the grids' characters.
-SPICE = [b"\r\n", b"\r", b"\n", b"\x00", b"\xff", b"\xc3", b"\xef\xbb\xbf", b" ", b"\t", b"0", b"1", b"#", b"@",
-         b"$", b".", b"*", b"x", b"o", b"E", b"|", b"9", b"-", b"\xc3\xa9", b"\xe2\x80\xa8"]
-HUGE = [b"99999999 99999999", b"99999999", b"-1", b"0", b"2147483648", b"100000", b"65536 65536",
-        b"1" * 40]
+SPICE = [
+    b"\r\n",
+    b"\r",
+    b"\n",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\xef\xbb\xbf",
+    b" ",
+    b"\t",
+    b"0",
+    b"1",
+    b"#",
+    b"@",
+    b"$",
+    b".",
+    b"*",
+    b"x",
+    b"o",
+    b"E",
+    b"|",
+    b"9",
+    b"-",
+    b"\xc3\xa9",
+    b"\xe2\x80\xa8",
+]
+HUGE = [b"99999999 99999999", b"99999999", b"-1", b"0", b"2147483648", b"100000", b"65536 65536", b"1" * 40]
 
 
 def _split(data: bytes) -> list[bytes]:
@@ -43,8 +66,9 @@ def mutated(draw: st.DrawFn, name: str) -> bytes:
     base = draw(st.sampled_from(seeds(name)))
     data = bytearray(base)
     for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["flip", "insert", "delete", "dup_line", "drop_line", "huge", "crlf", "cut",
-                                   "spice_line"]))
+        op = draw(
+            st.sampled_from(["flip", "insert", "delete", "dup_line", "drop_line", "huge", "crlf", "cut", "spice_line"])
+        )
         n = len(data)
         pos = draw(st.integers(0, max(n - 1, 0)))
         if op == "flip" and n:
@@ -52,7 +76,7 @@ def mutated(draw: st.DrawFn, name: str) -> bytes:
         elif op == "insert":
             data[pos:pos] = draw(st.sampled_from(SPICE) | st.binary(min_size=1, max_size=3))
         elif op == "delete" and n:
-            del data[pos:pos + draw(st.integers(1, 3))]
+            del data[pos : pos + draw(st.integers(1, 3))]
         elif op in ("dup_line", "drop_line", "spice_line", "huge"):
             lines = _split(bytes(data))
             i = draw(st.integers(0, len(lines) - 1))
@@ -180,8 +204,9 @@ def _cli(cmd: str, data: bytes, tmp: Path) -> None:
 @settings(max_examples=25)
 @given(data=st.data())
 @example(data=None)
-def test_cli_bad_input_is_exit_2_one_line_no_file(cmd: str, data: st.DataObject | None,
-                                                  tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_cli_bad_input_is_exit_2_one_line_no_file(
+    cmd: str, data: st.DataObject | None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     tmp = tmp_path_factory.mktemp("cli")
     if data is None:
         raw = HUGE_HEADERS.get(cmd, b"\x00\xff")

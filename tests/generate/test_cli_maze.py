@@ -15,7 +15,9 @@ from mazekit.generate.properties import is_perfect
 from mazekit.grid import read_grid
 
 
-def run(argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stdin: str = "") -> tuple[int, str, str]:
+def run(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stdin: str = ""
+) -> tuple[int, str, str]:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     status = main(argv)
     out, err = capsys.readouterr()
@@ -25,7 +27,7 @@ def run(argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capture
 @pytest.mark.parametrize("name", sorted(GENERATORS))
 def test_generate_prints_a_maze(name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(["maze", "generate", "-a", name, "--size", "4x6", "--seed", "3"], monkeypatch, capsys)
-    assert status == 0 and f"seed 3" in err
+    assert status == 0 and "seed 3" in err
     lines = out.splitlines()
     assert set("".join(lines)) <= {"0", "1"}
     grid = read_grid(out).passable
@@ -82,15 +84,18 @@ def test_pictures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytes
         (["maze", "render"], "give --png"),
     ],
 )
-def test_usage_errors(argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_errors(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     status, out, err = run(argv, monkeypatch, capsys)
     assert status == 2 and out == "" and message in err and len(err.splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
 
 
-def test_bad_input_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, err = run(["maze", "solve", "--png", str(tmp_path / "x.png")], monkeypatch, capsys, stdin="01\n1\n")
     assert status == 2 and "line 2" in err
     assert list(tmp_path.iterdir()) == []
@@ -118,6 +123,6 @@ def test_render_svg_shows_the_marked_cells_as_the_png_does(tmp_path, capsys) -> 
         doc = svg.read_text()
         img = Image.open(png).convert("RGB")
         for (r, c), role in cells.items():
-            colour = "#%02x%02x%02x" % COLORS[role]
+            colour = "#{:02x}{:02x}{:02x}".format(*COLORS[role])
             assert re.search(rf'<rect x="{c}" y="{r}" width="1" height="1" fill="{colour}"/>', doc), (name, role)
             assert img.getpixel((c, r)) == COLORS[role], (name, role)

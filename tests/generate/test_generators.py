@@ -11,7 +11,6 @@ from mazekit.generate import GENERATORS, PERFECT, PLAIN, braid, caves, generate,
 from mazekit.generate import _kernels as K
 from mazekit.generate.properties import dead_ends, is_perfect
 from mazekit.search import label
-
 from tests.conftest import jit_mode
 from tests.strategies import seeds, sizes
 

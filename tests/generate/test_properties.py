@@ -15,16 +15,19 @@ from mazekit.generate.properties import (
     solution_length,
     straightness,
 )
-
 from tests.strategies import grids
 
 
 def _brute_tree(p: np.ndarray) -> bool:
-    cells = [(r, c) for r, c in zip(*np.nonzero(p))]
+    cells = [(r, c) for r, c in zip(*np.nonzero(p), strict=False)]
     if not cells:
         return False
-    edges = sum(1 for r, c in cells for dr, dc in ((0, 1), (1, 0))
-                if r + dr < p.shape[0] and c + dc < p.shape[1] and p[r + dr, c + dc])
+    edges = sum(
+        1
+        for r, c in cells
+        for dr, dc in ((0, 1), (1, 0))
+        if r + dr < p.shape[0] and c + dc < p.shape[1] and p[r + dr, c + dc]
+    )
     seen = {cells[0]}
     todo = [cells[0]]
     while todo:

@@ -21,8 +21,9 @@ def test_worker_count_is_capped_by_the_cores_and_the_tasks() -> None:
     assert B.worker_count(1, 10**6) == 1
 
 
-def test_a_thousand_workers_for_five_games_start_no_pool_and_say_so(monkeypatch: pytest.MonkeyPatch,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_thousand_workers_for_five_games_start_no_pool_and_say_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     sizes: list[int] = []
     real = multiprocessing.get_context
 
@@ -48,8 +49,14 @@ def test_a_thousand_workers_for_five_games_start_no_pool_and_say_so(monkeypatch:
 
 def test_bench_reports_progress_by_task(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[int, int, float]] = []
-    rows = B.bench(7, levels=("beginner", "expert"), rules=("safe",), workers=1, chunk=3,
-                   progress=lambda d, t, s: seen.append((d, t, s)))
+    rows = B.bench(
+        7,
+        levels=("beginner", "expert"),
+        rules=("safe",),
+        workers=1,
+        chunk=3,
+        progress=lambda d, t, s: seen.append((d, t, s)),
+    )
     assert [r.games for r in rows] == [7, 7]
     assert [d for d, _, _ in seen] == [3, 6, 7, 10, 13, 14]
     assert {t for _, t, _ in seen} == {14}
@@ -58,8 +65,9 @@ def test_bench_reports_progress_by_task(monkeypatch: pytest.MonkeyPatch) -> None
     assert shares[2] == pytest.approx(1 / (1 + 30))  # an expert game costs 30 beginner games
 
 
-def test_the_progress_line_goes_to_stderr_and_quiet_silences_it(monkeypatch: pytest.MonkeyPatch,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_progress_line_goes_to_stderr_and_quiet_silences_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(_progress, "_is_tty", lambda stream: True)
     monkeypatch.setattr(_progress, "DELAY", 0.0)
     argv = ["mines", "bench", "--games", "4", "--board", "beginner", "--jobs", "1"]

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from mazekit.cli import main
 from mazekit.minesweeper import Board, density, generate, protected_cells, three_bv
 from mazekit.search import _kernels as SK
-
 from tests.conftest import DATA, jit_mode
 from tests.strategies import mine_boards
 

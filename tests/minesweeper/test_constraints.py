@@ -27,8 +27,12 @@ def _reference(view: np.ndarray, frontier_only: bool) -> Built:
     rows, cols = view.shape
 
     def around(r: int, c: int) -> list[Cell]:
-        return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+        return [
+            (r + dr, c + dc)
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols
+        ]
 
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     closed = [p for p in cells if view[p] == K.UNKNOWN]
@@ -62,16 +66,16 @@ def _run(kernel: object, view: np.ndarray, frontier_only: bool) -> Run:
     return tuple(int(x) for x in ret), index, counts, links, pp  # type: ignore[return-value]
 
 
-def _decode(ret: tuple[int, int, int, int], index: np.ndarray, counts: np.ndarray, links: np.ndarray,
-            pp: _Padded) -> Built:
+def _decode(
+    ret: tuple[int, int, int, int], index: np.ndarray, counts: np.ndarray, links: np.ndarray, pp: _Padded
+) -> Built:
     nv, nc, interior, known = ret
     variables = [pp.point(int(i)) for i in index[1, :nv]]
     for j, p in enumerate(variables):
         assert index[0, (p[0] + 1) * pp.width + p[1] + 1] == j
     assert (index[0] >= -1).all() and (index[0] < nv).all()
     assert int((index[0] >= 0).sum()) == nv
-    constraints = [(int(counts[0, c]), sorted(variables[j] for j in links[0, c, : counts[1, c]]))
-                   for c in range(nc)]
+    constraints = [(int(counts[0, c]), sorted(variables[j] for j in links[0, c, : counts[1, c]])) for c in range(nc)]
     on = {p: [int(c) for c in links[1, j, : counts[2, j]]] for j, p in enumerate(variables)}
     return variables, interior, known, constraints, on
 
@@ -113,8 +117,9 @@ def _open(view: np.ndarray, dens: np.ndarray, cell: Cell) -> None:
             continue
         view[r, c] = dens[r, c]
         if dens[r, c] == 0:
-            todo += [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                     if 0 <= r + dr < rows and 0 <= c + dc < cols]
+            todo += [
+                (r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if 0 <= r + dr < rows and 0 <= c + dc < cols
+            ]
 
 
 def _stuck_views(rows: int, cols: int, mines: int, seeds: range) -> list[np.ndarray]:
@@ -163,6 +168,7 @@ def test_the_kernels_run_the_compiled_builder() -> None:
     np.testing.assert_array_equal(prob, slow[0])
     np.testing.assert_array_equal(logz, slow[1])
     out_fast, out_slow = np.zeros(2), np.zeros(2)
-    assert K.endgame_kernel.compiled()(pp.know, pp.offsets, 3, 100, 10_000, out_fast) == \
-        K.endgame_kernel.py_func(pp.know, pp.offsets, 3, 100, 10_000, out_slow)
+    assert K.endgame_kernel.compiled()(pp.know, pp.offsets, 3, 100, 10_000, out_fast) == K.endgame_kernel.py_func(
+        pp.know, pp.offsets, 3, 100, 10_000, out_slow
+    )
     np.testing.assert_array_equal(out_fast, out_slow)

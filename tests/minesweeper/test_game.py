@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from mazekit.minesweeper import Board, Game, next_move
+from mazekit.cli.mines import result_line
+from mazekit.minesweeper import Board, Game, next_move, three_bv, three_bv_solved
+from tests.strategies import seeds
 
 
 def test_first_click_never_a_mine_and_zero_opens_an_area() -> None:
@@ -74,12 +78,6 @@ def test_no_guess_game() -> None:
 
 
 # ------------------------------------------------------------ efficiency after a loss (#15 item 1)
-
-from hypothesis import given, strategies as st  # noqa: E402
-
-from mazekit.cli.mines import result_line  # noqa: E402
-from mazekit.minesweeper import three_bv, three_bv_solved  # noqa: E402
-from tests.strategies import seeds  # noqa: E402
 
 
 def test_a_quick_loss_reports_what_was_opened_not_the_whole_board() -> None:

@@ -17,15 +17,22 @@ from mazekit.render import COLORS
 Image = pytest.importorskip("PIL.Image")
 
 
-def run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+def run(
+    argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     status = main(argv)
     return status, capsys.readouterr().out
 
 
 @pytest.mark.parametrize("cli, name", [(robot_cli, "robot"), (forest_cli, "forest")])
-def test_pictures_keep_stdout(cli, name, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
-                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_pictures_keep_stdout(
+    cli,
+    name,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     plain = run([name], cli.EXAMPLE, monkeypatch, capsys)
     png, html = tmp_path / "a.png", tmp_path / "a.html"
     drawn = run([name, "--png", str(png), "--html", str(html)], cli.EXAMPLE, monkeypatch, capsys)
@@ -37,8 +44,9 @@ def test_pictures_keep_stdout(cli, name, tmp_path: Path, monkeypatch: pytest.Mon
     assert "<canvas" in page and "http" not in page
 
 
-def test_robot_without_route_still_draws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_robot_without_route_still_draws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     png = tmp_path / "a.png"
     status, out = run(["robot", "--png", str(png)], "1 3 1 1 1 3\n010\n", monkeypatch, capsys)
     assert (status, out) == (0, "-1\n") and png.stat().st_size > 0

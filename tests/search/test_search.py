@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from mazekit import _jit
+from mazekit.search import _kernels as K
 from mazekit.search import (
     astar,
     bfs,
@@ -24,7 +25,6 @@ from mazekit.search import (
     greedy,
     label,
 )
-from mazekit.search import _kernels as K
 from tests.conftest import jit_mode
 from tests.strategies import cost_grids, grid_and_points, grids, points
 
@@ -90,7 +90,7 @@ def ref_dfs(p, start, targets, conn=4):
     return seen, parent, (found[0] if found else None)
 
 
-def ref_dijkstra(cost, start, conn=4, diagonal=math.sqrt(2)):
+def ref_dijkstra(cost, start, conn=4, diagonal=math.sqrt(2)):  # noqa: B008 - a constant, computed once
     rows, cols = cost.shape
     d = np.full(cost.shape, np.inf)
     d[start] = 0.0
@@ -128,7 +128,7 @@ def ref_components(p, conn=4):
 def assert_valid_path(p, path, start, end, conn=4, start_free=False):
     path = [tuple(x) for x in np.asarray(path).tolist()]
     assert path[0] == tuple(start) and path[-1] == tuple(end)
-    for a, b in zip(path, path[1:]):
+    for a, b in zip(path, path[1:], strict=False):
         assert (b[0] - a[0], b[1] - a[1]) in STEPS[:conn]
         assert p[b]
     assert len(set(path)) == len(path)
@@ -291,8 +291,10 @@ def test_dijkstra_and_astar_costs_match_reference(mode, case, conn, diagonal):
         assert a.found and a.cost == pytest.approx(ref[g])
         # the path's own cost adds up to the reported cost
         steps = pair.path.tolist()
-        total = sum(cost[tuple(b)] * (1.0 if abs(b[0] - a_[0]) + abs(b[1] - a_[1]) == 1 else diagonal)
-                    for a_, b in zip(steps, steps[1:]))
+        total = sum(
+            cost[tuple(b)] * (1.0 if abs(b[0] - a_[0]) + abs(b[1] - a_[1]) == 1 else diagonal)
+            for a_, b in zip(steps, steps[1:], strict=False)
+        )
         assert total == pytest.approx(pair.cost)
 
 
@@ -382,9 +384,7 @@ def test_minesweeper_style_opening_of_a_big_board():
     from mazekit.search import label as _label  # noqa: F401  (import check)
 
     padded = np.pad(mines, 1).astype(np.int8)
-    density = sum(
-        padded[1 + dr : 1001 + dr, 1 + dc : 1001 + dc] for dr, dc in STEPS
-    )
+    density = sum(padded[1 + dr : 1001 + dr, 1 + dc : 1001 + dc] for dr, dc in STEPS)
     region = flood(~mines, (500, 500), connectivity=8, stop=density > 0)
     assert not (region & mines).any()
     assert region[500, 500]
@@ -429,8 +429,13 @@ def test_small_inputs_stay_interpreted_in_a_fresh_process():
         "r = bfs([[1, 1], [0, 1]], (0, 0), (1, 1))\n"
         "print(r.length, 'numba' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**__import__("os").environ, "MAZEKIT_JIT": "auto"})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**__import__("os").environ, "MAZEKIT_JIT": "auto"},
+    )
     assert out.stdout.split() == ["2", "False"]
 
 

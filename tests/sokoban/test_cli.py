@@ -43,7 +43,10 @@ def test_the_articles_push_example():
     sim = simulate(a.level, "d")
     assert sim.states[0].player == from_xy(a.level, (18, 6))
     assert sim.states[0].boxes == (from_xy(a.level, (18, 5)),)
-    assert format_assignment_map(a.level, sim.states[0]).splitlines()[3:5] == ["#                 @#", "#                 o#"]
+    assert format_assignment_map(a.level, sim.states[0]).splitlines()[3:5] == [
+        "#                 @#",
+        "#                 o#",
+    ]
 
 
 def test_run_reads_stdin_and_writes_a_file(tmp_path):
@@ -127,7 +130,9 @@ def test_replay_reference_solution():
     lurd = tomllib.loads(shared_file("xsokoban90_solutions.toml").read_text())["Level0001"]
     proc = subprocess.run(
         [sys.executable, "-m", "mazekit", "sokoban", "replay", str(path), "--level", "1", "-"],
-        input=lurd, capture_output=True, text=True,
+        input=lurd,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"moves {len(lurd)}, pushes {sum(c.isupper() for c in lurd)}: solved\n")
@@ -151,7 +156,10 @@ def test_render_png_and_gif(tmp_path):
     img = Image.open(png)
     assert img.size == (8 * 20, 5 * 20)
     gif = tmp_path / "a.gif"
-    assert main(["sokoban", "render", f, "--level", "2", "rrruulDullllddrUluRddrrR", "--gif", str(gif), "--cell", "12"]) == 0
+    assert (
+        main(["sokoban", "render", f, "--level", "2", "rrruulDullllddrUluRddrrR", "--gif", str(gif), "--cell", "12"])
+        == 0
+    )
     anim = Image.open(gif)
     assert anim.n_frames == 25
     # an assignment file animates its own moves
@@ -172,7 +180,12 @@ def test_render_errors_leave_no_file(tmp_path, capsys):
 
 def test_play_needs_a_terminal(tmp_path):
     f = _examples_file(tmp_path)
-    proc = subprocess.run([sys.executable, "-m", "mazekit", "sokoban", "play", f], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mazekit", "sokoban", "play", f],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.returncode == 2 and "needs a terminal" in proc.stderr
 
 
@@ -187,4 +200,7 @@ def test_lose_cases_hand_worked():
     assert run_text(_map("#o   @  x x", ">>")) == "LOSE\n"
     # pushing the box right along the corridor: it stays "alive" (the rules ignore which side
     # the player is on) until the eighth move puts it at (18, 6), the corner
-    assert run_text(_map("#  x x   @ o   ", ">>>>>>>>")) == "(10, 6)\n(11, 6)\n(12, 6)\n(13, 6)\n(14, 6)\n(15, 6)\n(16, 6)\n(17, 6)\nLOSE\n"
+    assert (
+        run_text(_map("#  x x   @ o   ", ">>>>>>>>"))
+        == "(10, 6)\n(11, 6)\n(12, 6)\n(13, 6)\n(14, 6)\n(15, 6)\n(16, 6)\n(17, 6)\nLOSE\n"
+    )

@@ -42,8 +42,9 @@ def uncompiled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return phases
 
 
-def test_the_first_compile_is_announced_on_stderr(level: str, uncompiled: list[str],
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_first_compile_is_announced_on_stderr(
+    level: str, uncompiled: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["sokoban", "solve", level]) == 0
     out, err = capsys.readouterr()
     assert uncompiled == ["compiling"]
@@ -52,8 +53,9 @@ def test_the_first_compile_is_announced_on_stderr(level: str, uncompiled: list[s
     assert COMPILING == "compiling the solver (once per installation)…"
 
 
-def test_a_cached_kernel_is_not_announced(level: str, uncompiled: list[str], monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_cached_kernel_is_not_announced(
+    level: str, uncompiled: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(K.search_kernel, "is_cached", lambda: True)
     assert main(["sokoban", "solve", level]) == 0
     assert "compiling" not in capsys.readouterr().err
@@ -64,8 +66,9 @@ def test_quiet_silences_stderr(level: str, uncompiled: list[str], capsys: pytest
     assert capsys.readouterr() == (ANSWERS, "")
 
 
-def test_a_pool_announces_the_compile_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_pool_announces_the_compile_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(K.search_kernel, "is_cached", lambda: False)
     path = tmp_path / "levels.xsb"
     path.write_bytes(examples.read_bytes("sokoban/mazekit.xsb"))
@@ -75,9 +78,9 @@ def test_a_pool_announces_the_compile_once(tmp_path: Path, monkeypatch: pytest.M
     assert len(out.splitlines()) == 5 and "compiling" not in out
 
 
-def test_the_status_line_shows_the_search_and_is_cleared(level: str, uncompiled: list[str],
-                                                         monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_status_line_shows_the_search_and_is_cleared(
+    level: str, uncompiled: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(_progress, "_is_tty", lambda stream: True)
     monkeypatch.setattr(_progress, "DELAY", 0.0)
     assert main(["sokoban", "solve", level]) == 0

@@ -42,6 +42,7 @@ def cells(mask):
 
 # ------------------------------------------------------------- dead squares
 
+
 def test_dead_squares_by_pulling():
     lv = parse_level(
         """\
@@ -178,6 +179,7 @@ def test_freeze_with_dead_squares_both_sides():
 
 # ---------------------------------------------------------------- bipartite
 
+
 def test_bipartite_deadlock():
     dead = parse_level("########\n#.$  $ #\n#  @   #\n#     .#\n########")
     assert not Deadlocks(dead).dead[list(dead.start.boxes)].any()
@@ -197,10 +199,11 @@ def test_goal_reach_shape():
 
 # --------------------------------------------------------------- soundness
 
+
 def test_no_rule_calls_a_reference_position_dead(xsokoban):
     levels_, solutions = xsokoban
     positions = 0
-    for i, (lv, lurd) in enumerate(zip(levels_, solutions), 1):
+    for i, (lv, lurd) in enumerate(zip(levels_, solutions, strict=False), 1):
         dl = Deadlocks(lv)
         assert (corner_squares(lv).ravel() <= dl.dead).all() and (wall_line_squares(lv).ravel() <= dl.dead).all()
         state = lv.start

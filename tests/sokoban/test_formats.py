@@ -86,7 +86,7 @@ def test_write_and_read_back(tmp_path):
     for rle in (False, True):
         again = parse_levels(format_levels(levels, rle=rle))
         assert [x.title for x in again] == [x.title for x in levels]
-        for x, y in zip(levels, again):
+        for x, y in zip(levels, again, strict=False):
             assert np.array_equal(x.walls, y.walls) and np.array_equal(x.goals, y.goals)
             assert x.start == y.start
 
@@ -224,7 +224,7 @@ def test_shared_titles():
 
 def test_every_reference_solution_wins(xsokoban):
     levels, solutions = xsokoban
-    for i, (lv, lurd) in enumerate(zip(levels, solutions), 1):
+    for i, (lv, lurd) in enumerate(zip(levels, solutions, strict=False), 1):
         r = replay(lv, lurd)
         assert r.error == "" and r.solved, (i, r.error)
         assert r.moves == len(lurd) and r.pushes == sum(ch.isupper() for ch in lurd)

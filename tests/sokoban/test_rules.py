@@ -163,6 +163,7 @@ def test_game_solves():
 
 # ------------------------------------------------------------ properties
 
+
 @settings(max_examples=40)
 @given(sokoban_levels(), st.text(alphabet="udlr", max_size=40))
 def test_random_walks_replay_and_undo(level, moves):
@@ -196,9 +197,18 @@ def test_kernels_compiled_equal_python(level):
             seen = np.zeros(n, dtype=np.uint8)
             k = K.reach_kernel.pick(n)(level.nbr, blocked, np.int32(level.start.player), seen, np.empty(n, np.int32))
             live = np.zeros(n, dtype=np.uint8)
-            m = K.pull_kernel.pick(n)(level.nbr, floor, np.array(level.goal_cells, np.int32), live, np.empty(n, np.int32))
+            m = K.pull_kernel.pick(n)(
+                level.nbr, floor, np.array(level.goal_cells, np.int32), live, np.empty(n, np.int32)
+            )
             pdir = np.full(n, -1, np.int8)
-            ok = K.walk_kernel.pick(n)(level.nbr, blocked, np.int32(level.start.player), np.int32(level.goal_cells[0]), pdir, np.empty(n, np.int32))
+            ok = K.walk_kernel.pick(n)(
+                level.nbr,
+                blocked,
+                np.int32(level.start.player),
+                np.int32(level.goal_cells[0]),
+                pdir,
+                np.empty(n, np.int32),
+            )
             results.append((int(k), seen.tolist(), int(m), live.tolist(), bool(ok), pdir.tolist()))
     assert results[0] == results[1]
 

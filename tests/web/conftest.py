@@ -51,8 +51,14 @@ class LiveServer:
         self.port = sock.getsockname()[1]
         sock.close()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(limits, warm=True), host="127.0.0.1", port=self.port,
-                                log_level="warning", ws="auto", lifespan="on")
+        config = uvicorn.Config(
+            create_app(limits, warm=True),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws="auto",
+            lifespan="on",
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True, name="playground-test-server")
 
@@ -83,8 +89,16 @@ def chromium_path() -> str | None:
     return path if path and os.path.exists(path) else None
 
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 @pytest.fixture(scope="session")

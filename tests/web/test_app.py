@@ -9,13 +9,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mazekit.web.api._common import ApiError, Limits, SolverSlots, read_body
 from mazekit.web.app import ROOMS, STATIC
-from mazekit.web.api._common import Limits, SolverSlots, read_body, ApiError
 
 
 @pytest.mark.parametrize("path", ["/", *[f"/{room}" for room in ROOMS]])
@@ -99,8 +98,12 @@ def _free_port() -> int:
 
 def test_playground_command_serves_and_stops_on_ctrl_c() -> None:
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "mazekit", "playground", "--no-browser", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mazekit", "playground", "--no-browser", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         assert line.startswith(f"mazekit playground: http://127.0.0.1:{port}/"), line

@@ -19,7 +19,9 @@ URL = "/api/maze/generate"
 
 
 def unpack(rec: dict[str, Any]) -> np.ndarray:
-    return np.frombuffer(base64.b64decode(rec["data"]), dtype=np.dtype(rec["dtype"]).newbyteorder("<")).reshape(rec["shape"])
+    return np.frombuffer(base64.b64decode(rec["data"]), dtype=np.dtype(rec["dtype"]).newbyteorder("<")).reshape(
+        rec["shape"]
+    )
 
 
 def cli_text(*args: str) -> str:
@@ -113,5 +115,7 @@ def test_not_json_is_400(client: Any) -> None:
 
 def test_solving_through_the_search_route(client: Any) -> None:
     a = client.post(URL, json={"algorithm": "backtracker", "rows": 8, "cols": 8, "seed": 2}).json()
-    s = client.post("/api/search", json={"grid": a["grid"], "start": a["start"], "goal": a["goal"], "algorithm": "bfs"}).json()
+    s = client.post(
+        "/api/search", json={"grid": a["grid"], "start": a["start"], "goal": a["goal"], "algorithm": "bfs"}
+    ).json()
     assert s["found"] and s["length"] == 2 * a["metrics"]["solution_length"]

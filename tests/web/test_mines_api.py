@@ -54,7 +54,9 @@ def same(view: dict[str, Any], game: Game) -> None:
         assert view["exploded"] == (None if game.exploded is None else list(game.exploded))
 
 
-def check_flood(cells: list[list[int]], waves: list[int], game: Game, before: np.ndarray, seeds: list[tuple[int, int]]) -> None:
+def check_flood(
+    cells: list[list[int]], waves: list[int], game: Game, before: np.ndarray, seeds: list[tuple[int, int]]
+) -> None:
     """Each opened cell is a seed or touches a zero opened before it (or open already); waves follow the order."""
     opened = game.opened & ~before
     assert sorted(map(tuple, cells)) == sorted(map(tuple, np.argwhere(opened).tolist()))
@@ -62,21 +64,25 @@ def check_flood(cells: list[list[int]], waves: list[int], game: Game, before: np
     dens = game.density
     mines = game.board.mines  # type: ignore[union-attr]
     last_wave = -1
-    for (r, c), w in zip(cells, waves):
+    for (r, c), w in zip(cells, waves, strict=False):
         if w == 0:
             assert (r, c) in seeds
         else:
             assert w >= last_wave
-            near = known[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2] & (dens[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2] == 0) \
-                & ~mines[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2]
+            near = (
+                known[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2]
+                & (dens[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] == 0)
+                & ~mines[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2]
+            )
             assert near.any(), (r, c)
         last_wave = w
         known[r, c] = True
 
 
 # ------------------------------------------------------------------ games
-@pytest.mark.parametrize("level, no_guess, rule", [("beginner", False, "safe"), ("intermediate", True, "zero"),
-                                                   ("expert", True, "safe")])
+@pytest.mark.parametrize(
+    "level, no_guess, rule", [("beginner", False, "safe"), ("intermediate", True, "zero"), ("expert", True, "safe")]
+)
 def test_game_through_api_matches_game(client: TestClient, level: str, no_guess: bool, rule: str) -> None:
     v = new(client, level=level, seed=7, no_guess=no_guess, first_click=rule)
     rows, cols = v["rows"], v["cols"]
@@ -132,8 +138,11 @@ def test_chord_flood_and_replay(client: TestClient) -> None:
         done = False
         for r, c in np.argwhere(game.opened & (game.density > 0)):
             r0, c0 = max(r - 1, 0), max(c - 1, 0)
-            around = np.s_[r0:r + 2, c0:c + 2]
-            if game.flagged[around].sum() == game.density[r, c] and (~game.opened[around] & ~game.flagged[around]).any():
+            around = np.s_[r0 : r + 2, c0 : c + 2]
+            if (
+                game.flagged[around].sum() == game.density[r, c]
+                and (~game.opened[around] & ~game.flagged[around]).any()
+            ):
                 before = game.opened.copy()
                 a = act(client, gid, "chord", (int(r), int(c)))
                 game.chord((int(r), int(c)))
@@ -207,10 +216,16 @@ def test_store_drops_the_least_recently_used() -> None:
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_article_text_is_mines_open_output(client: TestClient, name: str) -> None:
     a = post(client, "article", {"example": name})
-    out = subprocess.run([sys.executable, "-m", "mazekit", "mines", "open"], input=EXAMPLES[name].encode(),
-                         capture_output=True, check=True).stdout.decode()
+    out = subprocess.run(
+        [sys.executable, "-m", "mazekit", "mines", "open"],
+        input=EXAMPLES[name].encode(),
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
     assert a["output"] == out == open_text(EXAMPLES[name])
-    board = Game(board=__import__("mazekit.minesweeper", fromlist=["Board"]).Board.from_mines(unpack(a["mines"]).astype(bool)))
+    board = Game(
+        board=__import__("mazekit.minesweeper", fromlist=["Board"]).Board.from_mines(unpack(a["mines"]).astype(bool))
+    )
     before = board.opened.copy()
     board.open(tuple(a["click"]))  # type: ignore[arg-type]
     if a["boom"]:
@@ -239,12 +254,24 @@ def test_flood_sequence_doctest_board() -> None:
 
 # ------------------------------------------------------------------ bad input
 BAD_NEW = [
-    {"level": "huge"}, {"level": 3}, {"level": "custom"}, {"level": "custom", "rows": 5, "cols": "7"},
-    {"level": "custom", "rows": 5, "cols": 5, "mines": 25}, {"level": "custom", "rows": 5, "cols": 5, "mines": 0},
-    {"level": "custom", "rows": 3, "cols": 3, "first_click": "zero"}, {"level": "custom", "rows": 101, "cols": 5},
-    {"level": "beginner", "rows": 9}, {"seed": -1}, {"seed": "x"}, {"no_guess": "yes"}, {"first_click": "corner"},
+    {"level": "huge"},
+    {"level": 3},
+    {"level": "custom"},
+    {"level": "custom", "rows": 5, "cols": "7"},
+    {"level": "custom", "rows": 5, "cols": 5, "mines": 25},
+    {"level": "custom", "rows": 5, "cols": 5, "mines": 0},
+    {"level": "custom", "rows": 3, "cols": 3, "first_click": "zero"},
+    {"level": "custom", "rows": 101, "cols": 5},
+    {"level": "beginner", "rows": 9},
+    {"seed": -1},
+    {"seed": "x"},
+    {"no_guess": "yes"},
+    {"first_click": "corner"},
     {"level": "custom", "rows": 20, "cols": 20, "mines": 200, "no_guess": True},
-    {"moves": "o1.1"}, {"moves": [["open", 9, 0]]}, {"moves": [["boom", 0, 0]]}, {"moves": [["open", True, 0]]},
+    {"moves": "o1.1"},
+    {"moves": [["open", 9, 0]]},
+    {"moves": [["boom", 0, 0]]},
+    {"moves": [["open", True, 0]]},
 ]
 
 
@@ -264,9 +291,14 @@ def test_bad_bodies_are_400(client: TestClient) -> None:
         ("act", {"id": gid, "action": "dig", "cell": [0, 0]}),
         ("act", {"id": 12, "action": "open", "cell": [0, 0]}),
         ("act", {"action": "open", "cell": [0, 0]}),
-        ("hint", {"id": "gone"}), ("probabilities", {"id": None}), ("probabilities", {}),
-        ("article", {"text": "2 2 3 1\n..\n..\n"}), ("article", {"text": "2 2 1 1\n.x\n..\n"}),
-        ("article", {"text": 5}), ("article", {"example": "nope"}), ("article", {"text": "5000 5000 1 1\n"}),
+        ("hint", {"id": "gone"}),
+        ("probabilities", {"id": None}),
+        ("probabilities", {}),
+        ("article", {"text": "2 2 3 1\n..\n..\n"}),
+        ("article", {"text": "2 2 1 1\n.x\n..\n"}),
+        ("article", {"text": 5}),
+        ("article", {"example": "nope"}),
+        ("article", {"text": "5000 5000 1 1\n"}),
     ]:
         err = post(client, path, body, 400)["error"]
         if body.get("id") in ("nope", "gone"):
@@ -285,9 +317,13 @@ def test_small_limits(small_client: TestClient) -> None:
 
 # ------------------------------------------------------------------ random play
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=seeds, rule=st.sampled_from(["safe", "zero"]),
-       moves=st.lists(st.tuples(st.sampled_from(["open", "flag", "chord"]), st.integers(0, 5), st.integers(0, 6)),
-                      max_size=25))
+@given(
+    seed=seeds,
+    rule=st.sampled_from(["safe", "zero"]),
+    moves=st.lists(
+        st.tuples(st.sampled_from(["open", "flag", "chord"]), st.integers(0, 5), st.integers(0, 6)), max_size=25
+    ),
+)
 def test_random_actions_match_game(client: TestClient, seed: int, rule: str, moves: list[tuple[str, int, int]]) -> None:
     v = new(client, level="custom", rows=6, cols=7, mines=6, seed=seed, first_click=rule)
     game = Game(6, 7, 6, first_click=rule, rng=seed)  # type: ignore[arg-type]
@@ -295,5 +331,7 @@ def test_random_actions_match_game(client: TestClient, seed: int, rule: str, mov
         a = act(client, v["id"], action, (r, c))
         {"open": game.open, "flag": game.toggle_flag, "chord": game.chord}[action]((r, c))
         same(a, game)
-    replay = new(client, level="custom", rows=6, cols=7, mines=6, seed=seed, first_click=rule, moves=a["moves"] if moves else [])
+    replay = new(
+        client, level="custom", rows=6, cols=7, mines=6, seed=seed, first_click=rule, moves=a["moves"] if moves else []
+    )
     assert replay["board"] == (a["board"] if moves else v["board"])

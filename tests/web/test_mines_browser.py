@@ -44,8 +44,10 @@ def test_play_no_guess_game_to_a_win(page: Any) -> None:
             break
         n = moves(page)
         page.locator("#hint").click()
-        page.wait_for_function("() => document.querySelector('#hint-text').textContent.startsWith('Open') || "
-                               "document.querySelector('#hint-text').textContent.startsWith('Flag')")
+        page.wait_for_function(
+            "() => document.querySelector('#hint-text').textContent.startsWith('Open') || "
+            "document.querySelector('#hint-text').textContent.startsWith('Flag')"
+        )
         m = re.match(r"(Open|Flag) row (\d+), column (\d+)", hint_text.inner_text())
         assert m and "guess" not in hint_text.inner_text(), hint_text.inner_text()
         r, c = int(m.group(2)) - 1, int(m.group(3)) - 1

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mazekit import examples
 from mazekit.cli import main
@@ -39,13 +40,16 @@ GRIDS = [
 @pytest.mark.parametrize("algorithm", ["bfs", "astar", "dijkstra", "greedy", "dfs"])
 @pytest.mark.parametrize("connectivity", [4, 8])
 @pytest.mark.parametrize("text", GRIDS)
-def test_same_route_as_mazekit_path(client: Any, capsys: Any, tmp_path: Any, algorithm: str, connectivity: int, text: str) -> None:
+def test_same_route_as_mazekit_path(
+    client: Any, capsys: Any, tmp_path: Any, algorithm: str, connectivity: int, text: str
+) -> None:
     marked = "S" in text
     ends = {} if marked else {"start": [0, 0], "goal": [4, 6]}
     args = ["-a", algorithm, "-c", str(connectivity)] + ([] if marked else ["--start", "0,0", "--goal", "4,6"])
     expected = cli_route(capsys, text, args, tmp_path)
-    res = client.post("/api/search", json={"grid": text.splitlines(), "algorithm": algorithm,
-                                           "connectivity": connectivity, **ends})
+    res = client.post(
+        "/api/search", json={"grid": text.splitlines(), "algorithm": algorithm, "connectivity": connectivity, **ends}
+    )
     assert res.status_code == 200, res.text
     got = res.json()
     assert got["found"]
@@ -69,20 +73,26 @@ def test_trace_arrays(client: Any) -> None:
 def test_weights_make_dijkstra_go_round(client: Any) -> None:
     rows = ["000", "000", "000"]
     weights = ["111", "191", "111"]
-    plain = client.post("/api/search", json={"grid": rows, "start": [1, 0], "goal": [1, 2], "algorithm": "dijkstra"}).json()
-    heavy = client.post("/api/search", json={"grid": rows, "start": [1, 0], "goal": [1, 2], "algorithm": "dijkstra",
-                                             "weights": weights}).json()
+    plain = client.post(
+        "/api/search", json={"grid": rows, "start": [1, 0], "goal": [1, 2], "algorithm": "dijkstra"}
+    ).json()
+    heavy = client.post(
+        "/api/search", json={"grid": rows, "start": [1, 0], "goal": [1, 2], "algorithm": "dijkstra", "weights": weights}
+    ).json()
     assert plain["path"] == [[1, 0], [1, 1], [1, 2]]
     assert [1, 1] not in heavy["path"] and heavy["cost"] == 4
-    astar = client.post("/api/search", json={"grid": rows, "start": [1, 0], "goal": [1, 2], "algorithm": "astar",
-                                             "weights": weights}).json()
+    astar = client.post(
+        "/api/search", json={"grid": rows, "start": [1, 0], "goal": [1, 2], "algorithm": "astar", "weights": weights}
+    ).json()
     assert astar["cost"] == 4
 
 
 def test_border_goal_and_no_route(client: Any) -> None:
     got = client.post("/api/search", json={"grid": ["111", "101", "111"], "start": [1, 1], "goal": "border"}).json()
     assert got["found"] is False and got["path"] == [] and got["length"] == -1
-    got = client.post("/api/search", json={"grid": ["101", "101", "111"], "start": [1, 1], "goal": "border", "algorithm": "dfs"}).json()
+    got = client.post(
+        "/api/search", json={"grid": ["101", "101", "111"], "start": [1, 1], "goal": "border", "algorithm": "dfs"}
+    ).json()
     assert got["found"] and got["path"][-1] == [0, 1]
 
 
@@ -90,8 +100,17 @@ def test_every_algorithm_and_heuristic_answers(client: Any) -> None:
     rows = ["0" * 12] * 9
     for algorithm in ALGORITHMS:
         for h in ("default", "octile", "euclidean", "chebyshev", "zero", "manhattan"):
-            got = client.post("/api/search", json={"grid": rows, "start": [0, 0], "goal": [8, 11], "algorithm": algorithm,
-                                                   "heuristic": h, "connectivity": 8})
+            got = client.post(
+                "/api/search",
+                json={
+                    "grid": rows,
+                    "start": [0, 0],
+                    "goal": [8, 11],
+                    "algorithm": algorithm,
+                    "heuristic": h,
+                    "connectivity": 8,
+                },
+            )
             assert got.status_code == 200, got.text
             assert got.json()["found"]
 
@@ -123,16 +142,34 @@ BAD = [
     (json.dumps({"grid": [1, 2]}).encode(), "'grid' must be a list of row strings"),
     (json.dumps({"grid": ["00", "0"], "start": [0, 0], "goal": [0, 1]}).encode(), "'grid'"),
     (json.dumps({"grid": ["0a", "00"], "start": [0, 0], "goal": [0, 1]}).encode(), "'grid'"),
-    (json.dumps({"grid": ["00", "00"], "start": [0, 5], "goal": [0, 1]}).encode(), "'start' (0, 5) is outside the 2x2 grid"),
+    (
+        json.dumps({"grid": ["00", "00"], "start": [0, 5], "goal": [0, 1]}).encode(),
+        "'start' (0, 5) is outside the 2x2 grid",
+    ),
     (json.dumps({"grid": ["00", "00"], "start": [0], "goal": [0, 1]}).encode(), "'start' must be [r, c]"),
     (json.dumps({"grid": ["00", "00"], "start": [0, True], "goal": [0, 1]}).encode(), "'start' must be [r, c]"),
     (json.dumps({"grid": ["00", "00"], "start": [0, 0]}).encode(), "no goal"),
     (json.dumps({"grid": ["00", "00"], "goal": [0, 0]}).encode(), "no start"),
-    (json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": [1, 1], "algorithm": "bogo"}).encode(), "'algorithm' must be one of"),
-    (json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": [1, 1], "connectivity": 6}).encode(), "'connectivity' must be one of 4, 8"),
-    (json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": [1, 1], "connectivity": "4"}).encode(), "'connectivity' must be one of"),
-    (json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": [1, 1], "weights": ["10", "11"]}).encode(), "'weights' row 0"),
-    (json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": "border", "algorithm": "astar"}).encode(), "a border goal needs"),
+    (
+        json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": [1, 1], "algorithm": "bogo"}).encode(),
+        "'algorithm' must be one of",
+    ),
+    (
+        json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": [1, 1], "connectivity": 6}).encode(),
+        "'connectivity' must be one of 4, 8",
+    ),
+    (
+        json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": [1, 1], "connectivity": "4"}).encode(),
+        "'connectivity' must be one of",
+    ),
+    (
+        json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": [1, 1], "weights": ["10", "11"]}).encode(),
+        "'weights' row 0",
+    ),
+    (
+        json.dumps({"grid": ["00", "00"], "start": [0, 0], "goal": "border", "algorithm": "astar"}).encode(),
+        "a border goal needs",
+    ),
     (json.dumps({"grid": "S.\n.G\n", "seed": -1}).encode(), "'seed' must be between"),
     (b"[" * 100_000 + b"]" * 100_000, "malformed JSON"),
 ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mazekit import examples
-from mazekit.cli.robot import solve_text as robot_text
 from mazekit.cli.forest import solve_text as forest_text
+from mazekit.cli.robot import solve_text as robot_text
 
 
 def open_room(page: Any, query: str = "") -> None:

@@ -8,7 +8,8 @@ PURPLE_PIXELS = """() => {
   const cv = document.querySelector('#board'), ctx = cv.getContext('2d');
   const d = ctx.getImageData(0, 0, cv.width, cv.height).data;
   let n = 0;
-  for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 142) < 30 && Math.abs(d[i + 1] - 68) < 30 && Math.abs(d[i + 2] - 173) < 30) n++;
+  const near = (i, v) => Math.abs(d[i] - v) < 30;
+  for (let i = 0; i < d.length; i += 4) if (near(i, 142) && near(i + 1, 68) && near(i + 2, 173)) n++;
   return n;
 }"""
 
@@ -59,8 +60,9 @@ def test_solve_a_level_with_the_solve_button(page):
     page.click("#solve")
     page.locator("#player-box").wait_for(state="visible", timeout=90_000)
     texts = page.evaluate("window.solverTexts")
-    assert any(("solver" in t and "started" in t) or "searching" in t or "preparing" in t or "compiling" in t
-               for t in texts), texts
+    assert any(
+        ("solver" in t and "started" in t) or "searching" in t or "preparing" in t or "compiling" in t for t in texts
+    ), texts
     assert "solved from the start" in page.locator("#solver-status").inner_text()
     page.click("[data-role=instant]")
     win = page.locator("#win")

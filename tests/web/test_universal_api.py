@@ -20,7 +20,9 @@ ANSWER = "DLDLLLULUUUDRDRDDDRRUUUURUURULLDLLL"
 
 
 def unpack(rec: dict[str, Any]) -> np.ndarray:
-    return np.frombuffer(base64.b64decode(rec["data"]), dtype=np.dtype(rec["dtype"]).newbyteorder("<")).reshape(rec["shape"])
+    return np.frombuffer(base64.b64decode(rec["data"]), dtype=np.dtype(rec["dtype"]).newbyteorder("<")).reshape(
+        rec["shape"]
+    )
 
 
 def test_the_article_maze_needs_35(client: Any) -> None:

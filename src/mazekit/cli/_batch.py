@@ -28,20 +28,39 @@ __all__ = ["add_batch_options", "batch_options", "run_tasks"]
 def add_batch_options(p: argparse.ArgumentParser, *, jobs_default: int = 1, workers_help: str | None = None) -> None:
     """Add ``--jobs``, ``--scheduler``, ``--workers``, ``--results`` and ``--retries``."""
     g = p.add_argument_group("running many tasks")
-    g.add_argument("--jobs", type=int, default=jobs_default, metavar="N",
-                   help=f"local worker processes, no Dask needed (default {jobs_default})")
-    g.add_argument("--scheduler", metavar="ADDRESS",
-                   help="a Dask scheduler (tcp://host:8786), or 'local' for a cluster on this machine")
-    g.add_argument("--workers", type=int, metavar="N",
-                   help=workers_help or "workers of the local Dask cluster (implies --scheduler local)")
-    g.add_argument("--results", metavar="FILE",
-                   help="keep one JSON line per finished task here; the same command resumes from it")
-    g.add_argument("--retries", type=int, default=2, metavar="N",
-                   help="tries after a worker dies on a task, before it is recorded as failed (default 2)")
+    g.add_argument(
+        "--jobs",
+        type=int,
+        default=jobs_default,
+        metavar="N",
+        help=f"local worker processes, no Dask needed (default {jobs_default})",
+    )
+    g.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="a Dask scheduler (tcp://host:8786), or 'local' for a cluster on this machine",
+    )
+    g.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help=workers_help or "workers of the local Dask cluster (implies --scheduler local)",
+    )
+    g.add_argument(
+        "--results", metavar="FILE", help="keep one JSON line per finished task here; the same command resumes from it"
+    )
+    g.add_argument(
+        "--retries",
+        type=int,
+        default=2,
+        metavar="N",
+        help="tries after a worker dies on a task, before it is recorded as failed (default 2)",
+    )
 
 
-def batch_options(args: argparse.Namespace, *, warm: Callable[[], Any] | None = None,
-                  quiet: bool = False) -> BatchOptions:
+def batch_options(
+    args: argparse.Namespace, *, warm: Callable[[], Any] | None = None, quiet: bool = False
+) -> BatchOptions:
     """The options the command line asked for (checked)."""
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
@@ -59,13 +78,16 @@ def batch_options(args: argparse.Namespace, *, warm: Callable[[], Any] | None = 
             if args.scheduler is not None:
                 raise UsageError("--scheduler needs Dask: pip install 'mazekit[cluster]'") from None
             if not quiet:
-                print(f"Dask is not installed: running {args.workers} local processes (as --jobs {args.workers})",
-                      file=sys.stderr)
+                print(
+                    f"Dask is not installed: running {args.workers} local processes (as --jobs {args.workers})",
+                    file=sys.stderr,
+                )
             return BatchOptions(jobs=args.workers, results=args.results, retries=args.retries, warm=warm)
         if scheduler != "local" and "://" not in scheduler and ":" not in scheduler:
             raise UsageError(f"--scheduler must be 'local' or an address like tcp://host:8786, got {scheduler!r}")
-    return BatchOptions(jobs=args.jobs, scheduler=scheduler, workers=args.workers, results=args.results,
-                        retries=args.retries, warm=warm)
+    return BatchOptions(
+        jobs=args.jobs, scheduler=scheduler, workers=args.workers, results=args.results, retries=args.retries, warm=warm
+    )
 
 
 def _capped(options: BatchOptions, tasks: int, *, quiet: bool) -> BatchOptions:
@@ -122,10 +144,15 @@ def run_tasks(
 
         report = run_batch(tasks, fn, options, progress=progress)
     if report.skipped and not quiet:
-        print(f"{report.skipped} of {report.total} {unit} were already in {options.results}: not run again",
-              file=sys.stderr)
+        print(
+            f"{report.skipped} of {report.total} {unit} were already in {options.results}: not run again",
+            file=sys.stderr,
+        )
     if report.interrupted:
-        kept = (f"kept in {options.results}; run the same command again to resume" if options.results
-                else "give --results FILE to keep results and resume")
+        kept = (
+            f"kept in {options.results}; run the same command again to resume"
+            if options.results
+            else "give --results FILE to keep results and resume"
+        )
         print(f"interrupted: {report.done} of {report.total} {unit} done, {kept}", file=sys.stderr)
     return report

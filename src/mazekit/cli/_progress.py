@@ -138,8 +138,9 @@ class Progress:
         self._lock = threading.RLock()
 
     # ---------------------------------------------------------------- reporting
-    def update(self, done: int | None = None, *, note: str | None = None, share: float | None = None,
-               label: str | None = None) -> None:
+    def update(
+        self, done: int | None = None, *, note: str | None = None, share: float | None = None, label: str | None = None
+    ) -> None:
         """Record the work done (and optionally a note, a label, or the share of the
         work done when the units are uneven, for the ETA); redraw if it is time."""
         with self._lock:
@@ -175,8 +176,7 @@ class Progress:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
 
     @contextmanager

@@ -20,8 +20,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--size", metavar="RxC",
-                   help="maze size in cells (default: what fits the terminal, 80 columns when not a terminal)")
+    p.add_argument(
+        "--size",
+        metavar="RxC",
+        help="maze size in cells (default: what fits the terminal, 80 columns when not a terminal)",
+    )
     p.add_argument("--seed", type=int, default=2026, help="random seed (default: 2026)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour (default: auto)")
     p.set_defaults(func=run)
@@ -64,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
     color = args.color == "always" or (args.color == "auto" and stdout_is_tty())
     picture = draw_path(maze, result.path, color=color, width=2, wall="#", free=" ", route=".")
     write_output(None, picture)
-    print(f"backtracker {rows}x{cols}, seed {args.seed}: route of {result.length} steps, "
-          f"A* visited {result.visited} of {int(maze.sum())}", file=sys.stderr)
+    print(
+        f"backtracker {rows}x{cols}, seed {args.seed}: route of {result.length} steps, "
+        f"A* visited {result.visited} of {int(maze.sum())}",
+        file=sys.stderr,
+    )
     return 0

@@ -73,8 +73,14 @@ def _answer(data: bytes | str) -> tuple[str, dict[str, Any]]:
     from ..search import dfs
 
     result = dfs(grid.passable, cells[0], targets="border")
-    drawing: dict[str, Any] = {"passable": grid.passable, "route": None, "start": cells[0], "goal": None,
-                               "order": result.order, "marks": {cells[0]: "E"}}
+    drawing: dict[str, Any] = {
+        "passable": grid.passable,
+        "route": None,
+        "start": cells[0],
+        "goal": None,
+        "order": result.order,
+        "marks": {cells[0]: "E"},
+    }
     if not result.found:
         return "-1\n", drawing
     drawing["route"] = result.path
@@ -89,8 +95,15 @@ def run(args: argparse.Namespace) -> int:
         from .maze import write_grid_pictures
 
         steps = "no way out" if drawing["route"] is None else f"way out: {len(drawing['route']) - 1} steps"
-        write_grid_pictures(args.png, args.html, title="Escape from the forest", info=f"DFS, {steps}", **drawing,
-                            output=args.output, text=answer)
+        write_grid_pictures(
+            args.png,
+            args.html,
+            title="Escape from the forest",
+            info=f"DFS, {steps}",
+            **drawing,
+            output=args.output,
+            text=answer,
+        )
         return 0
     write_output(args.output, answer)
     return 0

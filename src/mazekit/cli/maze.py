@@ -28,9 +28,22 @@ from ._io import UsageError, check_outputs, check_scale, read_input, write_files
 from ._progress import Progress
 
 _GENERATORS = (
-    "backtracker", "prim", "simplified-prim", "true-prim", "kruskal", "wilson", "aldous-broder",
-    "hunt-and-kill", "growing-tree", "growing-tree-newest", "growing-tree-random", "eller",
-    "binary-tree", "sidewinder", "division", "caves",
+    "backtracker",
+    "prim",
+    "simplified-prim",
+    "true-prim",
+    "kruskal",
+    "wilson",
+    "aldous-broder",
+    "hunt-and-kill",
+    "growing-tree",
+    "growing-tree-newest",
+    "growing-tree-random",
+    "eller",
+    "binary-tree",
+    "sidewinder",
+    "division",
+    "caves",
 )
 _SOLVERS = ("dfs-random", "dfs", "greedy", "astar", "bfs", "dijkstra")
 MAX_CELLS = 25_000_000
@@ -45,11 +58,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     msub = p.add_subparsers(dest="maze_command", metavar="ACTION")
 
-    g = msub.add_parser("generate", help="generate a maze and print it as 0/1 text",
-                        description="Generate a maze; print it as 0/1 text (0 free, 1 wall).")
+    g = msub.add_parser(
+        "generate",
+        help="generate a maze and print it as 0/1 text",
+        description="Generate a maze; print it as 0/1 text (0 free, 1 wall).",
+    )
     g.add_argument("-a", "--algorithm", choices=_GENERATORS, default="backtracker", help="default: backtracker")
-    g.add_argument("-s", "--size", default="10x10", metavar="RxC",
-                   help="size in cells (caves: in grid squares); default 10x10")
+    g.add_argument(
+        "-s", "--size", default="10x10", metavar="RxC", help="size in cells (caves: in grid squares); default 10x10"
+    )
     g.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed on stderr)")
     g.add_argument("--braid", type=float, default=0.0, metavar="F", help="remove this share of dead ends (0..1)")
     g.add_argument("--rooms", type=int, default=0, metavar="N", help="open N rectangular rooms")
@@ -58,8 +75,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     _picture_options(g, gif="an animation of the generation", html="a page replaying the generation")
     g.set_defaults(func=run_generate)
 
-    s = msub.add_parser("solve", help="solve a maze: print the route, draw the search",
-                        description="Solve a maze read as text (0/1, ./#, with optional S/E start and G/x goal).")
+    s = msub.add_parser(
+        "solve",
+        help="solve a maze: print the route, draw the search",
+        description="Solve a maze read as text (0/1, ./#, with optional S/E start and G/x goal).",
+    )
     s.add_argument("file", nargs="?", help="maze file (default: stdin)")
     s.add_argument("-a", "--algorithm", choices=_SOLVERS, default="astar", help="default: astar")
     s.add_argument("--start", metavar="R,C", help="start (default: the cell marked S or E, else the first free cell)")
@@ -71,8 +91,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s.add_argument("--plain", action="store_true", help="pictures show the route only, not the visited cells")
     s.set_defaults(func=run_solve)
 
-    r = msub.add_parser("render", help="draw a maze as PNG or SVG",
-                        description="Draw a maze read as text; marked S/E and G/x cells are shown.")
+    r = msub.add_parser(
+        "render",
+        help="draw a maze as PNG or SVG",
+        description="Draw a maze read as text; marked S/E and G/x cells are shown.",
+    )
     r.add_argument("file", nargs="?", help="maze file (default: stdin)")
     r.add_argument("--png", metavar="FILE", help="write a PNG")
     r.add_argument("--svg", metavar="FILE", help="write an SVG")
@@ -86,7 +109,9 @@ def _picture_options(p: argparse.ArgumentParser, *, gif: str, html: str) -> None
     p.add_argument("--svg", metavar="FILE", help="write an SVG picture")
     p.add_argument("--gif", metavar="FILE", help=f"write {gif} (GIF)")
     p.add_argument("--html", metavar="FILE", help=f"write {html} (self-contained HTML)")
-    p.add_argument("--scale", type=int, metavar="N", help="pixels per grid square in pictures, 1-128 (default: fits about 800 px)")
+    p.add_argument(
+        "--scale", type=int, metavar="N", help="pixels per grid square in pictures, 1-128 (default: fits about 800 px)"
+    )
 
 
 def _no_action(p: argparse.ArgumentParser) -> int:
@@ -165,13 +190,22 @@ def run_generate(args: argparse.Namespace) -> int:
             exit_cell = (k // shape[1], k % shape[1])
             lines = text.splitlines(keepends=True)
             r, c = exit_cell
-            lines[r] = lines[r][:c] + "x" + lines[r][c + 1:]
+            lines[r] = lines[r][:c] + "x" + lines[r][c + 1 :]
             text = "".join(lines)
         if (args.gif or args.html) and maze is not base:
             bar.say("mazekit maze: --gif/--html show the generation, before braiding and rooms")
         bar.update(label=f"writing the {rows}x{cols} {kind}…")
-        outputs = _pictures(args, maze, route=None, start=None, goal=exit_cell, anim_maze=base, gen_order=order,
-                            title=f"Maze generation: {args.algorithm}", info=f"{args.algorithm} {rows}x{cols}, seed {seed}")
+        outputs = _pictures(
+            args,
+            maze,
+            route=None,
+            start=None,
+            goal=exit_cell,
+            anim_maze=base,
+            gen_order=order,
+            title=f"Maze generation: {args.algorithm}",
+            info=f"{args.algorithm} {rows}x{cols}, seed {seed}",
+        )
         with bar.hidden():  # the text may go to the same terminal
             _finish(outputs, args.output, text)
         from ..generate.properties import metrics
@@ -219,8 +253,12 @@ def _pictures(
         if gen_order is not None:
             out.append((args.gif, lambda tmp: render.generation_gif(tmp, anim, gen_order, scale=scale)))
         elif search_order is not None:
-            out.append((args.gif, lambda tmp: render.search_gif(tmp, maze, search_order, route, scale=scale,
-                                                                        start=start, goal=goal)))
+            out.append(
+                (
+                    args.gif,
+                    lambda tmp: render.search_gif(tmp, maze, search_order, route, scale=scale, start=start, goal=goal),
+                )
+            )
     if args.html:
         if gen_order is not None:
             page = render.generation_html(anim, gen_order, title=title, info=info)
@@ -279,11 +317,22 @@ def run_solve(args: argparse.Namespace) -> int:
     passable = grid.passable.copy()
     passable[start] = True
     result = solve(passable, start, goal, algorithm=args.algorithm, rng=args.seed, connectivity=args.connectivity)
-    info = (f"{args.algorithm}: " + (f"route of {result.length} steps" if result.found else "no route")
-            + f", {result.visited} cells visited")
-    outputs = _pictures(args, passable, route=result.path if result.found else None, start=start, goal=goal,
-                        search_order=result.order, heat=not args.plain,
-                        title=f"Maze search: {args.algorithm}", info=info)
+    info = (
+        f"{args.algorithm}: "
+        + (f"route of {result.length} steps" if result.found else "no route")
+        + f", {result.visited} cells visited"
+    )
+    outputs = _pictures(
+        args,
+        passable,
+        route=result.path if result.found else None,
+        start=start,
+        goal=goal,
+        search_order=result.order,
+        heat=not args.plain,
+        title=f"Maze search: {args.algorithm}",
+        info=info,
+    )
     _finish(outputs, args.output, "".join(f"{r} {c}\n" for r, c in result.path.tolist()) if result.found else "-1\n")
     print(info, file=sys.stderr)
     return 0 if result.found else 1
@@ -334,6 +383,7 @@ def write_grid_pictures(
         free[start] = True  # the forest's explorer stands on a cell the search treats as blocked
     outputs: list[tuple[str | None, Callable[[str], Any]]] = []
     if png:
+
         def draw(tmp: str) -> None:
             img = render.draw_grid(free, route, start=start, goal=goal, order=order, marks=marks)
             img.save(tmp, format="PNG", optimize=True)

@@ -67,16 +67,29 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     g.add_argument("--mines", type=int, help="number of mines (with --size)")
     g.add_argument("--no-guess", action="store_true", help="a board that logic alone solves")
     g.add_argument("--seed", type=int, help="random seed (the same seed and first click give the same board)")
-    g.add_argument("--first-click", choices=["safe", "zero"], default="safe",
-                   help="safe: the first click is never a mine; zero: it always opens an area")
+    g.add_argument(
+        "--first-click",
+        choices=["safe", "zero"],
+        default="safe",
+        help="safe: the first click is never a mine; zero: it always opens an area",
+    )
     g.set_defaults(func=run_play)
 
     b = msub.add_parser("bench", help="the solver's win rates beside the published best")
     b.add_argument("--games", type=int, default=10000, help="games per board and rule (default 10000)")
-    b.add_argument("--board", action="append", choices=["beginner", "intermediate", "expert"],
-                   help="a board to play (repeatable; default all three)")
-    b.add_argument("--first-click", action="append", choices=["safe", "zero"], dest="rules",
-                   help="a first-click rule (repeatable; default both)")
+    b.add_argument(
+        "--board",
+        action="append",
+        choices=["beginner", "intermediate", "expert"],
+        help="a board to play (repeatable; default all three)",
+    )
+    b.add_argument(
+        "--first-click",
+        action="append",
+        choices=["safe", "zero"],
+        dest="rules",
+        help="a first-click rule (repeatable; default both)",
+    )
     b.add_argument("--seed", type=int, default=0, help="seed of the boards (default 0)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_batch_options(b, jobs_default=2)
@@ -85,8 +98,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rd = msub.add_parser("render", help="a PNG of a board after a click (input as for open)")
     rd.add_argument("file", nargs="?", help="input file (default: stdin)")
     rd.add_argument("-o", "--output", metavar="OUT.png", required=True, help="the PNG to write")
-    rd.add_argument("--scale", type=int, default=24, metavar="N",
-                    help="pixels per grid square, 8-128: the digits need room (default 24)")
+    rd.add_argument(
+        "--scale",
+        type=int,
+        default=24,
+        metavar="N",
+        help="pixels per grid square, 8-128: the digits need room (default 24)",
+    )
     rd.add_argument("--reveal", action="store_true", help="show every mine")
     rd.set_defaults(func=run_render, needs_pillow=True)
 
@@ -115,7 +133,7 @@ def open_text(data: bytes | str) -> str:
     return board.render(board.open(seed))
 
 
-def parse_open(data: bytes | str) -> tuple["Board", tuple[int, int]]:
+def parse_open(data: bytes | str) -> tuple[Board, tuple[int, int]]:
     """The board and the (0-based) clicked cell of an ``open`` input."""
     lines = split_lines(decode_text(data))
     if not lines or not lines[0].strip():
@@ -124,7 +142,9 @@ def parse_open(data: bytes | str) -> tuple["Board", tuple[int, int]]:
     if rows < 1 or cols < 1:
         raise InputError(1, f"the board must have at least one row and one column, got {rows}x{cols}")
     if not (1 <= r <= rows and 1 <= c <= cols):
-        raise InputError(1, f"the clicked cell ({r}, {c}) is outside the {rows}x{cols} board (rows and columns count from 1)")
+        raise InputError(
+            1, f"the clicked cell ({r}, {c}) is outside the {rows}x{cols} board (rows and columns count from 1)"
+        )
     grid = parse_char_rows(lines, rows, cols, first=1, legend={".": True, "*": False})
     for extra in range(1 + rows, len(lines)):
         if lines[extra].strip():
@@ -217,10 +237,14 @@ def result_line(game: Game) -> str:
     secs = max(game.elapsed, 1e-9)
     bv, done = game.three_bv(), game.three_bv_solved()
     if game.state == "won":
-        return (f"won in {game.elapsed:.1f} s: 3BV {bv}, 3BV/s {bv / secs:.2f}, "
-                f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%")
-    return (f"lost in {game.elapsed:.1f} s: 3BV {done} of {bv} done, 3BV/s {done / secs:.2f}, "
-            f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%")
+        return (
+            f"won in {game.elapsed:.1f} s: 3BV {bv}, 3BV/s {bv / secs:.2f}, "
+            f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%"
+        )
+    return (
+        f"lost in {game.elapsed:.1f} s: 3BV {done} of {bv} done, 3BV/s {done / secs:.2f}, "
+        f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%"
+    )
 
 
 _KEYS_HELP = "arrows/hjkl move  space open  f flag  c chord  ? hint  n new  q quit"
@@ -297,8 +321,16 @@ def _cursor_keys() -> dict[int, tuple[int, int]]:
     """Arrow keys and hjkl: the step each moves the cursor."""
     import curses
 
-    return {curses.KEY_UP: (-1, 0), curses.KEY_DOWN: (1, 0), curses.KEY_LEFT: (0, -1), curses.KEY_RIGHT: (0, 1),
-            ord("k"): (-1, 0), ord("j"): (1, 0), ord("h"): (0, -1), ord("l"): (0, 1)}
+    return {
+        curses.KEY_UP: (-1, 0),
+        curses.KEY_DOWN: (1, 0),
+        curses.KEY_LEFT: (0, -1),
+        curses.KEY_RIGHT: (0, 1),
+        ord("k"): (-1, 0),
+        ord("j"): (1, 0),
+        ord("h"): (0, -1),
+        ord("l"): (0, 1),
+    }
 
 
 def _mines_colours() -> None:
@@ -309,9 +341,17 @@ def _mines_colours() -> None:
         return
     curses.start_color()
     curses.use_default_colors()
-    palette = [curses.COLOR_WHITE, curses.COLOR_BLUE, curses.COLOR_GREEN, curses.COLOR_RED,
-               curses.COLOR_MAGENTA, curses.COLOR_YELLOW, curses.COLOR_CYAN, curses.COLOR_WHITE,
-               curses.COLOR_WHITE]
+    palette = [
+        curses.COLOR_WHITE,
+        curses.COLOR_BLUE,
+        curses.COLOR_GREEN,
+        curses.COLOR_RED,
+        curses.COLOR_MAGENTA,
+        curses.COLOR_YELLOW,
+        curses.COLOR_CYAN,
+        curses.COLOR_WHITE,
+        curses.COLOR_WHITE,
+    ]
     for i, col in enumerate(palette):
         curses.init_pair(i + 1, col, -1)
     curses.init_pair(10, curses.COLOR_RED, -1)
@@ -397,11 +437,20 @@ def run_bench(args: argparse.Namespace) -> int:
         return _bench_batch(args, opts, levels, rules)
     workers = worker_count(opts.jobs, args.games)
     if workers < opts.jobs and not args.quiet:
-        print(f"mazekit mines bench: {workers} worker(s), not {opts.jobs}: "
-              f"{os.cpu_count() or 1} core(s), {args.games} game(s) a board", file=sys.stderr)
+        print(
+            f"mazekit mines bench: {workers} worker(s), not {opts.jobs}: "
+            f"{os.cpu_count() or 1} core(s), {args.games} game(s) a board",
+            file=sys.stderr,
+        )
     with Progress("mines bench", args.games * len(levels) * len(rules), unit="games", quiet=args.quiet) as bar:
-        rows = bench(args.games, levels=levels, rules=rules, seed=args.seed, workers=workers,
-                     progress=lambda done, total, share: bar.update(done, share=share))
+        rows = bench(
+            args.games,
+            levels=levels,
+            rules=rules,
+            seed=args.seed,
+            workers=workers,
+            progress=lambda done, total, share: bar.update(done, share=share),
+        )
     sys.stdout.write(format_table(rows))
     return 0
 
@@ -414,8 +463,14 @@ def bench_task(level: str, rule: str, start: int, stop: int, seed: int) -> dict[
 
     t0 = time.perf_counter()
     wins, guesses = play_games(level, rule, start, stop, seed)  # type: ignore[arg-type]
-    return {"level": level, "rule": rule, "games": stop - start, "wins": int(wins), "guesses": int(guesses),
-            "seconds": round(time.perf_counter() - t0, 4)}
+    return {
+        "level": level,
+        "rule": rule,
+        "games": stop - start,
+        "wins": int(wins),
+        "guesses": int(guesses),
+        "seconds": round(time.perf_counter() - t0, 4),
+    }
 
 
 def _bench_batch(args: argparse.Namespace, opts: Any, levels: tuple[str, ...], rules: tuple[str, ...]) -> int:
@@ -423,18 +478,35 @@ def _bench_batch(args: argparse.Namespace, opts: Any, levels: tuple[str, ...], r
     from ..batch import Task
     from ..minesweeper.bench import CHUNK, BenchRow, format_table
 
-    tasks = [Task(f"{level}-{rule}-seed{args.seed}-games{a}-{min(a + CHUNK, args.games)}",
-                  (level, rule, a, min(a + CHUNK, args.games), args.seed))
-             for level in levels for rule in rules for a in range(0, args.games, CHUNK)]
+    tasks = [
+        Task(
+            f"{level}-{rule}-seed{args.seed}-games{a}-{min(a + CHUNK, args.games)}",
+            (level, rule, a, min(a + CHUNK, args.games), args.seed),
+        )
+        for level in levels
+        for rule in rules
+        for a in range(0, args.games, CHUNK)
+    ]
     report = run_tasks(tasks, bench_task, opts, label="mines bench", unit="tasks of games", quiet=args.quiet)
     rows = []
     for level in levels:
         for rule in rules:
-            recs = [report.records[t.id]["result"] for t in tasks
-                    if t.args[:2] == (level, rule) and report.records.get(t.id, {}).get("status") == "done"]
+            recs = [
+                report.records[t.id]["result"]
+                for t in tasks
+                if t.args[:2] == (level, rule) and report.records.get(t.id, {}).get("status") == "done"
+            ]
             if recs:
-                rows.append(BenchRow(level, rule, sum(r["games"] for r in recs), sum(r["wins"] for r in recs),
-                                     sum(r["guesses"] for r in recs), sum(r["seconds"] for r in recs)))
+                rows.append(
+                    BenchRow(
+                        level,
+                        rule,
+                        sum(r["games"] for r in recs),
+                        sum(r["wins"] for r in recs),
+                        sum(r["guesses"] for r in recs),
+                        sum(r["seconds"] for r in recs),
+                    )
+                )
     sys.stdout.write(format_table(rows))
     if not args.quiet:
         print("ms/game: the time each task spent playing, summed (not the wall time)", file=sys.stderr)

@@ -26,8 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0 picks a free one)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--solver-seconds", type=float, default=30.0, metavar="S",
-                   help="time limit of one solver run (default: 30)")
+    p.add_argument(
+        "--solver-seconds", type=float, default=30.0, metavar="S", help="time limit of one solver run (default: 30)"
+    )
     p.add_argument("--log", choices=("warning", "info", "debug"), default="warning", help="server log level")
     p.set_defaults(func=run)
 
@@ -78,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
-        print("mazekit playground: listening on every network interface; anyone who can reach this "
-              "machine can use it", file=sys.stderr)
+        print(
+            "mazekit playground: listening on every network interface; anyone who can reach this machine can use it",
+            file=sys.stderr,
+        )
     url = f"http://{shown}:{port}/"
     app = create_app(Limits(solver_seconds=args.solver_seconds), warm=True)
     config = uvicorn.Config(app, log_level=args.log, lifespan="on", ws="auto")

@@ -88,8 +88,15 @@ def run(args: argparse.Namespace) -> int:
         from .maze import write_grid_pictures
 
         steps = "no route" if drawing["route"] is None else f"shortest route: {len(drawing['route']) - 1} steps"
-        write_grid_pictures(args.png, args.html, title="The robot in the maze", info=f"BFS, {steps}", **drawing,
-                            output=args.output, text=answer)
+        write_grid_pictures(
+            args.png,
+            args.html,
+            title="The robot in the maze",
+            info=f"BFS, {steps}",
+            **drawing,
+            output=args.output,
+            text=answer,
+        )
         return 0
     write_output(args.output, answer)
     return 0

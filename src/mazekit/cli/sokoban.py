@@ -73,10 +73,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     pl = ss.add_parser("play", help="play in the terminal")
     pl.add_argument("file", help="level file (XSB collection or assignment input)")
     pl.add_argument("--level", "-l", default="1", metavar="N", help="level to start with (default 1)")
-    pl.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                    help="colour: auto (when the terminal has it), always, never")
-    pl.add_argument("--no-color", "--no-colour", dest="color", action="store_const", const="never",
-                    help=argparse.SUPPRESS)  # the old spelling of --color never
+    pl.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour: auto (when the terminal has it), always, never",
+    )
+    pl.add_argument(
+        "--no-color", "--no-colour", dest="color", action="store_const", const="never", help=argparse.SUPPRESS
+    )  # the old spelling of --color never
     pl.set_defaults(func=run_play)
 
     rd = ss.add_parser("render", help="a PNG of a level, or a GIF of a solution")
@@ -261,12 +266,24 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("play needs a terminal (stdin and stdout must be a tty)")
     import curses
 
-    return int(curses.wrapper(lambda scr: _play(scr, levels, index, args.color == "always" or (args.color == "auto" and not os.environ.get("NO_COLOR")))))
+    return int(
+        curses.wrapper(
+            lambda scr: _play(
+                scr, levels, index, args.color == "always" or (args.color == "auto" and not os.environ.get("NO_COLOR"))
+            )
+        )
+    )
 
 
 _KEYS = {
-    "KEY_UP": "u", "KEY_DOWN": "d", "KEY_LEFT": "l", "KEY_RIGHT": "r",
-    "k": "u", "j": "d", "h": "l", "l": "r",
+    "KEY_UP": "u",
+    "KEY_DOWN": "d",
+    "KEY_LEFT": "l",
+    "KEY_RIGHT": "r",
+    "k": "u",
+    "j": "d",
+    "h": "l",
+    "l": "r",
 }
 _HELP = "arrows move  u undo  y redo  r restart  n/p next/previous level  q quit"
 
@@ -311,8 +328,15 @@ def _colour_pairs(colour: bool) -> dict[str, int]:
         curses.start_color()
         curses.use_default_colors()
         for i, (ch, fg) in enumerate(
-            (("#", curses.COLOR_BLUE), ("$", curses.COLOR_YELLOW), ("*", curses.COLOR_GREEN),
-             (".", curses.COLOR_RED), ("@", curses.COLOR_CYAN), ("+", curses.COLOR_CYAN)), 1
+            (
+                ("#", curses.COLOR_BLUE),
+                ("$", curses.COLOR_YELLOW),
+                ("*", curses.COLOR_GREEN),
+                (".", curses.COLOR_RED),
+                ("@", curses.COLOR_CYAN),
+                ("+", curses.COLOR_CYAN),
+            ),
+            1,
         ):
             curses.init_pair(i, fg, -1)
             pairs[ch] = curses.color_pair(i) | curses.A_BOLD

@@ -43,9 +43,14 @@ def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
     p.add_argument("--level", default="all", metavar="N|all", help="the level to solve, from 1 (default: all)")
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per level (default 10)")
     p.add_argument("--optimal", action="store_true", help="push-optimal solutions (A*), proved optimal")
-    p.add_argument("--memory", type=float, default=4.0, metavar="GiB",
-                   help="memory cap for all searches on this machine together, or for each search on a "
-                        "--scheduler address (default 4)")
+    p.add_argument(
+        "--memory",
+        type=float,
+        default=4.0,
+        metavar="GiB",
+        help="memory cap for all searches on this machine together, or for each search on a "
+        "--scheduler address (default 4)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     add_batch_options(p)
     p.set_defaults(func=run_solve)
@@ -157,9 +162,18 @@ def level_task(number: int, level: Any, time_limit: float, optimal: bool, memory
     o = _solve_one((number, level, time_limit, optimal, memory))
     if o.stopped == "interrupted":  # Ctrl-C inside the search: not a result to keep, the batch stops
         raise KeyboardInterrupt
-    return {"level": number, "title": level.title or "", "boxes": o.boxes, "solved": o.lurd is not None,
-            "lurd": o.lurd, "moves": o.moves, "pushes": o.pushes, "states": o.nodes,
-            "seconds": round(o.seconds, 3), "stopped": o.stopped}
+    return {
+        "level": number,
+        "title": level.title or "",
+        "boxes": o.boxes,
+        "solved": o.lurd is not None,
+        "lurd": o.lurd,
+        "moves": o.moves,
+        "pushes": o.pushes,
+        "states": o.nodes,
+        "seconds": round(o.seconds, 3),
+        "stopped": o.stopped,
+    }
 
 
 def _warm_solver() -> None:
@@ -183,8 +197,16 @@ def _level_id(number: int, level: Any) -> str:
 
 def _outcome(record: dict[str, Any]) -> Outcome:
     r = record["result"]
-    return Outcome(r["level"], r["boxes"], r["lurd"] if r["solved"] else None, r["moves"], r["pushes"],
-                   r["states"], r["seconds"], r["stopped"])
+    return Outcome(
+        r["level"],
+        r["boxes"],
+        r["lurd"] if r["solved"] else None,
+        r["moves"],
+        r["pushes"],
+        r["states"],
+        r["seconds"],
+        r["stopped"],
+    )
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -231,17 +253,26 @@ def _run_batch(args: argparse.Namespace, levels: list[Any], chosen: list[int]) -
     here = opts.jobs if opts.scheduler is None else (opts.workers or os.cpu_count() or 1)
     share = 1 if opts.scheduler not in (None, "local") else min(here, len(chosen))
     memory = int(args.memory * (1 << 30) / max(1, share))
-    tasks = [Task(_level_id(n, levels[n - 1]), (n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory))
-             for n in chosen]
+    tasks = [
+        Task(_level_id(n, levels[n - 1]), (n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory))
+        for n in chosen
+    ]
     if not args.quiet and opts.scheduler in (None, "local"):
         from ..sokoban.solver import _kernels as K
 
         if not K.search_kernel.is_cached():  # the warm-up compiles it before the workers start: say so once
             print(COMPILING, file=sys.stderr, flush=True)
-    report = run_tasks(tasks, level_task, opts, label="sokoban solve", unit="levels", quiet=args.quiet,
-                       solved=lambda r: bool(r.get("solved")))
+    report = run_tasks(
+        tasks,
+        level_task,
+        opts,
+        label="sokoban solve",
+        unit="levels",
+        quiet=args.quiet,
+        solved=lambda r: bool(r.get("solved")),
+    )
     outcomes: dict[int, Outcome] = {}
-    for n, task in zip(chosen, tasks):
+    for n, task in zip(chosen, tasks, strict=False):
         rec = report.records.get(task.id)
         if rec is None:
             continue
@@ -256,8 +287,9 @@ def _run_batch(args: argparse.Namespace, levels: list[Any], chosen: list[int]) -
     return _finish(args, outcomes, chosen, report.wall, report.interrupted)
 
 
-def _finish(args: argparse.Namespace, outcomes: dict[int, Outcome], chosen: list[int], wall: float,
-            interrupted: bool) -> int:
+def _finish(
+    args: argparse.Namespace, outcomes: dict[int, Outcome], chosen: list[int], wall: float, interrupted: bool
+) -> int:
     out = []
     for n in chosen:
         got = outcomes.get(n)

@@ -26,7 +26,6 @@ from ..grid import decode_text
 from ._batch import add_batch_options, batch_options, run_tasks
 from ._io import UsageError, check_outputs, read_input, write_output
 
-
 #: U <-> D: the article's code moves the robot down on U (its rows grow upwards in the
 #: commands), so its strings are checked here with ``--swap-ud``.
 _SWAP = str.maketrans("UD", "DU")
@@ -39,18 +38,30 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", nargs="*", help="maze file, '-' for stdin (default: the article's maze); "
-                                           "several files run as a batch")
+    p.add_argument(
+        "file", nargs="*", help="maze file, '-' for stdin (default: the article's maze); several files run as a batch"
+    )
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--exact", action="store_const", dest="method", const="exact",
-                     help="shortest string, proven shortest (A* over sets of positions)")
-    how.add_argument("--heuristic", action="store_const", dest="method", const="heuristic",
-                     help="greedy and beam search, for big mazes")
+    how.add_argument(
+        "--exact",
+        action="store_const",
+        dest="method",
+        const="exact",
+        help="shortest string, proven shortest (A* over sets of positions)",
+    )
+    how.add_argument(
+        "--heuristic",
+        action="store_const",
+        dest="method",
+        const="heuristic",
+        help="greedy and beam search, for big mazes",
+    )
     p.add_argument("--max-length", type=int, metavar="N", help="accept only strings of at most N commands")
     p.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds with the best string so far")
     p.add_argument("--verify", metavar="STRING", help="check STRING from every start instead of searching")
-    p.add_argument("--swap-ud", action="store_true",
-                   help="read and write U as down and D as up, as the article's Julia code does")
+    p.add_argument(
+        "--swap-ud", action="store_true", help="read and write U as down and D as up, as the article's Julia code does"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no summary or progress on stderr")
     p.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
     g = p.add_argument_group("a batch over many mazes (one line per maze: name, length, lower bound, verdict, string)")
@@ -126,8 +137,15 @@ def _find(passable, exit, args: argparse.Namespace) -> int:  # type: ignore[no-u
             print(f"mazekit universal: {line}", file=sys.stderr, flush=True)
 
     try:
-        res = find(passable, exit, method=args.method, max_length=args.max_length, time_limit=args.time_limit,
-                   progress=progress, interruptible=True)
+        res = find(
+            passable,
+            exit,
+            method=args.method,
+            max_length=args.max_length,
+            time_limit=args.time_limit,
+            progress=progress,
+            interruptible=True,
+        )
     except ValueError as exc:  # a maze too big for --exact
         raise UsageError(str(exc).replace("method='heuristic'", "--heuristic")) from None
     elapsed = time.monotonic() - started
@@ -135,8 +153,11 @@ def _find(passable, exit, args: argparse.Namespace) -> int:  # type: ignore[no-u
     if res.stuck.size:
         write_output(args.output, "\n")
         stuck = res.stuck.tolist()
-        print(f"no universal string: {len(stuck)} of {res.starts} free cells cannot reach the exit "
-              f"(r,c from 0): {_cells(stuck)}", file=sys.stderr)
+        print(
+            f"no universal string: {len(stuck)} of {res.starts} free cells cannot reach the exit "
+            f"(r,c from 0): {_cells(stuck)}",
+            file=sys.stderr,
+        )
         return 1
     if not res.found:
         write_output(args.output, "\n")
@@ -160,8 +181,11 @@ def _find(passable, exit, args: argparse.Namespace) -> int:  # type: ignore[no-u
         stop = ""
         if not res.complete:
             stop = ", interrupted" if interrupted else ", time limit reached"
-        print(f"length {len(res.string)}, lower bound {res.lower_bound} (distance bound {res.distance_bound}, "
-              f"{pair}), {verdict} [{detail}, {res.starts} starts, {elapsed:.2f} s{stop}]", file=sys.stderr)
+        print(
+            f"length {len(res.string)}, lower bound {res.lower_bound} (distance bound {res.distance_bound}, "
+            f"{pair}), {verdict} [{detail}, {res.starts} starts, {elapsed:.2f} s{stop}]",
+            file=sys.stderr,
+        )
     return 130 if interrupted else 0
 
 
@@ -191,9 +215,15 @@ def maze_task(source: tuple[Any, ...], method: str, time_limit: float, max_lengt
     started = time.monotonic()
     res = find(passable, exit, method=method, max_length=max_length, time_limit=time_limit)  # type: ignore[arg-type]
     return {
-        "found": bool(res.found), "string": res.string, "length": len(res.string) if res.found else None,
-        "lower_bound": int(res.lower_bound), "proven": bool(res.proven), "starts": int(res.starts),
-        "stuck": int(res.stuck.shape[0]), "complete": bool(res.complete), "method": res.method,
+        "found": bool(res.found),
+        "string": res.string,
+        "length": len(res.string) if res.found else None,
+        "lower_bound": int(res.lower_bound),
+        "proven": bool(res.proven),
+        "starts": int(res.starts),
+        "stuck": int(res.stuck.shape[0]),
+        "complete": bool(res.complete),
+        "method": res.method,
         "seconds": round(time.monotonic() - started, 3),
     }
 
@@ -221,8 +251,13 @@ def _batch_sources(args: argparse.Namespace) -> list[tuple[str, tuple[Any, ...]]
         if not 0.0 <= args.braid <= 1.0:
             raise UsageError(f"--braid must be between 0 and 1, got {args.braid:g}")
         rows, cols = _size(args.size)
-        return [(f"{args.algorithm}-{rows}x{cols}-braid{args.braid:g}-seed{args.seed + i}",
-                 ("generate", args.algorithm, rows, cols, args.seed + i, args.braid)) for i in range(args.generate)]
+        return [
+            (
+                f"{args.algorithm}-{rows}x{cols}-braid{args.braid:g}-seed{args.seed + i}",
+                ("generate", args.algorithm, rows, cols, args.seed + i, args.braid),
+            )
+            for i in range(args.generate)
+        ]
     out = []
     from ..universal import read_maze
 
@@ -249,8 +284,15 @@ def run_batch_form(args: argparse.Namespace) -> int:
     time_limit = args.time_limit if args.time_limit is not None else 10.0
     tasks = [Task(tid, (src, args.method, time_limit, args.max_length)) for tid, src in sources]
     opts = batch_options(args, warm=_warm_universal, quiet=args.quiet)
-    report = run_tasks(tasks, maze_task, opts, label="universal", unit="mazes", quiet=args.quiet,
-                       solved=lambda r: bool(r.get("proven")))
+    report = run_tasks(
+        tasks,
+        maze_task,
+        opts,
+        label="universal",
+        unit="mazes",
+        quiet=args.quiet,
+        solved=lambda r: bool(r.get("proven")),
+    )
     lines, ratios, proven, seconds = [], [], 0, 0.0
     for task in tasks:
         rec = report.records.get(task.id)
@@ -275,12 +317,19 @@ def run_batch_form(args: argparse.Namespace) -> int:
         done = sum(1 for t in tasks if report.records.get(t.id, {}).get("status") == "done")
         if ratios:
             ratios.sort()
-            med = ratios[len(ratios) // 2] if len(ratios) % 2 else (ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2]) / 2
+            med = (
+                ratios[len(ratios) // 2]
+                if len(ratios) % 2
+                else (ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2]) / 2
+            )
             shape = f"length / lower bound: median {med:.3f}, worst {ratios[-1]:.3f}; "
         else:
             shape = ""
-        print(f"{done} of {len(tasks)} mazes: {shape}proven shortest {proven}; "
-              f"{seconds:.1f} s of search, {report.wall:.1f} s wall", file=sys.stderr)
+        print(
+            f"{done} of {len(tasks)} mazes: {shape}proven shortest {proven}; "
+            f"{seconds:.1f} s of search, {report.wall:.1f} s wall",
+            file=sys.stderr,
+        )
     if report.interrupted:
         return 130
     return 0 if all(report.records.get(t.id, {}).get("status") == "done" for t in tasks) else 1

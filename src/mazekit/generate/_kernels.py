@@ -26,7 +26,6 @@ from .._jit import njit
 MASK32 = 0xFFFFFFFF
 
 
-
 @njit
 def unvisited_neighbours(u, h, w, visited, cand):
     """Write the unvisited cells next to cell ``u`` (up, down, left, right) into ``cand``; return their count."""
@@ -67,6 +66,7 @@ def cell_neighbours(u, h, w, cand):
         cand[m] = u + 1
         m += 1
     return m
+
 
 @njit
 def xorshift32(x):

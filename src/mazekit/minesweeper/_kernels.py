@@ -943,7 +943,27 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
 
 
 @njit
-def solve_kernel(dens, know, offsets, width, height, total_mines, first, guess, tol, max_nodes, look, margin, look_nodes, endgame, endgame_work, queue, safe, mark, prob):  # type: ignore[no-untyped-def]
+def solve_kernel(  # type: ignore[no-untyped-def]
+    dens,
+    know,
+    offsets,
+    width,
+    height,
+    total_mines,
+    first,
+    guess,
+    tol,
+    max_nodes,
+    look,
+    margin,
+    look_nodes,
+    endgame,
+    endgame_work,
+    queue,
+    safe,
+    mark,
+    prob,
+):
     """Play from ``know`` (opening ``first`` if >= 0) until won, lost or stuck.
 
     With ``guess`` false the kernel only makes proved moves and stops when
@@ -1049,9 +1069,49 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
                 if know[i] != BORDER:
                     know[i] = UNKNOWN
             fresh = False
-            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, queue, safe, mark, prob)
+            st, _g, _o = solve_kernel(
+                dens,
+                know,
+                offsets,
+                width,
+                height,
+                total_mines,
+                first,
+                False,
+                0.0,
+                max_nodes,
+                0,
+                0.0,
+                0,
+                0,
+                0,
+                queue,
+                safe,
+                mark,
+                prob,
+            )
         else:
-            st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, -1, False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, queue, safe, mark, prob)
+            st, _g, _o = solve_kernel(
+                dens,
+                know,
+                offsets,
+                width,
+                height,
+                total_mines,
+                -1,
+                False,
+                0.0,
+                max_nodes,
+                0,
+                0.0,
+                0,
+                0,
+                0,
+                queue,
+                safe,
+                mark,
+                prob,
+            )
         if st == 1:
             if moves == 0 or _verified(dens, offsets, width, height, total_mines, first, max_nodes):
                 return moves
@@ -1155,5 +1215,25 @@ def _verified(dens, offsets, width, height, total_mines, first, max_nodes):  # t
     safe = np.empty(n, np.int64)
     mark = np.zeros(n, np.int8)
     prob = np.empty(n, np.float64)
-    st, _g, _o = solve_kernel(dens, know, offsets, width, height, total_mines, first, False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, queue, safe, mark, prob)
+    st, _g, _o = solve_kernel(
+        dens,
+        know,
+        offsets,
+        width,
+        height,
+        total_mines,
+        first,
+        False,
+        0.0,
+        max_nodes,
+        0,
+        0.0,
+        0,
+        0,
+        0,
+        queue,
+        safe,
+        mark,
+        prob,
+    )
     return st == 1

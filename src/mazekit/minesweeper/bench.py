@@ -14,8 +14,20 @@ from . import _kernels as K
 from .board import LEVELS, FirstClick, _padded, generate
 from .solver import CLOSED, ENDGAME, ENDGAME_WORK, LOOK, LOOK_NODES, MARGIN, MAX_NODES, TOL, _buffers
 
-__all__ = ["CHUNK", "COST", "PUBLISHED", "BenchProgress", "BenchRow", "bench", "first_click_cell", "format_table",
-           "play_games", "solver_is_cached", "warm_up", "worker_count"]
+__all__ = [
+    "CHUNK",
+    "COST",
+    "PUBLISHED",
+    "BenchProgress",
+    "BenchRow",
+    "bench",
+    "first_click_cell",
+    "format_table",
+    "play_games",
+    "solver_is_cached",
+    "warm_up",
+    "worker_count",
+]
 
 #: Games per task handed to a worker (and between two progress reports).
 CHUNK = 250
@@ -116,8 +128,27 @@ def play_games(
         board = generate(rows, cols, mines, click=click, first_click=rule, rng=np.random.default_rng([seed, i]))
         dens, offsets, width = _padded(board)
         know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
-        st, g, _ = kernel(dens, know, offsets, width, rows, mines, first, True, TOL, MAX_NODES,
-                          look, margin, look_nodes, endgame, ENDGAME_WORK, queue, safe, mark, prob)
+        st, g, _ = kernel(
+            dens,
+            know,
+            offsets,
+            width,
+            rows,
+            mines,
+            first,
+            True,
+            TOL,
+            MAX_NODES,
+            look,
+            margin,
+            look_nodes,
+            endgame,
+            ENDGAME_WORK,
+            queue,
+            safe,
+            mark,
+            prob,
+        )
         wins += st == 1
         if outcomes is not None:
             outcomes[i - start] = st == 1
@@ -201,7 +232,7 @@ def bench(
                 tasks = [(level, rule, a, min(a + chunk, games), seed) for a in range(0, games, chunk)]
                 t0 = time.perf_counter()
                 results = []
-                for res in (map(_task, tasks) if pool is None else pool.imap_unordered(_task, tasks)):
+                for res in map(_task, tasks) if pool is None else pool.imap_unordered(_task, tasks):
                     results.append(res)
                     done_games += res[2]
                     done_work += res[2] * weight[level]
@@ -209,8 +240,7 @@ def bench(
                         progress(done_games, total_games, done_work / max(total_work, 1))
                 dt = time.perf_counter() - t0
                 played = sum(r[2] for r in results)
-                rows.append(BenchRow(level, rule, played, sum(r[3] for r in results),
-                                     sum(r[4] for r in results), dt))
+                rows.append(BenchRow(level, rule, played, sum(r[3] for r in results), sum(r[4] for r in results), dt))
     finally:
         if pool is not None:
             pool.close()

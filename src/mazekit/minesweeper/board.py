@@ -275,8 +275,10 @@ def generate(
     prot = protected_cells((rows, cols), click, first_click)
     free = np.flatnonzero(~prot.ravel())
     if not 0 <= mines <= free.size:
-        raise ValueError(f"mines must be between 0 and {free.size} for a {rows}x{cols} board "
-                         f"with first click {first_click!r}, got {mines}")
+        raise ValueError(
+            f"mines must be between 0 and {free.size} for a {rows}x{cols} board "
+            f"with first click {first_click!r}, got {mines}"
+        )
     gen = np.random.default_rng(rng)
     where = gen.choice(free, size=mines, replace=False)
     cells = np.zeros(rows * cols, dtype=np.uint8)

@@ -7,7 +7,7 @@ import numpy as np
 from ..grid import Point, check_point
 from . import _kernels as K
 from .board import Board, FirstClick, _padded, generate, protected_cells
-from .solver import MAX_NODES, solvable
+from .solver import solvable
 
 __all__ = ["generate_no_guess"]
 

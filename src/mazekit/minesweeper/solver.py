@@ -121,7 +121,10 @@ class _Padded:
         know[1:-1, 1:-1] = v
         self.know = know.reshape(-1)
         w = self.width
-        self.offsets = np.array([dr * w + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))], dtype=np.int64)
+        self.offsets = np.array(
+            [dr * w + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))],
+            dtype=np.int64,
+        )
 
     def unpad(self, flat: NDArray[np.generic]) -> NDArray[np.generic]:
         return flat.reshape(self.rows + 2, self.width)[1:-1, 1:-1]
@@ -211,8 +214,11 @@ def next_move(
             g = int(out[0])
             return Move("open", pp.point(g), float(prob[g]))
     if look > 0 and logz[1] <= LOOK_NODES:
-        g = int(K.lookahead_kernel.pick(work * 20)(pp.know, prob, pp.offsets, int(total_mines), MAX_NODES,
-                                                   float(logz[0]), int(look), float(margin)))
+        g = int(
+            K.lookahead_kernel.pick(work * 20)(
+                pp.know, prob, pp.offsets, int(total_mines), MAX_NODES, float(logz[0]), int(look), float(margin)
+            )
+        )
     else:
         g = int(K.choose_kernel.pick(work)(pp.know, prob, pp.offsets, pp.width, pp.rows, float(tol)))
     return Move("open", pp.point(g), float(prob[g]))
@@ -246,8 +252,25 @@ def play(
     first = (check_point(click, board.shape, name="click")[0] + 1) * width + click[1] + 1
     queue, safe, mark, prob = _buffers(dens.shape[0])
     st, guesses, opened = K.solve_kernel.pick(board.rows * board.cols * 20)(
-        dens, know, offsets, width, board.rows, board.n_mines, first, guess, float(tol), int(max_nodes),
-        int(look), float(margin), LOOK_NODES, int(endgame), ENDGAME_WORK, queue, safe, mark, prob,
+        dens,
+        know,
+        offsets,
+        width,
+        board.rows,
+        board.n_mines,
+        first,
+        guess,
+        float(tol),
+        int(max_nodes),
+        int(look),
+        float(margin),
+        LOOK_NODES,
+        int(endgame),
+        ENDGAME_WORK,
+        queue,
+        safe,
+        mark,
+        prob,
     )
     return PlayResult(bool(st == 1), int(guesses), int(opened))
 

@@ -23,9 +23,7 @@ COLORS: dict[str, tuple[int, int, int]] = {
 }
 
 # Anchors of the heat ramp (early visits dark blue, late ones light yellow).
-_RAMP = np.array(
-    [(45, 20, 100), (40, 80, 160), (30, 150, 160), (90, 200, 110), (230, 230, 80)], dtype=np.float64
-)
+_RAMP = np.array([(45, 20, 100), (40, 80, 160), (30, 150, 160), (90, 200, 110), (230, 230, 80)], dtype=np.float64)
 
 
 def heat(t: NDArray[Any]) -> NDArray[np.uint8]:

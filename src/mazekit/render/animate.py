@@ -57,8 +57,16 @@ def _save(path: str, frames: list[NDArray[np.uint8]], scale: int, duration: int,
         im.putpalette(pal)
         images.append(im)
     durations = [duration] * (len(images) - 1) + [hold]
-    images[0].save(path, format="GIF", save_all=True, append_images=images[1:], duration=durations,
-                   loop=0, optimize=False, disposal=1)
+    images[0].save(
+        path,
+        format="GIF",
+        save_all=True,
+        append_images=images[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
 
 
 def _scale(shape: tuple[int, int], scale: int | None) -> int:

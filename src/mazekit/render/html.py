@@ -261,5 +261,6 @@ def grid_html(
     else:
         o = np.asarray(order)
     cell = max(8, min(48, 800 // max(grid.shape)))
-    return player_html(grid, o, route, title=title, info=info, cell=cell, start=start, goal=goal, marks=marks,
-                       lines=True)
+    return player_html(
+        grid, o, route, title=title, info=info, cell=cell, start=start, goal=goal, marks=marks, lines=True
+    )

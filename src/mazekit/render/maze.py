@@ -163,7 +163,7 @@ def save_heatmap_png(
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % rgb
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 def maze_svg(
@@ -204,7 +204,7 @@ def maze_svg(
         d = np.diff(np.concatenate(([0], row.view(np.int8), [0])))
         starts = np.flatnonzero(d == 1)
         ends = np.flatnonzero(d == -1)
-        for a, b in zip(starts.tolist(), ends.tolist()):
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=False):
             out.append(f'<rect x="{a}" y="{r}" width="{b - a}" height="1"/>')
     out.append("</g>")
     pts = _route(route)

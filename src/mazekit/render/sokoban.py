@@ -77,7 +77,12 @@ def _pieces(level: Level, state: State, img: Any, cell: int) -> None:
     r, c = level.rc(state.player)
     x0, y0 = c * cell, r * cell
     m = max(1, cell // 6)
-    d.ellipse((x0 + m, y0 + m, x0 + cell - 1 - m, y0 + cell - 1 - m), fill=COLOURS["player"], outline=COLOURS["player_edge"], width=edge)
+    d.ellipse(
+        (x0 + m, y0 + m, x0 + cell - 1 - m, y0 + cell - 1 - m),
+        fill=COLOURS["player"],
+        outline=COLOURS["player_edge"],
+        width=edge,
+    )
     eye = max(1, cell // 14)
     for ex in (x0 + cell * 2 // 5, x0 + cell * 3 // 5):
         ey = y0 + cell * 2 // 5

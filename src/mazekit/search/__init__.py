@@ -36,6 +36,7 @@ def __getattr__(name: str) -> Any:
         return globals()[name]
     raise AttributeError(f"module 'mazekit.search' has no attribute {name!r}")
 
+
 __all__ = [
     "SOLVERS",
     "STEPS",

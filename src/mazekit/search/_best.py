@@ -83,9 +83,21 @@ def run(
     gr, gc = (0, 0) if goal_pt is None else (goal_pt[0] + 1, goal_pt[1] + 1)
     kern = K.best_first_kernel.pick(pg.cells)
     closed, end = kern(
-        pcost, pg.offsets, step_len, gr, gc, pg.width, pg.index(s), gi, tmask,
-        MODES[algorithm], HEURISTICS[heuristic], hscale * _diag_factor(heuristic, diagonal),
-        g, pdir, order,
+        pcost,
+        pg.offsets,
+        step_len,
+        gr,
+        gc,
+        pg.width,
+        pg.index(s),
+        gi,
+        tmask,
+        MODES[algorithm],
+        HEURISTICS[heuristic],
+        hscale * _diag_factor(heuristic, diagonal),
+        g,
+        pdir,
+        order,
     )
     end = int(end)
     return make_result(

@@ -260,6 +260,10 @@ def make_result(
         cost=float(path.shape[0] - 1) if cost is None else cost,
         visited=visited,
         algorithm=algorithm,
-        lazy={"order": order, "parent": lambda: pg.parents(pdir), "distance": distance,
-              "passable": lambda: pg.unpad(pg.grid).astype(bool)},
+        lazy={
+            "order": order,
+            "parent": lambda: pg.parents(pdir),
+            "distance": distance,
+            "passable": lambda: pg.unpad(pg.grid).astype(bool),
+        },
     )

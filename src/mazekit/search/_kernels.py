@@ -371,8 +371,9 @@ def _heap_less(hk1, hk2, hseq, a, b):
 
 
 @njit
-def best_first_kernel(cost, offsets, step_len, coords_r, coords_c, width, start, goal, targets,
-                      mode, heuristic, hscale, g, pdir, order):
+def best_first_kernel(
+    cost, offsets, step_len, coords_r, coords_c, width, start, goal, targets, mode, heuristic, hscale, g, pdir, order
+):
     """Best-first search on a cost grid with a binary heap.
 
     ``cost[v]`` is the cost of entering ``v`` (``inf`` = wall), multiplied by

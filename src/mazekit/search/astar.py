@@ -78,8 +78,17 @@ def astar(
     if cost is None and connectivity == 4 and heuristic in (None, "manhattan"):
         return _astar_unit4(passable, start, goal)
     costs = None if cost is None else cost_grid(cost)
-    return run("astar", as_passable(passable), costs, start, goal, targets=None,
-               connectivity=connectivity, heuristic=heuristic, diagonal=diagonal)
+    return run(
+        "astar",
+        as_passable(passable),
+        costs,
+        start,
+        goal,
+        targets=None,
+        connectivity=connectivity,
+        heuristic=heuristic,
+        diagonal=diagonal,
+    )
 
 
 def _astar_unit4(passable: ArrayLike, start: Point, goal: Point) -> SearchResult:
@@ -99,7 +108,7 @@ def _astar_unit4(passable: ArrayLike, start: Point, goal: Point) -> SearchResult
     if found:
         out = np.empty(cells, dtype=np.int64)
         n = K.walk_back4_kernel.pick(cells)(state, cols, si, gi, out)
-        path = flat_points(out[n - 1::-1], cols)
+        path = flat_points(out[n - 1 :: -1], cols)
     else:
         path = np.empty((0, 2), dtype=np.intp)
 
@@ -124,8 +133,7 @@ def _astar_unit4(passable: ArrayLike, start: Point, goal: Point) -> SearchResult
         cost=float(path.shape[0] - 1),
         visited=closed,
         algorithm="astar",
-        lazy={"order": order, "parent": parent, "distance": distance,
-              "passable": lambda: grid.astype(bool)},
+        lazy={"order": order, "parent": parent, "distance": distance, "passable": lambda: grid.astype(bool)},
     )
 
 
@@ -159,5 +167,14 @@ def greedy(
     (True, 10)
     """
     costs = None if cost is None else cost_grid(cost)
-    return run("greedy", as_passable(passable), costs, start, goal, targets=None,
-               connectivity=connectivity, heuristic=heuristic, diagonal=diagonal)
+    return run(
+        "greedy",
+        as_passable(passable),
+        costs,
+        start,
+        goal,
+        targets=None,
+        connectivity=connectivity,
+        heuristic=heuristic,
+        diagonal=diagonal,
+    )

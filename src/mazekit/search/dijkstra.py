@@ -62,5 +62,14 @@ def dijkstra(
     """
     costs = cost_grid(cost)
     passable = np.isfinite(costs)
-    return run("dijkstra", passable, costs, start, goal, targets=targets,
-               connectivity=connectivity, heuristic="zero", diagonal=diagonal)
+    return run(
+        "dijkstra",
+        passable,
+        costs,
+        start,
+        goal,
+        targets=targets,
+        connectivity=connectivity,
+        heuristic="zero",
+        diagonal=diagonal,
+    )

@@ -16,6 +16,7 @@ functions of :mod:`.rules` step from state to state.
 True
 """
 
+from .assignment import Simulation, simulate
 from .deadlock import (
     Deadlocks,
     bipartite_deadlock,
@@ -53,7 +54,6 @@ from .rules import (
     step,
     walk,
 )
-from .assignment import Simulation, simulate
 from .solver import solve
 
 __all__ = [

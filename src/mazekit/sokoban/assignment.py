@@ -41,9 +41,7 @@ class Simulation:
     reason: str = ""
 
 
-def simulate(
-    level: Level, moves: str, *, on_move: Callable[[int, State], None] | None = None
-) -> Simulation:
+def simulate(level: Level, moves: str, *, on_move: Callable[[int, State], None] | None = None) -> Simulation:
     """Play ``moves`` (letters ``u d l r``) from the level's start, as the assignment does.
 
     A move into a wall, off the map or pushing a box against a wall or a box

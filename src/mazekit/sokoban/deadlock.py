@@ -170,9 +170,7 @@ def block_deadlock(level: Level, state: State) -> bool:
     return _block(state.boxes, set(state.boxes), level.walls.ravel().tolist(), level.goals.ravel().tolist(), rows, cols)
 
 
-def _block(
-    check: Iterable[int], boxes: set[int], walls: list[bool], goals: list[bool], rows: int, cols: int
-) -> bool:
+def _block(check: Iterable[int], boxes: set[int], walls: list[bool], goals: list[bool], rows: int, cols: int) -> bool:
     """The 2x2 rule for the squares around each box of ``check`` (plain lists: fast in Python)."""
     for b in check:
         r, c = divmod(b, cols)

@@ -390,8 +390,9 @@ def _assignment_map(map_rows: list[str]) -> tuple[NDArray[np.bool_], Cells, Cell
                     raise InputError(r + 1, f"a second player '@' in column {c + 1} (the map has exactly one)")
                 found[ch].append((r, c))
             elif ch != " ":
-                raise InputError(r + 1, f"unexpected character {ch!r} in column {c + 1} "
-                                        "(expected '@', 'o', 'x', '#' or space)")
+                raise InputError(
+                    r + 1, f"unexpected character {ch!r} in column {c + 1} (expected '@', 'o', 'x', '#' or space)"
+                )
     return walls, found["@"], found["o"], found["x"]
 
 
@@ -404,8 +405,11 @@ def _check_assignment_pieces(players: Cells, boxes: Cells, targets: Cells) -> No
     if len(boxes) > 4:
         raise InputError(boxes[4][0] + 1, f"the map has {len(boxes)} boxes, at most 4")
     if len(targets) != len(boxes) + 1:
-        raise InputError(1, f"the map has {len(boxes)} boxes and {len(targets)} targets 'x'; "
-                            f"expected {len(boxes) + 1} (one more than boxes)")
+        raise InputError(
+            1,
+            f"the map has {len(boxes)} boxes and {len(targets)} targets 'x'; "
+            f"expected {len(boxes) + 1} (one more than boxes)",
+        )
 
 
 def _assignment_moves(line: str, lineno: int) -> str:

@@ -222,4 +222,3 @@ def _neighbours(walls: NDArray[np.bool_]) -> NDArray[np.int32]:
     flat[wall_flat] = -1
     flat.flags.writeable = False
     return flat
-

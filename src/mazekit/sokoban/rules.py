@@ -116,9 +116,7 @@ def canonical(level: Level, state: State, reach: NDArray[np.bool_] | None = None
     return State(int(np.argmax(reach)), state.boxes)
 
 
-def legal_pushes(
-    level: Level, state: State, reach: NDArray[np.bool_] | None = None
-) -> list[tuple[int, int]]:
+def legal_pushes(level: Level, state: State, reach: NDArray[np.bool_] | None = None) -> list[tuple[int, int]]:
     """The pushes available now: ``(box cell, direction)`` pairs, boxes in order, UDLR.
 
     A push is legal when the player can walk to the cell behind the box and the
@@ -247,7 +245,9 @@ def replay(level: Level, lurd: str, *, state: State | None = None, strict: bool 
         count += 1
         k = DIRECTIONS.find(ch.lower())
         if k < 0 or len(ch.lower()) != 1:
-            return Replay(cur, moves, pushes, level.is_solved(cur), f"move {count} {ch!r}: not one of u d l r U D L R", i)
+            return Replay(
+                cur, moves, pushes, level.is_solved(cur), f"move {count} {ch!r}: not one of u d l r U D L R", i
+            )
         res = step(level, cur, k)
         if res.state is None:
             return Replay(cur, moves, pushes, level.is_solved(cur), f"move {count} {ch!r}: {res.reason}", i)

@@ -19,10 +19,10 @@ cell, :func:`verify` checks one (the article's "k test completed from N"), and
 
 from __future__ import annotations
 
-from ._model import COMMANDS, read_maze
-from .bounds import PairBound, distance_bound, pair_bound, pair_distances
 from ._find import UniversalResult, find
+from ._model import COMMANDS, read_maze
 from ._verify import Verdict, verify
+from .bounds import PairBound, distance_bound, pair_bound, pair_distances
 
 __all__ = [
     "COMMANDS",

@@ -105,7 +105,8 @@ def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 rewo
         :data:`~mazekit.universal.bounds.PAIR_TABLE_LIMIT` pair states).
         ``"heuristic"``: farthest-first greedy and beam searches, the shortest
         string they meet; the tail of each beam string (once few robots are
-        left) is replaced by an optimal one found by a short exact search. ``"auto"``: exact on small mazes with a budget of
+        left) is replaced by an optimal one found by a short exact search.
+        ``"auto"``: exact on small mazes with a budget of
         :data:`AUTO_EXACT_NODES` expansions, heuristic otherwise or after.
     max_length : int, optional
         Only accept strings of at most this many commands.
@@ -181,8 +182,9 @@ def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 rewo
             if len(best) <= lower:
                 break
             note(f"beam search (width {width}, weight {weight}); best so far {len(best)}, bound {lower}")
-            codes = beam_codes(model, width=width, weight=weight, max_length=len(best) * 9 // 8,
-                               deadline=deadline, progress=progress)
+            codes = beam_codes(
+                model, width=width, weight=weight, max_length=len(best) * 9 // 8, deadline=deadline, progress=progress
+            )
             if codes is not None:
                 candidates.append(codes)
                 if len(codes) < len(best):
@@ -195,7 +197,11 @@ def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 rewo
         if want_exact and table is not None and len(best) > lower:
             limit = len(best) if cap is None else min(len(best), cap + 1)
             out = astar_codes(
-                model, table, limit=limit, deadline=deadline, progress=progress,
+                model,
+                table,
+                limit=limit,
+                deadline=deadline,
+                progress=progress,
                 node_limit=None if method == "exact" else AUTO_EXACT_NODES,
             )
             expanded = out.expanded

@@ -44,8 +44,9 @@ def read_maze(data: bytes | str) -> tuple[NDArray[np.bool_], Point]:
     if len(exits) > 1:
         (r1, c1), (r2, c2) = exits[0], exits[1]
         raise InputError(
-            r2 + 1, f"{len(exits)} exits: expected exactly one 'x' (found at row {r1 + 1} column {c1 + 1} "
-            f"and row {r2 + 1} column {c2 + 1})"
+            r2 + 1,
+            f"{len(exits)} exits: expected exactly one 'x' (found at row {r1 + 1} column {c1 + 1} "
+            f"and row {r2 + 1} column {c2 + 1})",
         )
     return grid.passable, exits[0]
 

@@ -34,6 +34,7 @@ from ._model import Model
 class Interrupted(Exception):
     """A deadline passed during a search (internal; the caller keeps what it has)."""
 
+
 __all__ = ["PAIR_SEARCH_BUDGET", "PAIR_TABLE_LIMIT", "PairBound", "distance_bound", "pair_bound", "pair_distances"]
 
 #: Largest number of pair states ``(n + 1) ** 2`` for which the full pair table is built.

@@ -104,14 +104,15 @@ def astar_codes(  # noqa: C901 - the exact search with its budget and deadline; 
         expanded += 1
         if (expanded & 1023) == 0:
             now = time.monotonic()
-            if (node_limit is not None and expanded > node_limit) or (
-                deadline is not None and now > deadline
-            ) or (stop is not None and stop()):
+            if (
+                (node_limit is not None and expanded > node_limit)
+                or (deadline is not None and now > deadline)
+                or (stop is not None and stop())
+            ):
                 return ExactOutcome(None, lower, False, expanded)
             if progress is not None and now - last > 1.0:
                 last = now
-                progress(f"exact: {expanded} sets expanded, {len(best_g)} seen, bound {lower}, "
-                         f"{now - started:.1f} s")
+                progress(f"exact: {expanded} sets expanded, {len(best_g)} seen, bound {lower}, {now - started:.1f} s")
         words = np.frombuffer(key, dtype=np.uint64)
         kern(model.nxt, table, words, out_words, out_h, members)
         g1 = g + 1
@@ -180,8 +181,7 @@ def polish_codes(
         last_cut = cut
         pos = np.arange(n, dtype=np.int32)
         count = int(kern(model.nxt, codes[:cut], pos, n, mark, trace[:cut]))
-        out = astar_codes(model, table, limit=length - cut, cells=pos[:count], node_limit=budget,
-                          deadline=deadline)
+        out = astar_codes(model, table, limit=length - cut, cells=pos[:count], node_limit=budget, deadline=deadline)
         if out.codes is not None:
             codes = np.concatenate([codes[:cut], out.codes]).astype(np.int8)
         elif not out.complete:

@@ -73,8 +73,22 @@ def beam_codes(
     last = time.monotonic()
     while done < max_length:
         steps = min(chunk, max_length - done)
-        did, slot = kern(model.nxt, model.dist, keys, beam, counts, nbeam, cand, ccounts, mark,
-                         parents, pmoves, done, steps, float(weight))
+        did, slot = kern(
+            model.nxt,
+            model.dist,
+            keys,
+            beam,
+            counts,
+            nbeam,
+            cand,
+            ccounts,
+            mark,
+            parents,
+            pmoves,
+            done,
+            steps,
+            float(weight),
+        )
         done += int(did)
         if slot >= 0:
             break

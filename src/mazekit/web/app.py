@@ -47,8 +47,9 @@ def _api_modules() -> list[Any]:
 
 
 def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / f"{name}.html", media_type="text/html; charset=utf-8",
-                        headers={"Cache-Control": "no-cache"})
+    return FileResponse(
+        STATIC / f"{name}.html", media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
+    )
 
 
 async def index(request: Request) -> Response:
@@ -68,11 +69,15 @@ async def api_index(request: Request) -> Response:
     for route in request.app.routes:
         if isinstance(route, Route) and route.path.startswith("/api/"):
             doc = (route.endpoint.__doc__ or "").strip().splitlines()
-            out.append({"path": route.path, "methods": sorted(route.methods or ()),
-                        "about": doc[0] if doc else ""})
+            out.append({"path": route.path, "methods": sorted(route.methods or ()), "about": doc[0] if doc else ""})
     limits: Limits = request.app.state.limits
-    return answer({"routes": out, "limits": {k: getattr(limits, k) for k in limits.__slots__},
-                   "docs": "docs/playground-api.md in the mazekit sources"})
+    return answer(
+        {
+            "routes": out,
+            "limits": {k: getattr(limits, k) for k in limits.__slots__},
+            "docs": "docs/playground-api.md in the mazekit sources",
+        }
+    )
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -105,6 +110,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = False) -> Starlette
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/{room}", room),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if warm:

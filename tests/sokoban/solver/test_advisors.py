@@ -14,7 +14,6 @@ from mazekit.sokoban import parse_level, replay
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
-
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import tiny_sokoban_levels
 
@@ -54,8 +53,9 @@ def lone_box_pushes(prob: Problem, others: set[int], box: int, player: int, targ
     return None
 
 
-def macro_kernel(prob: Problem, mode: str, box: int, player: int, target: int, others: list[int],
-                 limit: int = 0) -> tuple[int, int]:
+def macro_kernel(
+    prob: Problem, mode: str, box: int, player: int, target: int, others: list[int], limit: int = 0
+) -> tuple[int, int]:
     """:func:`~K.goal_macro_kernel` anywhere in the level (area -1): (pushes, player cell after)."""
     n = prob.height * prob.width
     boxat = np.full(n, -1, dtype=np.int32)
@@ -65,8 +65,21 @@ def macro_kernel(prob: Problem, mode: str, box: int, player: int, target: int, o
     out = np.zeros(1, dtype=np.int64)
     scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
     r = K.goal_macro_kernel.pick(10**9 if mode == "always" else 0)(
-        prob.floor, prob.dead, boxat, prob.off, garea, -1, box, player, target,
-        *scratch, np.zeros(n, np.int64), np.empty(n, np.int64), out, limit)
+        prob.floor,
+        prob.dead,
+        boxat,
+        prob.off,
+        garea,
+        -1,
+        box,
+        player,
+        target,
+        *scratch,
+        np.zeros(n, np.int64),
+        np.empty(n, np.int64),
+        out,
+        limit,
+    )
     assert boxat[box] == 0  # the box is put back
     return int(r), int(out[0])
 
@@ -110,8 +123,9 @@ def test_the_packing_advisor_fills_a_goal_corridor_in_a_few_expansions(mode):
     runs = {}
     with jit_mode(mode):
         for advisor in (0, 400):
-            res = search_level(level, time_limit=20, portfolio=({"move_weight": 1000, "pack_advisor": advisor},),
-                               bidirectional=False)
+            res = search_level(
+                level, time_limit=20, portfolio=({"move_weight": 1000, "pack_advisor": advisor},), bidirectional=False
+            )
             assert res.solution is not None
             r = replay(level, res.solution.lurd)
             assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
@@ -126,8 +140,9 @@ def test_the_packing_advisor_fills_a_goal_corridor_in_a_few_expansions(mode):
 def test_move_weights_and_the_packing_advisor_keep_solutions_valid(text, move_weight, advisor):
     level = parse_level(text)
     for bidi in (False, True):
-        res = search_level(level, time_limit=20, bidirectional=bidi,
-                           portfolio=({"move_weight": move_weight, "pack_advisor": advisor},))
+        res = search_level(
+            level, time_limit=20, bidirectional=bidi, portfolio=({"move_weight": move_weight, "pack_advisor": advisor},)
+        )
         assert res.solution is not None
         r = replay(level, res.solution.lurd)
         assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)

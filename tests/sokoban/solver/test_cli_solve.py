@@ -35,7 +35,7 @@ def test_solve_a_collection(tmp_path, capsys):
     lines = out.splitlines()
     assert status == 1 and len(lines) == 3 and lines[1] == "-"
     levels = parse_levels(LEVELS)
-    for lv, line in zip(levels, lines):
+    for lv, line in zip(levels, lines, strict=False):
         if line != "-":
             assert replay(lv, line).solved
     assert "solved 2/3" in err and "unsolvable 1" in err
@@ -97,10 +97,22 @@ def test_ctrl_c_prints_what_was_solved_and_exits_130(tmp_path):
     levels = tmp_path / "hard.xsb"
     levels.write_text(HARD)
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys, signal; signal.signal(signal.SIGINT, signal.default_int_handler);"
-         "from mazekit.cli import main; sys.exit(main(sys.argv[1:]))",
-         "sokoban", "solve", str(levels), "--level", "all", "--time-limit", "120"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys, signal; signal.signal(signal.SIGINT, signal.default_int_handler);"
+            "from mazekit.cli import main; sys.exit(main(sys.argv[1:]))",
+            "sokoban",
+            "solve",
+            str(levels),
+            "--level",
+            "all",
+            "--time-limit",
+            "120",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     time.sleep(6)
     os.kill(proc.pid, signal.SIGINT)

@@ -15,7 +15,6 @@ from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
 from mazekit.sokoban.solver.search import _corral_scratch
-
 from tests.sokoban.solver.test_solver import SMALL, brute_force_pushes, jit_mode, pushed_positions
 from tests.strategies import tiny_sokoban_levels
 
@@ -23,8 +22,7 @@ from tests.strategies import tiny_sokoban_levels
 class CorralChecker:
     """Runs :func:`~K.corral_deadlock_kernel` on positions of one problem, for every box."""
 
-    def __init__(self, prob: Problem, mode: str = "always", limit: int = 256, maxb: int = 12,
-                 grow: int = 1) -> None:
+    def __init__(self, prob: Problem, mode: str = "always", limit: int = 256, maxb: int = 12, grow: int = 1) -> None:
         self.prob = prob
         n = prob.height * prob.width
         self.kernel = K.corral_deadlock_kernel.pick(10**9 if mode == "always" else 0)
@@ -48,8 +46,24 @@ class CorralChecker:
         try:
             self.flood(p.floor, self.boxat, p.off, player, self.stamp, self.mark, self.queue)
             return any(
-                self.kernel(p.floor, p.goalm, p.dead, p.off, self.zbox, self.zpl, self.boxat, cells, self.mark,
-                            self.stamp, int(c), player, self.limit, self.maxb, self.grow, self.cs)
+                self.kernel(
+                    p.floor,
+                    p.goalm,
+                    p.dead,
+                    p.off,
+                    self.zbox,
+                    self.zpl,
+                    self.boxat,
+                    cells,
+                    self.mark,
+                    self.stamp,
+                    int(c),
+                    player,
+                    self.limit,
+                    self.maxb,
+                    self.grow,
+                    self.cs,
+                )
                 for c in cells
             )
         finally:
@@ -138,7 +152,7 @@ def test_a_position_called_dead_has_no_solution(level, limit, grow):
 def test_no_corral_deadlock_along_the_reference_solutions(xsokoban):
     """Every position along the 90 reference solutions passes the corral test."""
     levels, solutions = xsokoban
-    for level, lurd in zip(levels, solutions):
+    for level, lurd in zip(levels, solutions, strict=False):
         prob = as_problem(level)
         checkers = [CorralChecker(prob, limit=64, maxb=10, grow=grow) for grow in (0, 1, 2)]
         for i, cells, player in pushed_positions(prob, level, lurd):

@@ -14,7 +14,6 @@ from mazekit.sokoban import parse_level, parse_levels, replay
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.search import goal_areas
-
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import tiny_sokoban_levels
 
@@ -22,8 +21,10 @@ SHARED = Path(__file__).resolve().parents[4] / "shared"
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), st.integers(-50, 50) | st.none()), max_size=120),
-       st.sampled_from(["never", "always"]))
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(-50, 50) | st.none()), max_size=120),
+    st.sampled_from(["never", "always"]),
+)
 def test_cell_open_lists_pop_in_key_order(ops, mode):
     """Skew heaps per cell against heapq: every pop gives the cell's smallest key."""
     n = len(ops) + 1
@@ -84,8 +85,9 @@ def test_regions_match_a_plain_flood(level):
     n = prob.height * prob.width
     boxat = np.full(n, -1, dtype=np.int32)
     boxat[prob.boxes] = np.arange(len(prob.boxes))
-    got = K.regions_kernel(prob.floor, boxat, prob.off, np.zeros(n, np.int64), np.zeros(1, np.int64),
-                           np.empty(n, np.int64))
+    got = K.regions_kernel(
+        prob.floor, boxat, prob.off, np.zeros(n, np.int64), np.zeros(1, np.int64), np.empty(n, np.int64)
+    )
     assert got == _regions_reference(prob.floor, {int(b) for b in prob.boxes}, prob.off)
 
 

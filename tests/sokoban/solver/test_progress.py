@@ -29,7 +29,10 @@ def test_progress_changes_nothing():
     assert plain.solution is not None and seen.solution is not None
     assert seen.solution.lurd == plain.solution.lurd
     assert (seen.stats.nodes, seen.stats.expanded, seen.stats.stopped) == (
-        plain.stats.nodes, plain.stats.expanded, plain.stats.stopped)
+        plain.stats.nodes,
+        plain.stats.expanded,
+        plain.stats.stopped,
+    )
     assert replay(level, seen.solution.lurd).solved
     assert all(phase in ("searching", "compiling") for _, phase in calls)
     assert all(st.stopped == "time" for st, _ in calls)

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from mazekit import _jit
 from mazekit.sokoban import Level, State, legal_pushes, parse_level, parse_levels, push, replay, step
 from mazekit.sokoban.rules import canonical
 from mazekit.sokoban.solver import Problem, as_problem, search_level, solve
-from mazekit import _jit
 from mazekit.sokoban.solver import _kernels as K
 from tests.strategies import tiny_sokoban_levels
 
@@ -28,6 +28,7 @@ def jit_mode(mode):
         yield
     finally:
         _jit.set_mode(old)
+
 
 SMALL = [
     "#######\n#@ $ .#\n#######",
@@ -177,7 +178,7 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
     frozen = K.frozen_kernel.pick(_jit.THRESHOLD)
     hungarian = K.hungarian_kernel.pick(_jit.THRESHOLD)
     frozen_goals = K.frozen_goals_kernel.pick(_jit.THRESHOLD)
-    for level, lurd in zip(levels, solutions):
+    for level, lurd in zip(levels, solutions, strict=False):
         prob = as_problem(level)
         nb, ng = len(prob.boxes), len(prob.goals)
         boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
@@ -199,16 +200,18 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
 def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():
     # two boxes stacked in a dead-end goal corridor below an empty goal: frozen on
     # goals, and the goal above them is lost
-    prob = as_problem([
-        "#####",
-        "#.###",
-        "#*###",
-        "#*###",
-        "#   #",
-        "#@$ #",
-        "#   #",
-        "#####",
-    ])
+    prob = as_problem(
+        [
+            "#####",
+            "#.###",
+            "#*###",
+            "#*###",
+            "#   #",
+            "#@$ #",
+            "#   #",
+            "#####",
+        ]
+    )
     cells = np.sort(prob.boxes)
     boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
     boxat[cells] = np.arange(len(cells))
@@ -265,8 +268,21 @@ def test_goal_macro_kernel_pushes_a_box_to_the_end_of_a_goal_corridor(mode):
     scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
     with jit_mode(mode):
         r = K.goal_macro_kernel.pick(10**9 if mode == "always" else 0)(
-            prob.floor, prob.dead, boxat, prob.off, garea, 0, start, prob.cell(1, 4), int(forder[0]),
-            *scratch, np.zeros(n, np.int64), np.empty(n, np.int64), out, 0)
+            prob.floor,
+            prob.dead,
+            boxat,
+            prob.off,
+            garea,
+            0,
+            start,
+            prob.cell(1, 4),
+            int(forder[0]),
+            *scratch,
+            np.zeros(n, np.int64),
+            np.empty(n, np.int64),
+            out,
+            0,
+        )
     assert r == 2 and int(out[0]) == prob.cell(1, 2) and boxat[start] == 0
 
 

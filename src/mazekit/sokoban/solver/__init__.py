@@ -10,4 +10,13 @@ from __future__ import annotations
 from .problem import Problem, as_problem
 from .search import DEFAULT_MEMORY, SearchResult, SearchStats, Solution, search_level, solve
 
-__all__ = ["DEFAULT_MEMORY", "Problem", "SearchResult", "SearchStats", "Solution", "as_problem", "search_level", "solve"]
+__all__ = [
+    "DEFAULT_MEMORY",
+    "Problem",
+    "SearchResult",
+    "SearchStats",
+    "Solution",
+    "as_problem",
+    "search_level",
+    "solve",
+]

@@ -27,5 +27,5 @@ def level_facts(
         player = divmod(int(start.player), width)
     except AttributeError:
         raise TypeError(f"cannot read a Sokoban level from {type(level).__name__}") from None
-    goal_rc = [(int(r), int(c)) for r, c in zip(*np.nonzero(goals))]
+    goal_rc = [(int(r), int(c)) for r, c in zip(*np.nonzero(goals), strict=False)]
     return walls, goal_rc, [(int(r), int(c)) for r, c in boxes], (int(player[0]), int(player[1]))

@@ -419,15 +419,30 @@ def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ba
         for d in range(4):
             to = cells[i] + off[d]
             behind = cells[i] - off[d]
-            allow[i * 4 + d] = 1 if (
-                lab[to] == best_k and floor[to] != 0 and boxat[to] < 0 and floor[behind] != 0
-            ) else 0
+            allow[i * 4 + d] = (
+                1 if (lab[to] == best_k and floor[to] != 0 and boxat[to] < 0 and floor[behind] != 0) else 0
+            )
     return 2 * ncomp + 1
 
 
 @njit
 def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
-    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, pushed, player, limit, maxb, grow, cs,
+    floor,
+    goalm,
+    dead,
+    off,
+    zbox,
+    zpl,
+    boxat,
+    cells,
+    mark,
+    stamp,
+    pushed,
+    player,
+    limit,
+    maxb,
+    grow,
+    cs,
 ):
     """True when a corral next to the box on ``pushed`` is a deadlock.
 
@@ -450,9 +465,7 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     ``cs`` is the scratch tuple built by the wrapper (see ``_corral_scratch``);
     ``player`` is any cell of the player's region.
     """
-    (clab, cgen, bst, blist, sboxat, smark, qb, qp, vb, vp, vtab, vgen, scells, fz2,
-     ckey, cval, cstat, cq) = cs
-    nb = cells.shape[0]
+    (clab, cgen, bst, blist, sboxat, smark, qb, qp, vb, vp, vtab, vgen, scells, fz2, ckey, cval, cstat, cq) = cs
     qcap = qp.shape[0]
     tmask = vtab.shape[0] - 1
     cmask = ckey.shape[0] - 1
@@ -675,7 +688,23 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
 
 @njit
 def goal_macro_kernel(  # type: ignore[no-untyped-def]
-    floor, dead, boxat, off, garea, area, start, start_pl, target, vis, vstamp, qbox, qpl, qg, mark, queue, out,
+    floor,
+    dead,
+    boxat,
+    off,
+    garea,
+    area,
+    start,
+    start_pl,
+    target,
+    vis,
+    vstamp,
+    qbox,
+    qpl,
+    qg,
+    mark,
+    queue,
+    out,
     limit,
 ):
     """Fewest pushes that bring the box on ``start`` to ``target`` inside goal area ``area``
@@ -782,7 +811,6 @@ def regions_kernel(floor, boxat, off, mark, stamp, queue):  # type: ignore[no-un
     return n
 
 
-
 @njit
 def improves_kernel(before, after):  # type: ignore[no-untyped-def]
     """Whether feature cell ``after`` (see :func:`feature_cell_kernel`) improves on ``before`` in
@@ -796,7 +824,16 @@ def improves_kernel(before, after):  # type: ignore[no-untyped-def]
 
 @njit
 def pack_advice_kernel(  # type: ignore[no-untyped-def]
-    boxat, cells, goals, garea, forder, fstart, dist, pend, pa_box, pa_tgt,
+    boxat,
+    cells,
+    goals,
+    garea,
+    forder,
+    fstart,
+    dist,
+    pend,
+    pa_box,
+    pa_tgt,
 ):
     """The packing advisor's choices: for each goal area ``a`` whose packing order is unfinished,
     ``pa_tgt[a]`` its next goal and ``pa_box[a]`` the box (index into ``cells``) nearest to that
@@ -831,6 +868,7 @@ def pack_advice_kernel(  # type: ignore[no-untyped-def]
         if pa_box[a] >= 0:
             n += 1
     return n
+
 
 @njit
 def meld_kernel(a, b, mch, mkey):  # type: ignore[no-untyped-def]
@@ -943,14 +981,76 @@ def lookup_kernel(table, phash, pplayer, pboxes, key, cells, player):  # type: i
 
 @njit
 def search_kernel(  # type: ignore[no-untyped-def]
-    floor, goalm, goals, dead, dist, off, zbox, zpl,
-    pboxes, pplayer, pparent, pg, ppush, phash, table, hkey, hnode,
-    ctr, optimal, weight, budget,
-    boxat, mark, mark2, queue, cells, sorted_cells, u, v, p, way, minv, used, u2, v2, p2, fz,
-    lab, bseen, allow, use_corrals,
-    backward, goal_player, otable, ophash, opplayer, opboxes, macros, fess, mch, mkey, croot,
-    garea, forder, fstart, gvis, gstamp, gqbox, gqpl, gqg, gmark, gout, climit, cmaxb, cgrow, cs, ppen,
-    pacc, cacc, pam,
+    floor,
+    goalm,
+    goals,
+    dead,
+    dist,
+    off,
+    zbox,
+    zpl,
+    pboxes,
+    pplayer,
+    pparent,
+    pg,
+    ppush,
+    phash,
+    table,
+    hkey,
+    hnode,
+    ctr,
+    optimal,
+    weight,
+    budget,
+    boxat,
+    mark,
+    mark2,
+    queue,
+    cells,
+    sorted_cells,
+    u,
+    v,
+    p,
+    way,
+    minv,
+    used,
+    u2,
+    v2,
+    p2,
+    fz,
+    lab,
+    bseen,
+    allow,
+    use_corrals,
+    backward,
+    goal_player,
+    otable,
+    ophash,
+    opplayer,
+    opboxes,
+    macros,
+    fess,
+    mch,
+    mkey,
+    croot,
+    garea,
+    forder,
+    fstart,
+    gvis,
+    gstamp,
+    gqbox,
+    gqpl,
+    gqg,
+    gmark,
+    gout,
+    climit,
+    cmaxb,
+    cgrow,
+    cs,
+    ppen,
+    pacc,
+    cacc,
+    pam,
 ):
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
@@ -1110,8 +1210,26 @@ def search_kernel(  # type: ignore[no-untyped-def]
                             tgt = pa_tgt[a]
                     if tgt < 0:
                         continue
-                    pa_steps = goal_macro_kernel(floor, dead, boxat, off, garea, -1, c, pplayer[k], tgt, gvis,
-                                                 gstamp, gqbox, gqpl, gqg, gmark, queue, gout, pam)
+                    pa_steps = goal_macro_kernel(
+                        floor,
+                        dead,
+                        boxat,
+                        off,
+                        garea,
+                        -1,
+                        c,
+                        pplayer[k],
+                        tgt,
+                        gvis,
+                        gstamp,
+                        gqbox,
+                        gqpl,
+                        gqg,
+                        gmark,
+                        queue,
+                        gout,
+                        pam,
+                    )
                     if pa_steps <= 0 or pa_steps >= 512:
                         continue
                     pa_pl = gout[0]
@@ -1151,8 +1269,10 @@ def search_kernel(  # type: ignore[no-untyped-def]
                         a = 2 if d < 2 else 0
                         while (
                             goalm[to] == 0
-                            and floor[to + off[a]] == 0 and floor[to + off[a + 1]] == 0
-                            and floor[newpl + off[a]] == 0 and floor[newpl + off[a + 1]] == 0
+                            and floor[to + off[a]] == 0
+                            and floor[to + off[a + 1]] == 0
+                            and floor[newpl + off[a]] == 0
+                            and floor[newpl + off[a + 1]] == 0
                         ):
                             nxt = to + off[d]
                             if floor[nxt] == 0 or boxat[nxt] >= 0 or dead[nxt] != 0:
@@ -1181,8 +1301,26 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                 break
                         if prefix and forder[fstart[ga] + m] != to and steps < 512:
                             target = forder[fstart[ga] + m]
-                            r = goal_macro_kernel(floor, dead, boxat, off, garea, ga, to, newpl, target, gvis,
-                                                  gstamp, gqbox, gqpl, gqg, gmark, queue, gout, 0)
+                            r = goal_macro_kernel(
+                                floor,
+                                dead,
+                                boxat,
+                                off,
+                                garea,
+                                ga,
+                                to,
+                                newpl,
+                                target,
+                                gvis,
+                                gstamp,
+                                gqbox,
+                                gqpl,
+                                gqg,
+                                gmark,
+                                queue,
+                                gout,
+                                0,
+                            )
                             if 0 < r < 512:
                                 boxat[to] = -1
                                 boxat[target] = i
@@ -1234,9 +1372,28 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                     ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
                         else:
                             h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
-                            if h2 < BIG and climit > 0 and backward == 0 and corral_deadlock_kernel(
-                                floor, goalm, dead, off, zbox, zpl, boxat, cells, mark2, ctr[C_STAMP], to, newpl,
-                                climit, cmaxb, cgrow, cs,
+                            if (
+                                h2 < BIG
+                                and climit > 0
+                                and backward == 0
+                                and corral_deadlock_kernel(
+                                    floor,
+                                    goalm,
+                                    dead,
+                                    off,
+                                    zbox,
+                                    zpl,
+                                    boxat,
+                                    cells,
+                                    mark2,
+                                    ctr[C_STAMP],
+                                    to,
+                                    newpl,
+                                    climit,
+                                    cmaxb,
+                                    cgrow,
+                                    cs,
+                                )
                             ):
                                 ctr[C_CORRAL] += 1
                                 h2 = BIG
@@ -1278,8 +1435,9 @@ def search_kernel(  # type: ignore[no-untyped-def]
                                             pen = ppen
                                         hk = (np.int64(weight * (h2 + pen) + g2) << shift) | h2
                                         if fess != 0:
-                                            cell = feature_cell_kernel(floor, boxat, off, goals, garea, forder,
-                                                                       fstart, gmark, gstamp, queue)
+                                            cell = feature_cell_kernel(
+                                                floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue
+                                            )
                                             if cacc > 0:
                                                 # a push that improves a feature is free, as an advisor's
                                                 free = improves_kernel(pcell, cell)

@@ -62,8 +62,9 @@ class Problem:
         return (r + 1) * self.width + (c + 1)
 
 
-def _build(walls: NDArray[np.bool_], goals: list[tuple[int, int]], boxes: list[tuple[int, int]],
-           player: tuple[int, int]) -> Problem:
+def _build(
+    walls: NDArray[np.bool_], goals: list[tuple[int, int]], boxes: list[tuple[int, int]], player: tuple[int, int]
+) -> Problem:
     h0, w0 = int(walls.shape[0]), int(walls.shape[1])
     h, w = h0 + 2, w0 + 2
     open_ = np.zeros((h, w), dtype=bool)

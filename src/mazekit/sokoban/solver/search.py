@@ -166,8 +166,9 @@ def _region(prob: Problem, occupied: set[int], start: int) -> set[int]:
     return seen
 
 
-def _box_path(prob: Problem, others: set[int], box: int, player: int, dest: int,
-              dest_player: int) -> list[tuple[int, int]]:
+def _box_path(
+    prob: Problem, others: set[int], box: int, player: int, dest: int, dest_player: int
+) -> list[tuple[int, int]]:
     """Pushes ``(cell, direction)`` of one box from ``box`` to ``dest``, the player ending in ``dest_player``'s
     region (named by its smallest cell), the other boxes fixed; breadth-first."""
     start = (box, player)
@@ -206,8 +207,7 @@ def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
             src = (code & 0xFFFFF) >> 2
             moved = after - before
             dst = moved.pop() if moved else src  # the macro may bring the box back where it was
-            path = _box_path(prob, before - {src}, src, int(arrays.pplayer[parent]), dst,
-                             int(arrays.pplayer[node]))
+            path = _box_path(prob, before - {src}, src, int(arrays.pplayer[parent]), dst, int(arrays.pplayer[node]))
             out.extend(reversed(path))
         else:
             steps = max(1, (code >> 20) & 0x3FF)
@@ -338,10 +338,20 @@ def lurd_of(prob: Problem, pushes: list[tuple[int, int]]) -> str:
 class _Direction:
     """One search direction: its static arrays, its growable pool and its scratch space."""
 
-    def __init__(self, prob: Problem, backward: bool, max_cap: int, roots_boxes: NDArray[np.int64],
-                 roots_player: list[int], dead: NDArray[np.uint8], dist: NDArray[np.int32],
-                 goal_player: int, zbox: NDArray[np.int64], zpl: NDArray[np.int64],
-                 areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None = None) -> None:
+    def __init__(
+        self,
+        prob: Problem,
+        backward: bool,
+        max_cap: int,
+        roots_boxes: NDArray[np.int64],
+        roots_player: list[int],
+        dead: NDArray[np.uint8],
+        dist: NDArray[np.int32],
+        goal_player: int,
+        zbox: NDArray[np.int64],
+        zpl: NDArray[np.int64],
+        areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None = None,
+    ) -> None:
         nb = len(prob.boxes)
         ncells = prob.height * prob.width
         box_dtype: type = np.int16 if ncells < 32767 else np.int32
@@ -397,10 +407,22 @@ class _Direction:
         self.budget = 64
         self.done = False
 
-    def run(self, kernel: Any, other: _Direction | None, optimal: bool, weight: int, corrals: bool,
-            macros: int, fess: bool = False, corral_nodes: int = 0, corral_boxes: int = 0,
-            corral_grow: int = 0, player_penalty: int = 0, move_weight: int = 0,
-            pack_advisor: int = 0) -> int:
+    def run(
+        self,
+        kernel: Any,
+        other: _Direction | None,
+        optimal: bool,
+        weight: int,
+        corrals: bool,
+        macros: int,
+        fess: bool = False,
+        corral_nodes: int = 0,
+        corral_boxes: int = 0,
+        corral_grow: int = 0,
+        player_penalty: int = 0,
+        move_weight: int = 0,
+        pack_advisor: int = 0,
+    ) -> int:
         prob, arr = self.prob, self.arr
         if other is None:
             ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
@@ -409,15 +431,50 @@ class _Direction:
             ot, oh, opl, obx = oa.table, oa.phash, oa.pplayer, oa.pboxes
         return int(
             kernel(
-                prob.floor, prob.goalm, prob.goals, self.dead, self.dist, prob.off, self.zbox, self.zpl,
-                arr.pboxes, arr.pplayer, arr.pparent, arr.pg, arr.ppush, arr.phash,
-                arr.table, arr.hkey, arr.hnode, self.ctr, 1 if optimal else 0, int(weight),
-                self.budget, *self.scratch, 1 if corrals else 0,
-                1 if self.backward else 0, self.goal_player, ot, oh, opl, obx, int(macros),
-                1 if fess else 0, arr.mch, arr.mkey, self.croot,
-                *self.areas, *self.goal_scratch, int(corral_nodes), int(corral_boxes), int(corral_grow),
+                prob.floor,
+                prob.goalm,
+                prob.goals,
+                self.dead,
+                self.dist,
+                prob.off,
+                self.zbox,
+                self.zpl,
+                arr.pboxes,
+                arr.pplayer,
+                arr.pparent,
+                arr.pg,
+                arr.ppush,
+                arr.phash,
+                arr.table,
+                arr.hkey,
+                arr.hnode,
+                self.ctr,
+                1 if optimal else 0,
+                int(weight),
+                self.budget,
+                *self.scratch,
+                1 if corrals else 0,
+                1 if self.backward else 0,
+                self.goal_player,
+                ot,
+                oh,
+                opl,
+                obx,
+                int(macros),
+                1 if fess else 0,
+                arr.mch,
+                arr.mkey,
+                self.croot,
+                *self.areas,
+                *self.goal_scratch,
+                int(corral_nodes),
+                int(corral_boxes),
+                int(corral_grow),
                 self.corral_scratch,
-                int(player_penalty), arr.pacc, int(move_weight), int(pack_advisor),
+                int(player_penalty),
+                arr.pacc,
+                int(move_weight),
+                int(pack_advisor),
             )
         )
 
@@ -434,8 +491,9 @@ class _Direction:
 CORRAL_MAX_NODES = 1024
 
 
-def _corral_scratch(ncells: int, nb: int, max_nodes: int = CORRAL_MAX_NODES,
-                    cache: int = 1 << 16) -> tuple[NDArray[Any], ...]:
+def _corral_scratch(
+    ncells: int, nb: int, max_nodes: int = CORRAL_MAX_NODES, cache: int = 1 << 16
+) -> tuple[NDArray[Any], ...]:
     """Scratch space of :func:`~._kernels.corral_deadlock_kernel` (its order is the kernel's) for
     searches of at most ``max_nodes`` positions and a verdict cache of ``cache`` slots (a power of 2)."""
     queue = 16 * max_nodes
@@ -470,6 +528,8 @@ def _areas_of(prob: Problem) -> tuple[NDArray[np.int32], NDArray[np.int64], NDAr
     if not _AREAS_CACHE or _AREAS_CACHE[0][0] is not prob:
         _AREAS_CACHE[:] = [(prob, goal_areas(prob))]
     return _AREAS_CACHE[0][1]
+
+
 _NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
@@ -544,8 +604,9 @@ def _search_one(  # noqa: C901 - the solver driver; issue #17 splits it with the
     bwd: _Direction | None = None
     if bidirectional:
         bdist = np.full((nb, ncells), -1, dtype=np.int32)
-        K.push_distances_kernel.pick(ncells * nb)(prob.floor, prob.off, prob.boxes, bdist,
-                                                  np.empty(ncells, dtype=np.int64))
+        K.push_distances_kernel.pick(ncells * nb)(
+            prob.floor, prob.off, prob.boxes, bdist, np.empty(ncells, dtype=np.int64)
+        )
         bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
         roots = _regions(prob, prob.goals)
         if roots:
@@ -568,13 +629,29 @@ def _search_one(  # noqa: C901 - the solver driver; issue #17 splits it with the
                 # the first compiled call in a process compiles the kernel (or loads it from
                 # numba's cache): that one-off cost is not charged to the time limit
                 first_compiled = kernel is not K.search_kernel.py_func and not getattr(kernel, "signatures", True)
-                if first_compiled and progress is not None and progress(_so_far(dirs, t0, compile_seconds), "compiling"):
+                if (
+                    first_compiled
+                    and progress is not None
+                    and progress(_so_far(dirs, t0, compile_seconds), "compiling")
+                ):
                     stopped = "interrupted"
                     break
                 ts = time.perf_counter()
-                status = cur.run(kernel, other, optimal, weight, corrals, mcode, fess and not cur.backward,
-                                 min(corral_nodes, CORRAL_MAX_NODES), corral_boxes, corral_grow,
-                                 player_penalty, move_weight, pack_advisor)
+                status = cur.run(
+                    kernel,
+                    other,
+                    optimal,
+                    weight,
+                    corrals,
+                    mcode,
+                    fess and not cur.backward,
+                    min(corral_nodes, CORRAL_MAX_NODES),
+                    corral_boxes,
+                    corral_grow,
+                    player_penalty,
+                    move_weight,
+                    pack_advisor,
+                )
                 now = time.perf_counter()
                 if first_compiled:
                     t0 += now - ts
@@ -713,8 +790,7 @@ def search_level(
     """
     t0 = time.perf_counter()
     if optimal or "weight" in options:
-        return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, progress=progress,
-                           **options)
+        return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, progress=progress, **options)
     prob = as_problem(level)
     sets = (PORTFOLIO if portfolio is None else portfolio) or ({},)
     runs = [{"weight": w, **extra, **options} for extra in sets for w in weights]
@@ -729,11 +805,22 @@ def search_level(
             break
         report: Progress | None = None
         if progress is not None:
-            def report(st: SearchStats, phase: Literal["searching", "compiling"], _n: int = nodes,
-                       _e: int = expanded, _c: float = compile_time) -> bool | None:
+
+            def report(
+                st: SearchStats,
+                phase: Literal["searching", "compiling"],
+                _n: int = nodes,
+                _e: int = expanded,
+                _c: float = compile_time,
+            ) -> bool | None:
                 assert progress is not None
-                return progress(SearchStats(_n + st.nodes, _e + st.expanded, time.perf_counter() - t0, "time",
-                                            _c + st.compile_time), phase)
+                return progress(
+                    SearchStats(
+                        _n + st.nodes, _e + st.expanded, time.perf_counter() - t0, "time", _c + st.compile_time
+                    ),
+                    phase,
+                )
+
         res = _search_one(prob, time_limit=share, optimal=False, memory=memory, progress=report, **run)
         nodes += res.stats.nodes
         expanded += res.stats.expanded

@@ -185,7 +185,9 @@ def field_text(body: Mapping[str, Any], key: str, default: str = _MISSING, *, ma
     return value
 
 
-def field_point(body: Mapping[str, Any], key: str, shape: tuple[int, int], default: Point | None = _MISSING) -> Point | None:
+def field_point(
+    body: Mapping[str, Any], key: str, shape: tuple[int, int], default: Point | None = _MISSING
+) -> Point | None:
     """A cell ``[r, c]`` (0-based) inside a grid of ``shape``; ``default`` when absent."""
     value = _get(body, key, default)
     if value is None:
@@ -235,9 +237,7 @@ def check_size(shape: tuple[int, int], limits: Limits, key: str = "grid") -> Non
     """Refuse a grid larger than the limits allow."""
     rows, cols = shape
     if rows > limits.max_side or cols > limits.max_side or rows * cols > limits.max_cells:
-        raise ApiError(
-            f"{key!r} is {rows}x{cols}; the limit is {limits.max_side} a side and {limits.max_cells} cells"
-        )
+        raise ApiError(f"{key!r} is {rows}x{cols}; the limit is {limits.max_side} a side and {limits.max_cells} cells")
 
 
 def pack(array: NDArray[Any]) -> dict[str, Any]:

@@ -39,9 +39,22 @@ __all__ = ["ALGORITHMS", "ROUTES", "Generated", "make_maze"]
 
 #: The generators the page offers: the keys of :data:`mazekit.generate.GENERATORS`, in its order.
 ALGORITHMS: tuple[str, ...] = (
-    "backtracker", "prim", "simplified-prim", "true-prim", "kruskal", "wilson", "aldous-broder",
-    "hunt-and-kill", "growing-tree", "growing-tree-newest", "growing-tree-random", "eller",
-    "binary-tree", "sidewinder", "division", "caves",
+    "backtracker",
+    "prim",
+    "simplified-prim",
+    "true-prim",
+    "kruskal",
+    "wilson",
+    "aldous-broder",
+    "hunt-and-kill",
+    "growing-tree",
+    "growing-tree-newest",
+    "growing-tree-random",
+    "eller",
+    "binary-tree",
+    "sidewinder",
+    "division",
+    "caves",
 )
 
 #: Largest seed (numpy accepts any non-negative integer; the page and URLs keep to 32 bits).
@@ -67,8 +80,9 @@ class Generated:
 
     __slots__ = ("maze", "order", "steps", "extra_step", "plain")
 
-    def __init__(self, maze: NDArray[np.bool_], order: NDArray[np.int32] | None, steps: int,
-                 extra_step: bool, plain: bool) -> None:
+    def __init__(
+        self, maze: NDArray[np.bool_], order: NDArray[np.int32] | None, steps: int, extra_step: bool, plain: bool
+    ) -> None:
         self.maze = maze
         self.order = order
         self.steps = steps
@@ -152,8 +166,9 @@ async def generate_route(request: Request, body: dict[str, Any]) -> Response:
         check_size(shape, limits)
     except ApiError:
         size = f"a {rows}x{cols} grid;" if plain else f"a {rows}x{cols} maze is a {shape[0]}x{shape[1]} grid;"
-        raise ApiError(f"too big: {size} the limit is {limits.max_side} squares a side and "
-                       f"{limits.max_cells} squares in all") from None
+        raise ApiError(
+            f"too big: {size} the limit is {limits.max_side} squares a side and {limits.max_cells} squares in all"
+        ) from None
     seed_given = body.get("seed") is not None
     seed = field_int(body, "seed", 0, lo=0, hi=MAX_SEED) if seed_given else secrets.randbelow(MAX_SEED + 1)
     braid = field_float(body, "braid", 0.0, lo=0.0, hi=1.0)
@@ -174,7 +189,7 @@ async def generate_route(request: Request, body: dict[str, Any]) -> Response:
         if exit_cell is None:
             raise ApiError("the grid has no free cell to mark as the exit")
         r, c = exit_cell
-        text[r] = text[r][:c] + "x" + text[r][c + 1:]
+        text[r] = text[r][:c] + "x" + text[r][c + 1 :]
     payload: dict[str, Any] = {
         "algorithm": algorithm,
         "rows": rows,

@@ -86,7 +86,11 @@ LEVEL_NAMES = (*LEVELS, "custom")
 
 #: The view codes (see the module docs).
 CODES: dict[str, int] = {
-    "closed": 9, "flag": 10, "mine": 11, "exploded": 12, "wrong_flag": 13,
+    "closed": 9,
+    "flag": 10,
+    "mine": 11,
+    "exploded": 12,
+    "wrong_flag": 13,
 }
 CLOSED_CODE, FLAG, MINE, EXPLODED, WRONG_FLAG = 9, 10, 11, 12, 13
 
@@ -95,16 +99,18 @@ EXAMPLES: dict[str, str] = {
     "article": "5 6 5 1\n..*...\n......\n....*.\n......\n......\n",
     "ring": "6 7 1 7\n.......\n.*.....\n.......\n....*..\n*......\n.......\n",
     "numbered": "4 4 2 2\n*...\n....\n..*.\n....\n",
-    "wide": ("9 16 9 1\n"
-             "...*............\n"
-             "..........*.....\n"
-             "......*.........\n"
-             "..............*.\n"
-             "...*............\n"
-             "................\n"
-             "..........*.....\n"
-             ".*..............\n"
-             "................\n"),
+    "wide": (
+        "9 16 9 1\n"
+        "...*............\n"
+        "..........*.....\n"
+        "......*.........\n"
+        "..............*.\n"
+        "...*............\n"
+        "................\n"
+        "..........*.....\n"
+        ".*..............\n"
+        "................\n"
+    ),
     "boom": "3 3 1 1\n*..\n...\n...\n",
 }
 
@@ -278,9 +284,15 @@ def flood_sequence(game: Game, before: NDArray[np.bool_], seeds: Sequence[Point]
             if (r, c) == s:
                 w = 0
             else:
-                w = min(int(wave[rr * cols + cc]) for rr in range(max(r - 1, 0), min(r + 2, rows))
+                w = (
+                    min(
+                        int(wave[rr * cols + cc])
+                        for rr in range(max(r - 1, 0), min(r + 2, rows))
                         for cc in range(max(c - 1, 0), min(c + 2, cols))
-                        if zero[rr, cc] and wave[rr * cols + cc] >= 0) + 1
+                        if zero[rr, cc] and wave[rr * cols + cc] >= 0
+                    )
+                    + 1
+                )
             wave[i] = w
             if new[r, c] and not done[r, c]:
                 done[r, c] = True
@@ -298,8 +310,9 @@ def _at(cell: Point) -> str:
     return f"row {cell[0] + 1}, column {cell[1] + 1}"
 
 
-def explain(view: NDArray[np.int8], n_mines: int, prob: NDArray[np.float64],
-            kind: Literal["open", "flag"], cell: Point) -> tuple[str, list[list[int]]]:
+def explain(
+    view: NDArray[np.int8], n_mines: int, prob: NDArray[np.float64], kind: Literal["open", "flag"], cell: Point
+) -> tuple[str, list[list[int]]]:
     """Why the solver's move at ``cell`` is right, and the cells the reason rests on.
 
     A proved move is explained by one number when one number proves it (all
@@ -315,14 +328,19 @@ def explain(view: NDArray[np.int8], n_mines: int, prob: NDArray[np.float64],
     'Proved safe: no layout of mines that fits all the numbers and the 1 mine of the board puts one here.'
     >>> view = np.array([[0, 1, -1], [0, 1, -1], [0, 1, -1]], dtype=np.int8)
     >>> explain(view, 1, probabilities(view, 1), "open", (0, 2))
-    ('The 1 at row 1, column 2 already touches its 1 mine (proved), so its other neighbours are safe.', [[0, 1], [1, 2]])
+    ('The 1 at row 1, column 2 already touches its 1 mine (proved), so its other neighbours are safe.',
+     [[0, 1], [1, 2]])
     """
     rows, cols = view.shape
     r, c = cell
 
     def around(a: int, b: int) -> list[Point]:
-        return [(i, j) for i in range(max(a - 1, 0), min(a + 2, rows))
-                for j in range(max(b - 1, 0), min(b + 2, cols)) if (i, j) != (a, b)]
+        return [
+            (i, j)
+            for i in range(max(a - 1, 0), min(a + 2, rows))
+            for j in range(max(b - 1, 0), min(b + 2, cols))
+            if (i, j) != (a, b)
+        ]
 
     numbers = [p for p in around(r, c) if view[p] > 0]
     closed_all = view == CLOSED
@@ -331,22 +349,38 @@ def explain(view: NDArray[np.int8], n_mines: int, prob: NDArray[np.float64],
             nb = around(*p)
             mines = [q for q in nb if closed_all[q] and prob[q] == 1.0]
             if len(mines) == int(view[p]):
-                return (f"The {view[p]} at {_at(p)} already touches its {_word(len(mines), 'mine', 'mines')} "
-                        f"(proved), so its other neighbours are safe.", [list(p), *map(list, mines)])
-        return ("Proved safe: no layout of mines that fits all the numbers "
-                f"and the {_word(n_mines, 'mine', 'mines')} of the board puts one here.", [list(p) for p in numbers])
+                return (
+                    f"The {view[p]} at {_at(p)} already touches its {_word(len(mines), 'mine', 'mines')} "
+                    f"(proved), so its other neighbours are safe.",
+                    [list(p), *map(list, mines)],
+                )
+        return (
+            "Proved safe: no layout of mines that fits all the numbers "
+            f"and the {_word(n_mines, 'mine', 'mines')} of the board puts one here.",
+            [list(p) for p in numbers],
+        )
     if kind == "flag":
         for p in numbers:
             closed = [q for q in around(*p) if closed_all[q]]
             if len(closed) == int(view[p]):
-                return (f"The {view[p]} at {_at(p)} has exactly {_word(len(closed), 'closed neighbour', 'closed neighbours')}: "
-                        f"{'it must be a mine' if len(closed) == 1 else 'they must all be mines'}.", [list(p), *map(list, closed)])
-        return ("Proved a mine: every layout of mines that fits all the numbers "
-                f"and the {_word(n_mines, 'mine', 'mines')} of the board puts one here.", [list(p) for p in numbers])
+                return (
+                    f"The {view[p]} at {_at(p)} has exactly "
+                    f"{_word(len(closed), 'closed neighbour', 'closed neighbours')}: "
+                    f"{'it must be a mine' if len(closed) == 1 else 'they must all be mines'}.",
+                    [list(p), *map(list, closed)],
+                )
+        return (
+            "Proved a mine: every layout of mines that fits all the numbers "
+            f"and the {_word(n_mines, 'mine', 'mines')} of the board puts one here.",
+            [list(p) for p in numbers],
+        )
     low = float(np.nanmin(prob)) if np.any(closed_all) else 0.0
-    return (f"Nothing can be proved safe: the solver guesses here, mine probability {100 * prob[cell]:.1f}% "
-            f"(the lowest on the board is {100 * low:.1f}%), weighing the chance of learning "
-            "enough to go on.", [])
+    return (
+        f"Nothing can be proved safe: the solver guesses here, mine probability {100 * prob[cell]:.1f}% "
+        f"(the lowest on the board is {100 * low:.1f}%), weighing the chance of learning "
+        "enough to go on.",
+        [],
+    )
 
 
 # ------------------------------------------------------------------ reading the request
@@ -367,11 +401,13 @@ def _settings(body: Mapping[str, Any], limits: Limits) -> tuple[str, int, int, i
     else:
         for key in ("rows", "cols", "mines"):
             if body.get(key) is not None:
-                raise ApiError(f"{key!r} goes with level \"custom\", not {level!r}")
+                raise ApiError(f'{key!r} goes with level "custom", not {level!r}')
         rows, cols, mines = LEVELS[level]
     if no_guess and mines > NO_GUESS_DENSITY * rows * cols:
-        raise ApiError(f"a no-guess board may have at most {int(NO_GUESS_DENSITY * rows * cols)} mines "
-                       f"on {rows}x{cols} ({NO_GUESS_DENSITY:.0%} of the cells), got {mines}")
+        raise ApiError(
+            f"a no-guess board may have at most {int(NO_GUESS_DENSITY * rows * cols)} mines "
+            f"on {rows}x{cols} ({NO_GUESS_DENSITY:.0%} of the cells), got {mines}"
+        )
     return level, rows, cols, mines, first_click, no_guess
 
 
@@ -386,7 +422,9 @@ def _moves(body: Mapping[str, Any], shape: tuple[int, int]) -> list[tuple[str, P
     out: list[tuple[str, Point]] = []
     for i, m in enumerate(raw):
         if not (isinstance(m, list) and len(m) == 3 and m[0] in ACTIONS):
-            raise ApiError(f"'moves' item {i} must be [action, r, c] with action open, flag or chord, got {str(m)[:40]}")
+            raise ApiError(
+                f"'moves' item {i} must be [action, r, c] with action open, flag or chord, got {str(m)[:40]}"
+            )
         cell = field_point({"cell": m[1:]}, "cell", shape)
         assert cell is not None
         out.append((m[0], cell))
@@ -402,8 +440,11 @@ def _apply(game: Game, action: str, cell: Point) -> list[Point]:
         game.toggle_flag(cell)
         return []
     r, c = cell
-    seeds = [(rr, cc) for rr in range(max(r - 1, 0), min(r + 2, game.rows))
-             for cc in range(max(c - 1, 0), min(c + 2, game.cols))]
+    seeds = [
+        (rr, cc)
+        for rr in range(max(r - 1, 0), min(r + 2, game.rows))
+        for cc in range(max(c - 1, 0), min(c + 2, game.cols))
+    ]
     game.chord(cell)
     return seeds
 
@@ -417,10 +458,11 @@ async def _run(request: Request, gid: str, fn: Any) -> Any:
     limits: Limits = request.app.state.limits
     try:
         return await asyncio.wait_for(request.app.state.slots.run(fn), timeout=limits.solver_seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         _store(request).drop(gid)
-        raise ApiError(f"laying out the board took over {limits.solver_seconds:g} s; "
-                       "try fewer mines or no no-guess") from None
+        raise ApiError(
+            f"laying out the board took over {limits.solver_seconds:g} s; try fewer mines or no no-guess"
+        ) from None
     except RuntimeError as exc:  # generate_no_guess found no board
         raise ApiError(str(exc)) from None
 
@@ -476,8 +518,9 @@ async def act_route(request: Request, body: dict[str, Any]) -> Response:
         _record(entry, action, cell, clicks)
         opened, waves = flood_sequence(game, before, seeds) if seeds and game.board is not None else ([], [])
         payload = _view(gid, entry)
-        payload.update({"action": action, "cell": list(cell), "opened": opened, "wave": waves,
-                        "time_ms": round(took * 1000, 3)})
+        payload.update(
+            {"action": action, "cell": list(cell), "opened": opened, "wave": waves, "time_ms": round(took * 1000, 3)}
+        )
         return answer(payload)
 
 
@@ -487,15 +530,36 @@ async def hint_route(request: Request, body: dict[str, Any]) -> Response:
     gid, entry = _entry(request, body)
     game = entry.game
     if game.over:
-        return answer({"id": gid, "cell": None, "kind": None, "p_mine": None, "proved": False, "because": [],
-                       "reason": "The game is over: start a new one."})
+        return answer(
+            {
+                "id": gid,
+                "cell": None,
+                "kind": None,
+                "p_mine": None,
+                "proved": False,
+                "because": [],
+                "reason": "The game is over: start a new one.",
+            }
+        )
     if game.board is None:
         cell = (game.rows // 2, game.cols // 2)
-        rule = ("the first click always opens an area (first-click rule \u201czero\u201d)"
-                if game.first_click == "zero" else "the first click is never a mine (first-click rule \u201csafe\u201d)")
+        rule = (
+            "the first click always opens an area (first-click rule \u201czero\u201d)"
+            if game.first_click == "zero"
+            else "the first click is never a mine (first-click rule \u201csafe\u201d)"
+        )
         extra = " and the board is laid out around it so that logic alone solves it" if game.no_guess else ""
-        return answer({"id": gid, "cell": list(cell), "kind": "open", "p_mine": 0.0, "proved": True, "because": [],
-                       "reason": f"Any cell is safe to start: {rule}{extra}."})
+        return answer(
+            {
+                "id": gid,
+                "cell": list(cell),
+                "kind": "open",
+                "p_mine": 0.0,
+                "proved": True,
+                "because": [],
+                "reason": f"Any cell is safe to start: {rule}{extra}.",
+            }
+        )
     view = game.view()
 
     def work() -> tuple[Any, NDArray[np.float64]]:
@@ -509,13 +573,31 @@ async def hint_route(request: Request, body: dict[str, Any]) -> Response:
     else:
         move, prob = work()
     if move is None:
-        return answer({"id": gid, "cell": None, "kind": None, "p_mine": None, "proved": False, "because": [],
-                       "reason": "No cell is closed."})
+        return answer(
+            {
+                "id": gid,
+                "cell": None,
+                "kind": None,
+                "p_mine": None,
+                "proved": False,
+                "because": [],
+                "reason": "No cell is closed.",
+            }
+        )
     reason, because = explain(view, game.n_mines, prob, move.kind, move.cell)
     if move.guess and not np.isnan(prob[move.cell]):
         move = type(move)(move.kind, move.cell, float(prob[move.cell]))
-    return answer({"id": gid, "cell": list(move.cell), "kind": move.kind, "p_mine": move.p_mine,
-                   "proved": not move.guess, "reason": reason, "because": because})
+    return answer(
+        {
+            "id": gid,
+            "cell": list(move.cell),
+            "kind": move.kind,
+            "p_mine": move.p_mine,
+            "proved": not move.guess,
+            "reason": reason,
+            "because": because,
+        }
+    )
 
 
 @endpoint
@@ -531,18 +613,20 @@ async def probabilities_route(request: Request, body: dict[str, Any]) -> Respons
         prob = probabilities(view, game.n_mines)
     took = time.perf_counter() - t0
     closed = view == CLOSED
-    return answer({
-        "id": gid,
-        "p": pack(prob.astype(np.float32)),
-        "safe": int(np.count_nonzero(closed & (prob == 0.0))),
-        "mines": int(np.count_nonzero(closed & (prob == 1.0))),
-        "time_ms": round(took * 1000, 3),
-    })
+    return answer(
+        {
+            "id": gid,
+            "p": pack(prob.astype(np.float32)),
+            "safe": int(np.count_nonzero(closed & (prob == 0.0))),
+            "mines": int(np.count_nonzero(closed & (prob == 1.0))),
+            "time_ms": round(took * 1000, 3),
+        }
+    )
 
 
 @endpoint
 async def article_route(request: Request, body: dict[str, Any]) -> Response:
-    """``POST /api/mines/article``: ``mazekit mines open`` on a text (default: the article's example), with the flood order."""
+    """``POST /api/mines/article``: ``mazekit mines open`` on a text (the article's by default), in flood order."""
     from ...cli.mines import open_text, parse_open
 
     limits: Limits = request.app.state.limits
@@ -559,18 +643,20 @@ async def article_route(request: Request, body: dict[str, Any]) -> Response:
     before = game.opened.copy()
     game.open(seed)
     cells, waves = flood_sequence(game, before, [seed])
-    return answer({
-        "input": text,
-        "output": output,
-        "boom": bool(board.mines[seed]),
-        "rows": board.rows,
-        "cols": board.cols,
-        "click": list(seed),
-        "mines": pack(board.mines),
-        "density": pack(board.density()),
-        "opened": cells,
-        "wave": waves,
-    })
+    return answer(
+        {
+            "input": text,
+            "output": output,
+            "boom": bool(board.mines[seed]),
+            "rows": board.rows,
+            "cols": board.cols,
+            "click": list(seed),
+            "mines": pack(board.mines),
+            "density": pack(board.density()),
+            "opened": cells,
+            "wave": waves,
+        }
+    )
 
 
 def _warm() -> None:

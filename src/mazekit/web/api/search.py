@@ -29,11 +29,11 @@ from ._common import (
     answer,
     endpoint,
     field_choice,
+    field_grid,
     field_int,
     field_point,
     field_text,
     grid_text,
-    field_grid,
     pack,
 )
 
@@ -144,10 +144,19 @@ async def search_route(request: Request, body: dict[str, Any]) -> Response:
     if goal is None and not border:
         raise ApiError("no goal: give 'goal': [r, c] or \"border\", or mark a cell G")
     weights = _weights(body, shape, limits)
+
     def work() -> tuple[SearchResult, float, dict[str, Any]]:
         t0 = time.perf_counter()
-        result = run_search(grid.passable, start, goal, algorithm=algorithm, connectivity=connectivity,
-                            heuristic=heuristic, weights=weights, seed=seed)
+        result = run_search(
+            grid.passable,
+            start,
+            goal,
+            algorithm=algorithm,
+            connectivity=connectivity,
+            heuristic=heuristic,
+            weights=weights,
+            seed=seed,
+        )
         took = time.perf_counter() - t0
         return result, took, trace(result) if body.get("trace", True) is not False else {}
 

@@ -115,7 +115,7 @@ def _load(text: str) -> tuple[list[Level], str | None]:
     return load_levels(text.encode("utf-8"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def collection(name: str) -> tuple[tuple[Level, ...], str | None]:
     """The levels of bundled collection ``name`` and the assignment's moves (for the assignment)."""
     levels, moves = _load(examples.read_text(COLLECTIONS[name]))
@@ -145,8 +145,10 @@ def read_level(body: Mapping[str, Any], limits: Limits) -> LevelRef:
     """
     ref = body.get("level")
     if not isinstance(ref, dict):
-        raise ApiError(f"'level' must be an object {{\"collection\": name, \"index\": i}} or "
-                       f"{{\"text\": level text, \"index\": i}}, got {_kind(ref)}")
+        raise ApiError(
+            f'\'level\' must be an object {{"collection": name, "index": i}} or '
+            f'{{"text": level text, "index": i}}, got {_kind(ref)}'
+        )
     if ("collection" in ref) == ("text" in ref):
         raise ApiError("'level' needs exactly one of 'collection' (a bundled collection) and 'text' (a pasted level)")
     name: str | None = None
@@ -170,13 +172,13 @@ def read_level(body: Mapping[str, Any], limits: Limits) -> LevelRef:
         raise ApiError(f"'level.index' must be an integer, got {_kind(index)}")
     if not 0 <= index < len(levels):
         where = f"collection {name!r}" if name else "the text"
-        raise ApiError(f"'level.index' {index} is out of range: {where} has {len(levels)} level(s), "
-                       f"numbered from 0")
+        raise ApiError(f"'level.index' {index} is out of range: {where} has {len(levels)} level(s), numbered from 0")
     level = levels[index]
     rows, cols = level.shape
     if rows > limits.max_side or cols > limits.max_side or level.size > limits.max_cells:
-        raise ApiError(f"level {index} is {rows}x{cols}; the limit is {limits.max_side} a side and "
-                       f"{limits.max_cells} cells")
+        raise ApiError(
+            f"level {index} is {rows}x{cols}; the limit is {limits.max_side} a side and {limits.max_cells} cells"
+        )
     kind = "assignment" if moves is not None else "xsb"
     return LevelRef(level, index, len(levels), name, kind, moves)
 
@@ -186,8 +188,10 @@ def read_moves(body: Mapping[str, Any], key: str = "moves") -> str:
     moves = field_text(body, key, "", max_len=MAX_MOVES)
     bad = _MOVE_CHARS.search(moves)
     if bad:
-        raise ApiError(f"{key!r}: {bad.group(0)!r} at position {bad.start() + 1} is not a move "
-                       "(use u d l r, upper case for a push)")
+        raise ApiError(
+            f"{key!r}: {bad.group(0)!r} at position {bad.start() + 1} is not a move "
+            "(use u d l r, upper case for a push)"
+        )
     return "".join(moves.split())
 
 
@@ -308,13 +312,22 @@ async def levels_route(request: Request) -> Response:
     out = []
     for name in COLLECTIONS:
         levels, _ = collection(name)
-        out.append({
-            "name": name,
-            "about": ABOUT.get(name, ""),
-            "text": examples.read_text(COLLECTIONS[name]),
-            "levels": [{"index": i, "title": lv.title or f"Level {i + 1}", "shape": list(lv.shape),
-                        "boxes": len(lv.start.boxes)} for i, lv in enumerate(levels)],
-        })
+        out.append(
+            {
+                "name": name,
+                "about": ABOUT.get(name, ""),
+                "text": examples.read_text(COLLECTIONS[name]),
+                "levels": [
+                    {
+                        "index": i,
+                        "title": lv.title or f"Level {i + 1}",
+                        "shape": list(lv.shape),
+                        "boxes": len(lv.start.boxes),
+                    }
+                    for i, lv in enumerate(levels)
+                ],
+            }
+        )
     return answer({"collections": out})
 
 
@@ -343,8 +356,10 @@ def frames(level: Level, lurd: str) -> dict[str, Any]:
     """
     n, nb = len(lurd), len(level.start.boxes)
     if (n + 1) * (nb + 2) > MAX_FRAME_NUMBERS:
-        raise ApiError(f"'frames': {n} moves of {nb} boxes are too many positions to send; "
-                       f"the limit is {MAX_FRAME_NUMBERS} numbers")
+        raise ApiError(
+            f"'frames': {n} moves of {nb} boxes are too many positions to send; "
+            f"the limit is {MAX_FRAME_NUMBERS} numbers"
+        )
     player = np.empty(n + 1, dtype=np.int32)
     boxes = np.empty((n + 1, nb), dtype=np.int32)
     pushes = np.zeros(n + 1, dtype=np.int32)
@@ -390,8 +405,14 @@ class _Watch:
             text += "; the first run also compiles some kernels (once per installation)"
         if self.stop.is_set():
             text = "stopping… " + text
-        return {"type": "progress", "phase": self.phase, "elapsed": round(elapsed, 3), "nodes": self.nodes,
-                "expanded": self.expanded, "message": text}
+        return {
+            "type": "progress",
+            "phase": self.phase,
+            "elapsed": round(elapsed, 3),
+            "nodes": self.nodes,
+            "expanded": self.expanded,
+            "message": text,
+        }
 
 
 def _time_limit(body: Mapping[str, Any], limits: Limits) -> float:
@@ -402,7 +423,9 @@ def _time_limit(body: Mapping[str, Any], limits: Limits) -> float:
     return min(cap, field_float(body, "time_limit", lo=0.1, hi=1e6))
 
 
-def solve_level(ref: LevelRef, moves: str, time_limit: float, memory_mb: int, watch: _Watch | None = None) -> dict[str, Any]:
+def solve_level(
+    ref: LevelRef, moves: str, time_limit: float, memory_mb: int, watch: _Watch | None = None
+) -> dict[str, Any]:
     """Solve the level from the position after ``moves``; the answer's JSON (see the docs).
 
     Runs in the calling thread; ``watch`` receives the progress and may stop it.
@@ -417,18 +440,46 @@ def solve_level(ref: LevelRef, moves: str, time_limit: float, memory_mb: int, wa
         raise ApiError(f"'moves': {b.illegal['message']}")
     base = {"from": b.lurd, "from_moves": b.moves, "from_pushes": b.pushes}
     if b.solved:
-        return {"type": "result", "solved": True, "stopped": "solved", "lurd": "", "moves": 0, "pushes": 0,
-                "time": 0.0, "nodes": 0, "expanded": 0, "compile_time": 0.0,
-                "message": "already solved: every box is on a goal", **base}
+        return {
+            "type": "result",
+            "solved": True,
+            "stopped": "solved",
+            "lurd": "",
+            "moves": 0,
+            "pushes": 0,
+            "time": 0.0,
+            "nodes": 0,
+            "expanded": 0,
+            "compile_time": 0.0,
+            "message": "already solved: every box is on a goal",
+            **base,
+        }
     if watch.stop.is_set():
-        return {"type": "result", "solved": False, "stopped": "interrupted", "lurd": None, "time": 0.0,
-                "nodes": 0, "expanded": 0, "compile_time": 0.0, "message": "stopped, no solution yet", **base}
+        return {
+            "type": "result",
+            "solved": False,
+            "stopped": "interrupted",
+            "lurd": None,
+            "time": 0.0,
+            "nodes": 0,
+            "expanded": 0,
+            "compile_time": 0.0,
+            "message": "stopped, no solution yet",
+            **base,
+        }
     watch.phase = "preparing"
     level = ref.level.with_start(b.state)
     res = search_level(level, time_limit=time_limit, memory=memory_mb << 20, progress=watch.progress)
     st = res.stats
-    out: dict[str, Any] = {"type": "result", "stopped": st.stopped, "time": round(st.time, 3), "nodes": st.nodes,
-                           "expanded": st.expanded, "compile_time": round(st.compile_time, 3), **base}
+    out: dict[str, Any] = {
+        "type": "result",
+        "stopped": st.stopped,
+        "time": round(st.time, 3),
+        "nodes": st.nodes,
+        "expanded": st.expanded,
+        "compile_time": round(st.compile_time, 3),
+        **base,
+    }
     sol = res.solution
     if sol is not None and not replay(level, sol.lurd).solved:  # pragma: no cover - a solver bug
         sol = None
@@ -442,8 +493,14 @@ def solve_level(ref: LevelRef, moves: str, time_limit: float, memory_mb: int, wa
         }.get(str(out["stopped"]), "the solver's solution did not replay: a solver bug")
         return {**out, "solved": False, "lurd": None, "message": why}
     where = "from this position" if b.moves else "from the start"
-    return {**out, "solved": True, "lurd": sol.lurd, "moves": sol.moves, "pushes": sol.pushes,
-            "message": f"solved {where}: {sol.moves} moves, {sol.pushes} pushes in {st.time:.2f} s"}
+    return {
+        **out,
+        "solved": True,
+        "lurd": sol.lurd,
+        "moves": sol.moves,
+        "pushes": sol.pushes,
+        "message": f"solved {where}: {sol.moves} moves, {sol.pushes} pushes in {st.time:.2f} s",
+    }
 
 
 def _solve_request(body: Mapping[str, Any], limits: Limits) -> tuple[LevelRef, str, float]:
@@ -522,8 +579,16 @@ async def solve_socket(ws: WebSocket) -> None:
     watch = _Watch()
     queued = slots.inside >= limits.solver_runs
     watch.phase = "queued" if queued else "preparing"
-    await _send(ws, {"type": "started", "time_limit": time_limit, "memory_mb": limits.solver_memory_mb,
-                     "boxes": len(ref.level.start.boxes), "queued": queued})
+    await _send(
+        ws,
+        {
+            "type": "started",
+            "time_limit": time_limit,
+            "memory_mb": limits.solver_memory_mb,
+            "boxes": len(ref.level.start.boxes),
+            "queued": queued,
+        },
+    )
     task = asyncio.ensure_future(slots.run(lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb, watch)))
     listener = asyncio.ensure_future(_listen(ws, watch))
     try:

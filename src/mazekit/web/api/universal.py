@@ -40,7 +40,16 @@ from ._common import (
     pack,
 )
 
-__all__ = ["MAX_STARTS", "METHODS", "ROUTES", "TRACE_CELLS", "TRACE_COMMANDS", "commands_field", "read_universal", "walk"]
+__all__ = [
+    "MAX_STARTS",
+    "METHODS",
+    "ROUTES",
+    "TRACE_CELLS",
+    "TRACE_COMMANDS",
+    "commands_field",
+    "read_universal",
+    "walk",
+]
 
 #: The search methods of :func:`mazekit.universal.find`.
 METHODS = ("auto", "exact", "heuristic")
@@ -91,7 +100,9 @@ def commands_field(body: dict[str, Any], key: str = "commands") -> str:
     return string
 
 
-def walk(passable: NDArray[np.bool_], exit: Point, string: str, starts: NDArray[np.intp] | None = None) -> NDArray[np.int32]:
+def walk(
+    passable: NDArray[np.bool_], exit: Point, string: str, starts: NDArray[np.intp] | None = None
+) -> NDArray[np.int32]:
     """Every start's square after each command: int32 ``(len(string) + 1, k)``.
 
     Parameters
@@ -149,8 +160,10 @@ async def find_route(request: Request, body: dict[str, Any]) -> Response:
     max_length = field_int(body, "max_length", 0, lo=0, hi=MAX_COMMANDS) if body.get("max_length") is not None else None
     starts = int(passable.sum()) - (1 if passable[exit] else 0)
     if starts > MAX_STARTS:
-        raise ApiError(f"'grid' has {starts} free cells; a search here takes at most {MAX_STARTS} "
-                       "(use the mazekit universal command for bigger mazes)")
+        raise ApiError(
+            f"'grid' has {starts} free cells; a search here takes at most {MAX_STARTS} "
+            "(use the mazekit universal command for bigger mazes)"
+        )
     slots: SolverSlots = request.app.state.slots
     t0 = time.perf_counter()
 
@@ -212,15 +225,20 @@ async def verify_route(request: Request, body: dict[str, Any]) -> Response:
             return out
         n = verdict.total
         if len(string) > TRACE_COMMANDS:
-            out.update(trace=None, trace_note=f"no walk trace: the string has {len(string)} commands, "
-                       f"the trace follows at most {TRACE_COMMANDS}")
+            out.update(
+                trace=None,
+                trace_note=f"no walk trace: the string has {len(string)} commands, "
+                f"the trace follows at most {TRACE_COMMANDS}",
+            )
             return out
         starts = None
         if (len(string) + 1) * n > TRACE_CELLS:
             k = max(1, TRACE_CELLS // (len(string) + 1))
             starts = np.unique(np.linspace(0, n - 1, k).round().astype(np.intp))
-            out["trace_note"] = (f"the walk shows {starts.size} of the {n} robots (evenly spread): "
-                                 f"all of them over {len(string)} commands would be over {TRACE_CELLS} positions")
+            out["trace_note"] = (
+                f"the walk shows {starts.size} of the {n} robots (evenly spread): "
+                f"all of them over {len(string)} commands would be over {TRACE_CELLS} positions"
+            )
         trace = walk(passable, exit, string, starts)
         out["trace"] = pack(trace)
         out["trace_sampled"] = starts is not None
