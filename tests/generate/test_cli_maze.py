@@ -126,3 +126,12 @@ def test_render_svg_shows_the_marked_cells_as_the_png_does(tmp_path, capsys) -> 
             colour = "#{:02x}{:02x}{:02x}".format(*COLORS[role])
             assert re.search(rf'<rect x="{c}" y="{r}" width="1" height="1" fill="{colour}"/>', doc), (name, role)
             assert img.getpixel((c, r)) == COLORS[role], (name, role)
+
+
+def test_the_cli_offers_every_generator_and_solver() -> None:
+    """The CLI lists the registries' names by hand (so its start-up imports no kernel): keep them equal."""
+    from mazekit.cli import maze as cli_maze
+    from mazekit.search import SOLVERS
+
+    assert cli_maze._GENERATORS == tuple(GENERATORS)
+    assert cli_maze._SOLVERS == tuple(SOLVERS)

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ...generate import GENERATORS
 from ...grid import Point, format_grid
 from ._common import (
     ApiError,
@@ -38,24 +39,7 @@ from ._common import (
 __all__ = ["ALGORITHMS", "ROUTES", "Generated", "make_maze"]
 
 #: The generators the page offers: the keys of :data:`mazekit.generate.GENERATORS`, in its order.
-ALGORITHMS: tuple[str, ...] = (
-    "backtracker",
-    "prim",
-    "simplified-prim",
-    "true-prim",
-    "kruskal",
-    "wilson",
-    "aldous-broder",
-    "hunt-and-kill",
-    "growing-tree",
-    "growing-tree-newest",
-    "growing-tree-random",
-    "eller",
-    "binary-tree",
-    "sidewinder",
-    "division",
-    "caves",
-)
+ALGORITHMS: tuple[str, ...] = tuple(GENERATORS)
 
 #: Largest seed (numpy accepts any non-negative integer; the page and URLs keep to 32 bits).
 MAX_SEED = 2**32 - 1
