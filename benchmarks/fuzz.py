@@ -28,6 +28,7 @@ failure (its type and the line that raised it) with its first input in
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -107,6 +108,31 @@ TOKENS: dict[str, list[str]] = {
 TOKENS["api_solve"] = TOKENS["api"] + TOKENS["sokoban"]
 
 
+#: The modules the readers run, imported (and so instrumented) before the fuzzing starts.
+INSTRUMENTED = [
+    "mazekit.grid",
+    "mazekit.search",
+    "mazekit.universal",
+    "mazekit.minesweeper",
+    "mazekit.sokoban",
+    "mazekit.sokoban.assignment",
+    "mazekit.sokoban.rules",
+    "mazekit.cli.forest",
+    "mazekit.cli.mines",
+    "mazekit.cli.robot",
+    "mazekit.cli.sokoban",
+]
+WEB = [
+    "mazekit.web",
+    "mazekit.web.api._common",
+    "mazekit.web.api.maze",
+    "mazekit.web.api.mines",
+    "mazekit.web.api.search",
+    "mazekit.web.api.sokoban",
+    "mazekit.web.api.universal",
+]
+
+
 def _readers() -> object:
     sys.path.insert(0, str(ROOT))
     from tests.fuzz import readers
@@ -121,8 +147,8 @@ def child(args: argparse.Namespace) -> int:
 
     sys.path.insert(0, str(ROOT))
     with atheris.instrument_imports(include=["mazekit"]):
-        if args.reader.startswith("api"):
-            pass
+        for name in INSTRUMENTED + (WEB if args.reader.startswith("api") else []):
+            importlib.import_module(name)  # imported here, instrumented; later imports are not
     from tests.fuzz import readers
 
     target = readers.READERS[args.reader].target
@@ -238,6 +264,9 @@ def parent(args: argparse.Namespace) -> int:
         "when": time.strftime("%Y-%m-%d %H:%M"),
         "load": os.getloadavg()[0],
     }
+    if not stats:
+        print(f"{args.reader}: atheris reported no coverage: mazekit was not instrumented", file=sys.stderr)
+        return 1
     (OUT / f"{args.reader}.json").write_text(json.dumps(record, indent=1))
     print(
         f"{args.reader}: {runs} inputs in {seconds:.0f} s, cov {record['cov']}, status {status}, "
@@ -320,6 +349,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seeds", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.child:  # before anything imports mazekit: modules imported earlier are not instrumented
+        return child(args)
     if args.list:
         print("\n".join(_readers().READERS))  # type: ignore[attr-defined]
         return 0
@@ -327,7 +358,7 @@ def main(argv: list[str]) -> int:
         return report(args)
     if args.reader not in _readers().READERS:  # type: ignore[attr-defined]
         p.error(f"unknown reader {args.reader!r}; see --list")
-    return child(args) if args.child else parent(args)
+    return parent(args)
 
 
 if __name__ == "__main__":
