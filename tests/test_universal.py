@@ -7,6 +7,7 @@ import io
 import sys
 import time
 from collections import deque
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ from mazekit.universal import _kernels as K
 from mazekit.universal._model import Model, decode, encode
 from mazekit.universal.bounds import _pair_bound, _pair_table
 from mazekit.universal.exact import astar_codes, polish_codes
-from mazekit.universal.heuristic import beam_codes, greedy_codes
+from mazekit.universal.heuristic import beam_codes, greedy_codes, pair_beam_codes
 from tests.conftest import jit_mode
 from tests.strategies import mazes
 
@@ -179,8 +180,9 @@ def test_article_maze_exact_optimum_is_35_and_fast():
     assert (res.distance_bound, res.pair_bound) == (20, 31)
     assert U.verify(passable, exit, res.string).ok
     assert elapsed < 1.0, elapsed
-    auto = U.find(passable, exit)
-    assert auto.string == res.string  # deterministic, and auto runs the exact search here
+    auto = U.find(passable, exit)  # a pair-scored beam finds a 35, the exact search proves it
+    assert len(auto.string) == 35 and auto.proven and U.verify(passable, exit, auto.string).ok
+    assert U.find(passable, exit).string == auto.string  # deterministic without a time limit
 
 
 def test_max_length_below_the_optimum_is_a_proven_no():
@@ -245,6 +247,48 @@ def test_heuristic_strings_always_verify(maze):
         assert U.verify(passable, exit, decode(greedy_codes(model, farthest=far))).ok
 
 
+@settings(max_examples=40)
+@given(mazes(5), st.sampled_from([1, 4, 16]), st.sampled_from([0.0, 0.5, 32.0]))
+def test_pair_beam_strings_verify_and_never_beat_the_optimum(maze, width, weight):
+    passable, exit = maze
+    assume(solvable(passable, exit))
+    model = Model(passable, exit)
+    assume(model.n > 0)
+    best = brute_force_optimum(passable, exit)
+    table = _pair_table(model)
+    codes = pair_beam_codes(model, table, width=width, weight=weight, limit=len(greedy_codes(model)) + 1)
+    if codes is not None:
+        assert len(codes) >= best and U.verify(passable, exit, decode(codes)).ok
+    # nothing shorter than the optimum exists: with it as the limit the beam finds nothing
+    assert pair_beam_codes(model, table, width=width, weight=weight, limit=best) is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(mazes(5))
+def test_anytime_auto_is_valid_and_its_bound_is_below_the_optimum(maze):
+    passable, exit = maze
+    assume(solvable(passable, exit))
+    best = brute_force_optimum(passable, exit)
+    res = U.find(passable, exit, time_limit=2.0)
+    assert res.found and U.verify(passable, exit, res.string).ok
+    assert res.lower_bound <= best <= len(res.string)
+    assert res.proven == (len(res.string) == res.lower_bound)
+
+
+def test_anytime_default_narrows_the_gap_on_a_12x12_braided_maze():
+    bench = str(Path(__file__).resolve().parent.parent / "benchmarks")
+    sys.path.insert(0, bench)
+    try:
+        from bench_universal_quality import make_maze
+    finally:
+        sys.path.remove(bench)
+    passable, exit, kind = make_maze(12, 1)
+    assert kind == "braided"
+    res = U.find(passable, exit, time_limit=3.0)
+    assert res.found and U.verify(passable, exit, res.string).ok
+    assert len(res.string) <= 1.15 * res.lower_bound, (len(res.string), res.lower_bound)
+
+
 def test_heuristic_on_a_generated_maze():
     maze = backtracker(12, 12, rng=3)
     exit = (1, 1)
@@ -299,6 +343,8 @@ def _kernel_outputs(passable, exit):
         out["greedy"] = greedy_codes(model).tolist()
         beam = beam_codes(model, width=4, weight=0.1, max_length=4 * len(out["greedy"]) + 4)
         out["beam"] = None if beam is None else beam.tolist()
+        pbeam = pair_beam_codes(model, table, width=4, weight=0.5, limit=len(out["greedy"]) + 1)
+        out["pair_beam"] = None if pbeam is None else pbeam.tolist()
         res = astar_codes(model, table, limit=10**6)
         out["exact"] = None if res.codes is None else res.codes.tolist()
         pb = _pair_bound(model, sample=4)[0]
@@ -325,10 +371,10 @@ def test_compiled_kernels_match_the_plain_python(maze):
 
 def test_big_inputs_run_compiled():
     maze = backtracker(15, 15, rng=2)
-    before = (K.pair_bfs_kernel.calls_compiled, K.beam_kernel.calls_compiled, K.walk_kernel.calls_compiled)
+    before = (K.pair_bfs_kernel.calls_compiled, K.pair_beam_kernel.calls_compiled, K.walk_kernel.calls_compiled)
     res = U.find(maze, (1, 1), method="heuristic")
     U.verify(maze, (1, 1), res.string)
-    after = (K.pair_bfs_kernel.calls_compiled, K.beam_kernel.calls_compiled, K.walk_kernel.calls_compiled)
+    after = (K.pair_bfs_kernel.calls_compiled, K.pair_beam_kernel.calls_compiled, K.walk_kernel.calls_compiled)
     assert all(a > b for a, b in zip(after, before, strict=False))
     passable, exit = julia()
     n_before = K.expand_kernel.calls_compiled
@@ -436,7 +482,7 @@ def test_interrupt_returns_the_best_string_so_far(monkeypatch):
     def boom(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(find_mod, "beam_codes", boom)
+    monkeypatch.setattr(find_mod, "pair_beam_codes", boom)
     maze = backtracker(12, 12, rng=4)
     res = U.find(maze, (1, 1), method="heuristic", interruptible=True)
     assert res.found and not res.complete and res.method == "greedy"
@@ -451,7 +497,7 @@ def test_cli_interrupt_prints_the_string_and_exits_130(cli, monkeypatch, tmp_pat
     def boom(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(find_mod, "beam_codes", boom)
+    monkeypatch.setattr(find_mod, "pair_beam_codes", boom)
     path = tmp_path / "m.txt"
     maze = backtracker(6, 6, rng=1)
     rows = ["".join("0" if v else "1" for v in row) for row in maze]

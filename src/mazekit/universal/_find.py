@@ -14,9 +14,11 @@ from ..grid import Point
 from ._model import Model, decode
 from .bounds import PAIR_TABLE_LIMIT, PairBound, _distance_bound, _pair_bound
 from .exact import astar_codes, polish_codes
-from .heuristic import Interrupted, beam_codes, greedy_codes
+from .heuristic import Interrupted, beam_codes, greedy_codes, pair_beam_codes
 
-__all__ = ["AUTO_EXACT_CELLS", "AUTO_EXACT_NODES", "Method", "UniversalResult", "find"]
+__all__ = ["AUTO_EXACT_CELLS", "AUTO_EXACT_NODES", "AUTO_TIME_LIMIT", "Method", "UniversalResult", "find"]
+
+Note = Callable[[str], None]
 
 Method = Literal["exact", "heuristic", "auto"]
 
@@ -24,10 +26,29 @@ Method = Literal["exact", "heuristic", "auto"]
 AUTO_EXACT_CELLS = 600
 #: ... and gives it this many set expansions before it falls back to the heuristics.
 AUTO_EXACT_NODES = 30_000
+#: ``method="auto"`` without a ``time_limit`` improves its string for up to this many seconds
+#: (it stops as soon as the string is proven shortest); running out of it is the plan, not
+#: an interruption (``complete`` stays True).
+AUTO_TIME_LIMIT = 10.0
 #: From this many starts on, ``progress`` also hears when each phase starts.
 BIG = 2000
 #: Beam searches run by the heuristic mode, as (width, weight); the shortest string wins.
 BEAMS: tuple[tuple[int, float], ...] = ((128, 0.1), (128, 0.15), (32, 0.1), (128, 0.2), (128, 0.05), (128, 0.0))
+#: Beam searches scored by the pair bound (mazes with the pair table and at most
+#: :data:`PAIR_BEAM_CELLS` starts), as (width, weight): the first row always, the
+#: widening rows while time remains (all of them when there is no time limit).
+#: A larger weight favours progress (``sum(dist)``) over the pair bound; no one weight
+#: suits every maze (with a small one the beam can wander at a constant bound).
+PAIR_WEIGHTS: tuple[float, ...] = (0.5, 2.0, 8.0, 32.0)
+PAIR_BEAMS: tuple[tuple[int, float], ...] = ((64, 0.5), (64, 32.0)) + tuple((256, w) for w in PAIR_WEIGHTS)
+PAIR_BEAMS_WIDER: tuple[tuple[int, float], ...] = tuple((1024, w) for w in PAIR_WEIGHTS) + ((4096, 0.5), (4096, 8.0))
+#: With a time limit, the widening goes on (x4 each round) up to this width.
+PAIR_BEAM_MAX_WIDTH = 1 << 16
+#: Largest number of starts for the pair-scored beams (their cost grows with the square).
+PAIR_BEAM_CELLS = 1200
+#: With a time limit, the share of the time left that the wide beams may use before
+#: the exact search gets the rest (to raise the lower bound or prove the string shortest).
+BEAM_SHARE = 0.35
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -106,13 +127,20 @@ def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 rewo
         ``"heuristic"``: farthest-first greedy and beam searches, the shortest
         string they meet; the tail of each beam string (once few robots are
         left) is replaced by an optimal one found by a short exact search.
-        ``"auto"``: exact on small mazes with a budget of
-        :data:`AUTO_EXACT_NODES` expansions, heuristic otherwise or after.
+        ``"auto"``: anytime: greedy strings, beam searches over sets of
+        robots scored by the pair bound (each string's tail made optimal), the
+        exact search with a budget of :data:`AUTO_EXACT_NODES` expansions,
+        then, while time remains, wider beams and the exact search pruned by
+        the best string's length (it raises the lower bound, or proves the
+        string shortest, which ends the run).
     max_length : int, optional
         Only accept strings of at most this many commands.
     time_limit : float, optional
         Seconds; the best string met so far is returned when they run out
-        (``complete=False``). Without it the result is deterministic.
+        (``complete=False``). Default: :data:`AUTO_TIME_LIMIT` for
+        ``"auto"`` (ended early when the string is proven shortest), none for
+        the others. Without a time limit ``"heuristic"`` and ``"exact"`` are
+        deterministic.
     progress : callable, optional
         Called with a line of text about once a second during long searches.
     interruptible : bool
@@ -144,6 +172,9 @@ def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 rewo
         raise ValueError(f"max_length must be a non-negative integer, got {max_length!r}")
     if time_limit is not None and not time_limit > 0:
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    default_budget = method == "auto" and time_limit is None
+    if default_budget:
+        time_limit = AUTO_TIME_LIMIT
     deadline = None if time_limit is None else time.monotonic() + float(time_limit)
     model = Model(passable, exit)
     n = model.n
@@ -166,67 +197,19 @@ def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 rewo
         if progress is not None and n >= BIG:
             progress(line)
 
-    lower = dbound
-    pb = PairBound(-1, None, False, 0)
-    best = greedy_codes(model, farthest=True)
-    how = "greedy"
-    other = greedy_codes(model, farthest=False)
-    if len(other) < len(best):
-        best = other
-    complete = True
-    expanded = 0
+    search = _Search(model, lower=dbound, deadline=deadline, progress=progress, note=note)
     try:
-        # 1. Beams (cheap next to the rest): strings, and an upper bound for the exact search.
-        candidates: list[NDArray[np.int8]] = []
-        for width, weight in BEAMS:
-            if len(best) <= lower:
-                break
-            note(f"beam search (width {width}, weight {weight}); best so far {len(best)}, bound {lower}")
-            codes = beam_codes(
-                model, width=width, weight=weight, max_length=len(best) * 9 // 8, deadline=deadline, progress=progress
-            )
-            if codes is not None:
-                candidates.append(codes)
-                if len(codes) < len(best):
-                    best, how = codes, "beam"
-        # 2. The pair table: the bound, the exact search's heuristic, the polish.
-        note(f"pair bound over {(n + 1) ** 2} pair states")
-        pb, table = _pair_bound(model, deadline=deadline)
-        lower = max(lower, pb.value)
-        # 3. The exact search, for strings shorter than the best one so far.
-        if want_exact and table is not None and len(best) > lower:
-            limit = len(best) if cap is None else min(len(best), cap + 1)
-            out = astar_codes(
-                model,
-                table,
-                limit=limit,
-                deadline=deadline,
-                progress=progress,
-                node_limit=None if method == "exact" else AUTO_EXACT_NODES,
-            )
-            expanded = out.expanded
-            lower = max(lower, out.lower_bound)
-            if out.codes is not None:
-                best, how = out.codes, "exact"
-            if method == "exact":
-                complete = out.complete  # for "auto", running out of budget is the plan
-        # 4. Otherwise polish the beam strings: an optimal tail for each.
-        if table is not None and how != "exact" and method != "exact" and len(best) > lower:
-            note(f"polishing {len(candidates)} beam strings (best {len(best)}, bound {lower})")
-            for codes in sorted(candidates, key=len):
-                if len(best) <= lower:
-                    break
-                codes = polish_codes(model, table, codes, deadline=deadline)
-                if len(codes) < len(best):
-                    best, how = codes, "beam"
-        if deadline is not None and time.monotonic() > deadline:
-            complete = False  # a search stopped early on the deadline
+        search.run(method=method, want_exact=want_exact, cap=cap, timed=deadline is not None)
     except Interrupted:
-        complete = False
+        search.complete = default_budget  # the default budget running out is the plan
     except KeyboardInterrupt:
         if not interruptible:
             raise
-        complete = False
+        search.complete = False
+    if deadline is not None and time.monotonic() > deadline and not search.done and not default_budget:
+        search.complete = False  # a search stopped early on the caller's deadline
+    best, how, lower, pb, complete = search.best, search.how, search.lower, search.pb, search.complete
+    expanded = search.expanded
     string = decode(best)
     from ._verify import _verify
 
@@ -234,9 +217,7 @@ def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 rewo
         raise AssertionError(f"internal error: the {how} string does not reach the exit from every start")
     found = cap is None or len(best) <= cap
     if not found:
-        string, how = "", "none"
-        if complete and want_exact:
-            lower = max(lower, cap + 1)  # type: ignore[operator]
+        string, how = "", "none"  # (a complete exact search below cap + 1 raised the bound to it)
     return UniversalResult(
         string=string,
         found=found,
@@ -251,3 +232,141 @@ def find(  # noqa: C901 - the method choice and the anytime loop; issue #18 rewo
         complete=complete,
         expanded=expanded,
     )
+
+
+class _Search:
+    """The anytime search behind :func:`find`: the best string so far and the best bound."""
+
+    def __init__(self, model: Model, *, lower: int, deadline: float | None, progress: Note | None, note: Note) -> None:
+        self.model = model
+        self.lower = lower
+        self.deadline = deadline
+        self.progress = progress
+        self.note = note
+        self.pb = PairBound(-1, None, False, 0)
+        self.table: NDArray[np.int32] | None = None
+        self.best = greedy_codes(model, farthest=True)
+        self.how = "greedy"
+        self.offer(greedy_codes(model, farthest=False), "greedy")
+        self.complete = True
+        self.expanded = 0
+        self.candidates: list[NDArray[np.int8]] = []
+
+    @property
+    def done(self) -> bool:
+        return len(self.best) <= self.lower
+
+    def left(self) -> float:
+        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+
+    def offer(self, codes: NDArray[np.int8] | None, how: str) -> None:
+        if codes is not None and (len(codes) < len(self.best) or (how == "exact" and len(codes) == len(self.best))):
+            self.best, self.how = codes, how
+
+    def run(self, *, method: Method, want_exact: bool, cap: int | None, timed: bool) -> None:
+        n = self.model.n
+        if not (n + 1) ** 2 <= PAIR_TABLE_LIMIT or n > PAIR_BEAM_CELLS:
+            self.sum_beams()  # big mazes: the cheap beams first, as the pair table takes seconds
+        # The pair table: the bound, the beams' score, the exact search's heuristic, the polish.
+        self.note(f"pair bound over {(n + 1) ** 2} pair states")
+        self.pb, self.table = _pair_bound(self.model, deadline=self.deadline)
+        self.lower = max(self.lower, self.pb.value)
+        if self.table is None or n > PAIR_BEAM_CELLS:
+            self.polish()
+            return
+        self.pair_beams(PAIR_BEAMS)
+        node_limit = None if method == "exact" else AUTO_EXACT_NODES
+        if want_exact:
+            self.exact(cap, node_limit=node_limit, strict=method == "exact")
+        if method == "exact" or self.done:
+            return
+        if timed:  # widen the beams for a share of the time left, then the exact search has the rest
+            share = self.left() * BEAM_SHARE
+            stop = time.monotonic() + share
+            width = PAIR_BEAMS_WIDER[0][0]
+            while not self.done and time.monotonic() < stop and width <= PAIR_BEAM_MAX_WIDTH:
+                self.pair_beams(tuple((width, w) for w in PAIR_WEIGHTS), until=stop)
+                width *= 4
+            if want_exact and not self.done:
+                self.exact(cap, node_limit=None, strict=False)
+        else:
+            self.pair_beams(PAIR_BEAMS_WIDER)
+
+    def sum_beams(self) -> None:
+        """The beams scored by ``sum(dist)`` (no pair table needed)."""
+        for width, weight in BEAMS:
+            if self.done:
+                break
+            self.note(f"beam search (width {width}, weight {weight}); best so far {len(self.best)}, bound {self.lower}")
+            codes = beam_codes(
+                self.model,
+                width=width,
+                weight=weight,
+                max_length=len(self.best) * 9 // 8,
+                deadline=self.deadline,
+                progress=self.progress,
+            )
+            if codes is not None:
+                self.candidates.append(codes)
+            self.offer(codes, "beam")
+
+    def pair_beams(self, plan: tuple[tuple[int, float], ...], until: float | None = None) -> None:
+        """Beams scored by the pair bound, each string polished (an optimal tail)."""
+        assert self.table is not None
+        for width, weight in plan:
+            if self.done or (until is not None and time.monotonic() > until):
+                break
+            self.note(f"pair beam (width {width}); best so far {len(self.best)}, bound {self.lower}")
+            try:
+                codes = pair_beam_codes(
+                    self.model,
+                    self.table,
+                    width=width,
+                    weight=weight,
+                    limit=len(self.best),
+                    deadline=until or self.deadline,
+                )
+            except Interrupted:
+                if self.left() <= 0:
+                    raise
+                break  # this round's share of the time is up; the exact search has the rest
+            if codes is not None:
+                codes = polish_codes(self.model, self.table, codes, deadline=self.deadline)
+            self.offer(codes, "beam")
+
+    def exact(self, cap: int | None, *, node_limit: int | None, strict: bool) -> None:
+        """A* for a string shorter than the best one (its length prunes the search).
+
+        With ``strict`` (method="exact") it looks for a string no longer than the best
+        one, so that the answer is the exact search's own (deterministic) string.
+        """
+        assert self.table is not None
+        if self.done and not strict:
+            return
+        # method="exact" returns the exact search's own string (so one length above the best)
+        limit = len(self.best) + (1 if strict else 0)
+        limit = limit if cap is None else min(limit, cap + 1)
+        self.note(f"exact search below {limit}, bound {self.lower}")
+        out = astar_codes(
+            self.model,
+            self.table,
+            limit=limit,
+            deadline=self.deadline,
+            progress=self.progress,
+            node_limit=node_limit,
+        )
+        self.expanded += out.expanded
+        self.lower = max(self.lower, out.lower_bound)
+        self.offer(out.codes, "exact")
+        if strict:
+            self.complete = out.complete  # for "auto", running out of budget is the plan
+
+    def polish(self) -> None:
+        """An optimal tail for each beam string."""
+        if self.table is None or self.done:
+            return
+        self.note(f"polishing {len(self.candidates)} beam strings (best {len(self.best)}, bound {self.lower})")
+        for codes in sorted(self.candidates, key=len):
+            if self.done:
+                break
+            self.offer(polish_codes(self.model, self.table, codes, deadline=self.deadline), "beam")

@@ -404,3 +404,129 @@ def beam_kernel(  # type: ignore[no-untyped-def]
             pmoves[step0 + s, q] = ci % 4
         nbeam[0] = kept
     return steps, -1
+
+
+@njit
+def pair_beam_kernel(  # type: ignore[no-untyped-def]
+    nxt,
+    pd,
+    dist,
+    keys,
+    beam,
+    counts,
+    nbeam,
+    cand,
+    ccounts,
+    mark,
+    parents,
+    pmoves,
+    step0,
+    steps,
+    weight,
+    limit,
+    seen,
+    fill,
+):
+    """Run up to ``steps`` steps of beam search over sets of robots, scored by the pair bound.
+
+    As :func:`beam_kernel`, but a child set ``S`` reached after ``g`` commands is
+    scored ``h(S) + weight * sum(dist[S]) / scale`` where ``h(S)`` is its pair
+    bound (the largest ``pd[a * N + b]`` over robots ``a``, ``b`` of ``S``, the
+    diagonal included) and ``scale`` the ``sum(dist)`` of the first beam set;
+    children with ``g + h(S) >= limit`` cannot lead to a string shorter than
+    ``limit`` and are dropped. Returns ``(steps done, slot of an empty set or
+    -1, 1 when no child was left (the beam died) else 0)``.
+
+    ``seen`` (uint64, a power of two long, zeros at first) remembers the sets
+    kept so far, all steps together (``fill[0]`` counts them): a set met again
+    later is dropped (it was already reached at least as early), so the beam
+    cannot go round in circles. When half full it stops remembering.
+    """
+    gone = nxt.shape[1] - 1
+    n1 = nxt.shape[1]
+    width = beam.shape[0]
+    nc = 4 * width
+    scores = np.empty(nc, dtype=np.float64)
+    hashes = np.empty(nc, dtype=np.uint64)
+    chosen_c = np.empty(width, dtype=np.int64)
+    tmask = seen.shape[0] - 1
+    stamp = 0
+    for i in range(mark.shape[0]):
+        if mark[i] > stamp:
+            stamp = mark[i]
+    scale = 0.0
+    for i in range(counts[0]):
+        scale += dist[beam[0, i]]
+    if scale < 1.0:
+        scale = 1.0
+    for s in range(steps):
+        nb = nbeam[0]
+        g1 = step0 + s + 1
+        for b in range(nb):
+            for k in range(4):
+                ci = 4 * b + k
+                stamp += 1
+                c = 0
+                tot = 0
+                h = np.uint64(0)
+                for i in range(counts[b]):
+                    t = nxt[k, beam[b, i]]
+                    if t != gone and mark[t] != stamp:
+                        mark[t] = stamp
+                        cand[ci, c] = t
+                        c += 1
+                        tot += dist[t]
+                        h ^= keys[t]
+                ccounts[ci] = c
+                hashes[ci] = h
+                if c == 0:
+                    parents[step0 + s, 0] = b
+                    pmoves[step0 + s, 0] = k
+                    return s + 1, 0, 0
+                hp = 0
+                for p in range(c):
+                    base = np.int64(cand[ci, p]) * n1
+                    for q in range(p, c):
+                        v = pd[base + cand[ci, q]]
+                        if v > hp:
+                            hp = v
+                if g1 + hp >= limit:
+                    scores[ci] = np.inf
+                else:
+                    scores[ci] = hp + weight * tot / scale
+        used = 4 * nb
+        order = np.argsort(scores[:used], kind="mergesort")
+        kept = 0
+        for oi in range(used):
+            ci = order[oi]
+            if scores[ci] == np.inf:
+                break
+            key = hashes[ci] ^ (np.uint64(ccounts[ci]) << np.uint64(40)) | np.uint64(1)
+            slot = np.int64((key >> np.uint64(17)) & np.uint64(tmask))
+            dup = False
+            while seen[slot] != 0:
+                if seen[slot] == key:
+                    dup = True
+                    break
+                slot = (slot + 1) & tmask
+            if dup:
+                continue
+            if 2 * fill[0] < seen.shape[0]:
+                seen[slot] = key
+                fill[0] += 1
+            chosen_c[kept] = ci
+            kept += 1
+            if kept == width:
+                break
+        if kept == 0:
+            return s + 1, -1, 1
+        for q in range(kept):
+            ci = chosen_c[q]
+            c = ccounts[ci]
+            for i in range(c):
+                beam[q, i] = cand[ci, i]
+            counts[q] = c
+            parents[step0 + s, q] = ci // 4
+            pmoves[step0 + s, q] = ci % 4
+        nbeam[0] = kept
+    return steps, -1, 0

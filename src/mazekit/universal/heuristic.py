@@ -4,7 +4,10 @@
   shortest route, applying every command to all robots (each round takes at
   least that robot out, so it always ends);
 * :func:`beam`: beam search over sets of robots, one command per step, keeping
-  the sets with the smallest ``sum(dist) + weight * max(dist) * count``.
+  the sets with the smallest ``sum(dist) + weight * max(dist) * count``;
+* :func:`pair_beam_codes`: the same, keeping the sets with the smallest pair bound
+  (ties: the smaller ``sum(dist)``), and dropping the sets that cannot beat an
+  upper bound (needs the full pair table).
 
 Both work on a prepared model (see :func:`mazekit.universal.find`, which runs
 them and keeps the shorter string).
@@ -22,7 +25,7 @@ from . import _kernels as K
 from ._model import Model
 from .bounds import Interrupted
 
-__all__ = ["Interrupted", "beam_codes", "greedy_codes"]
+__all__ = ["Interrupted", "beam_codes", "greedy_codes", "pair_beam_codes"]
 
 Progress = Callable[[str], None]
 
@@ -98,6 +101,82 @@ def beam_codes(
             last = time.monotonic()
             left = int(counts[: int(nbeam[0])].min())
             progress(f"beam: {done} commands, {left} robots left in the best set")
+    if slot < 0:
+        return None
+    codes = np.empty(done, dtype=np.int8)
+    s = int(slot)
+    for t in range(done - 1, -1, -1):
+        codes[t] = pmoves[t, s]
+        s = int(parents[t, s])
+    return codes
+
+
+def pair_beam_codes(
+    model: Model,
+    table: NDArray[np.int32],
+    *,
+    width: int,
+    weight: float = 0.5,
+    limit: int,
+    deadline: float | None = None,
+    chunk: int = 16,
+) -> NDArray[np.int8] | None:
+    """Beam search scored by the pair bound; a string shorter than ``limit``, or None.
+
+    Each step keeps the ``width`` sets with the smallest
+    ``h + weight * sum(dist) / sum(dist of all starts)`` (``h`` the set's pair
+    bound from ``table``) among those with ``depth + h < limit``. Deterministic.
+    """
+    n = model.n
+    if n == 0:
+        return np.empty(0, dtype=np.int8)
+    if limit <= 0:
+        return None
+    gen = np.random.default_rng(0x5EED)
+    keys = gen.integers(0, 2**63, size=n + 1, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    beam = np.empty((width, n), dtype=np.int32)
+    beam[0] = np.arange(n, dtype=np.int32)
+    counts = np.zeros(width, dtype=np.int64)
+    counts[0] = n
+    nbeam = np.array([1], dtype=np.int64)
+    cand = np.empty((4 * width, n), dtype=np.int32)
+    ccounts = np.zeros(4 * width, dtype=np.int64)
+    mark = np.zeros(n + 1, dtype=np.int32)
+    parents = np.zeros((limit, width), dtype=np.int32)
+    pmoves = np.zeros((limit, width), dtype=np.int8)
+    size = 1 << max(10, min(22, (8 * width * limit).bit_length()))
+    seen = np.zeros(size, dtype=np.uint64)
+    fill = np.zeros(1, dtype=np.int64)
+    kern = K.pair_beam_kernel.pick(n * n * width)
+    done = 0
+    slot = -1
+    while done < limit - 1:
+        steps = min(chunk, limit - 1 - done)
+        did, slot, dead = kern(
+            model.nxt,
+            table,
+            model.dist,
+            keys,
+            beam,
+            counts,
+            nbeam,
+            cand,
+            ccounts,
+            mark,
+            parents,
+            pmoves,
+            done,
+            steps,
+            float(weight),
+            limit,
+            seen,
+            fill,
+        )
+        done += int(did)
+        if slot >= 0 or dead:
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            raise Interrupted
     if slot < 0:
         return None
     codes = np.empty(done, dtype=np.int8)
