@@ -21,7 +21,7 @@ from mazekit.errors import InputError
 from mazekit.generate import backtracker
 from mazekit.universal import _kernels as K
 from mazekit.universal._model import Model, decode, encode
-from mazekit.universal.bounds import _pair_bound, _pair_table
+from mazekit.universal.bounds import _pair_bound, _pair_table, _predecessors, _triple_table
 from mazekit.universal.exact import astar_codes, polish_codes
 from mazekit.universal.heuristic import beam_codes, greedy_codes, pair_beam_codes
 from tests.conftest import jit_mode
@@ -445,7 +445,8 @@ def test_cli_file_heuristic_and_limits(cli, tmp_path):
     status, out, err = cli(["universal", str(path), "--heuristic"])
     assert status == 0 and U.verify(*U.read_maze(path.read_text()), out.strip()).ok
     status, out, err = cli(["universal", "--max-length", "30"])
-    assert status == 1 and out == "\n" and "at least 31" in err
+    assert status == 1 and out == "\n" and "proven: every string needs at least" in err
+    assert 31 <= int(err.split("at least")[1].split(")")[0]) <= 35  # the optimum is 35
     status, out, err = cli(["universal", str(path), "--exact", "-o", str(tmp_path / "s.txt")])
     assert status == 0 and out == "" and (tmp_path / "s.txt").read_text().strip()
 
@@ -506,3 +507,54 @@ def test_cli_interrupt_prints_the_string_and_exits_130(cli, monkeypatch, tmp_pat
     status, out, err = cli(["universal", str(path), "--heuristic"])
     assert status == 130 and "interrupted" in err
     assert U.verify(*U.read_maze(path.read_text()), out.strip()).ok
+
+
+# ------------------------------------------------------------ the triple bound
+
+
+@settings(max_examples=30, deadline=None)
+@given(mazes(4))
+def test_triple_bound_between_the_pair_bound_and_the_optimum(maze):
+    passable, exit = maze
+    assume(solvable(passable, exit))
+    best = brute_force_optimum(passable, exit)
+    model = Model(passable, exit)
+    assume(model.n > 0)
+    tb = U.triple_bound(passable, exit)
+    assert U.pair_bound(passable, exit).value <= tb <= best
+    table = _pair_table(model)
+    triples = _triple_table(model)
+    out = astar_codes(model, table, limit=10**6, triples=triples)
+    assert out.complete and len(out.codes) == best
+    assert U.verify(passable, exit, decode(out.codes)).ok
+    cut = astar_codes(model, table, limit=10**6, triples=triples, node_limit=0)
+    assert cut.lower_bound <= best
+
+
+def _triple_outputs(passable, exit):
+    model = Model(passable, exit)
+    n1 = model.n + 1
+    pstart, plist = _predecessors(model.nxt)
+    td = np.full(n1**3, -1, dtype=np.int16)
+    K.triple_bfs_kernel.pick(1)(pstart, plist, n1, td, np.empty(n1**3, dtype=np.int32))
+    pd = _pair_table(model)
+    words = np.zeros((model.n + 63) // 64, dtype=np.uint64)
+    words[:] = np.uint64(2**64 - 1)
+    ow = np.empty((4, len(words)), dtype=np.uint64)
+    oh = np.empty(4, dtype=np.int64)
+    if model.n and not model.stuck().size:
+        words[-1] = np.uint64((1 << (model.n - 64 * (len(words) - 1))) - 1)
+        K.expand3_kernel.pick(1)(model.nxt, pd, td, words, ow, oh, np.empty(n1, dtype=np.int32))
+        return td.tolist(), ow.tolist(), oh.tolist()
+    return td.tolist()
+
+
+@settings(max_examples=15)
+@given(mazes(4))
+def test_compiled_triple_kernels_match_the_plain_python(maze):
+    passable, exit = maze
+    with jit_mode("never"):
+        slow = _triple_outputs(passable, exit)
+    with jit_mode("always"):
+        fast = _triple_outputs(passable, exit)
+    assert slow == fast

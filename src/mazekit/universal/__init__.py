@@ -22,7 +22,7 @@ from __future__ import annotations
 from ._find import UniversalResult, find
 from ._model import COMMANDS, read_maze
 from ._verify import Verdict, verify
-from .bounds import PairBound, distance_bound, pair_bound, pair_distances
+from .bounds import PairBound, distance_bound, pair_bound, pair_distances, triple_bound
 
 __all__ = [
     "COMMANDS",
@@ -34,5 +34,6 @@ __all__ = [
     "pair_bound",
     "pair_distances",
     "read_maze",
+    "triple_bound",
     "verify",
 ]

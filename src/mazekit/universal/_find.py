@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..grid import Point
 from ._model import Model, decode
-from .bounds import PAIR_TABLE_LIMIT, PairBound, _distance_bound, _pair_bound
+from .bounds import PAIR_TABLE_LIMIT, PairBound, _distance_bound, _pair_bound, _triple_table
 from .exact import astar_codes, polish_codes
 from .heuristic import Interrupted, beam_codes, greedy_codes, pair_beam_codes
 
@@ -245,6 +245,7 @@ class _Search:
         self.note = note
         self.pb = PairBound(-1, None, False, 0)
         self.table: NDArray[np.int32] | None = None
+        self.triples: NDArray[np.int16] | None = None
         self.best = greedy_codes(model, farthest=True)
         self.how = "greedy"
         self.offer(greedy_codes(model, farthest=False), "greedy")
@@ -271,6 +272,12 @@ class _Search:
         self.note(f"pair bound over {(n + 1) ** 2} pair states")
         self.pb, self.table = _pair_bound(self.model, deadline=self.deadline)
         self.lower = max(self.lower, self.pb.value)
+        if self.table is not None and want_exact:
+            self.note(f"triple bound over {(n + 1) ** 3} triple states")
+            self.triples = _triple_table(self.model)
+            if self.triples is not None:
+                view = self.triples.reshape(n + 1, n + 1, n + 1)[:n, :n, :n]
+                self.lower = max(self.lower, int(view.max()))
         if self.table is None or n > PAIR_BEAM_CELLS:
             self.polish()
             return
@@ -354,6 +361,7 @@ class _Search:
             deadline=self.deadline,
             progress=self.progress,
             node_limit=node_limit,
+            triples=self.triples,
         )
         self.expanded += out.expanded
         self.lower = max(self.lower, out.lower_bound)

@@ -530,3 +530,103 @@ def pair_beam_kernel(  # type: ignore[no-untyped-def]
             pmoves[step0 + s, q] = ci % 4
         nbeam[0] = kept
     return steps, -1, 0
+
+
+# --------------------------------------------------------------- triple product
+
+
+@njit
+def triple_bfs_kernel(pstart, plist, n1, dist, queue):  # type: ignore[no-untyped-def]
+    """Backward BFS on the triple product graph from ``(gone, gone, gone)``.
+
+    As :func:`pair_bfs_kernel` for three robots: ``dist[(a * N + b) * N + c]``
+    (int16, -1 = not reached, all -1 on entry) becomes the length of the
+    shortest string that takes robots on ``a``, ``b`` and ``c`` out.
+    ``queue`` is int32 scratch of ``N ** 3``. Runs to the end.
+    """
+    gone = n1 - 1
+    s0 = (gone * n1 + gone) * n1 + gone
+    dist[s0] = 0
+    queue[0] = s0
+    head = 0
+    tail = 1
+    nn = n1 * n1
+    while head < tail:
+        s = queue[head]
+        head += 1
+        a = s // nn
+        r = s - a * nn
+        b = r // n1
+        c = r - b * n1
+        d = dist[s] + 1
+        for k in range(4):
+            ra = k * n1 + a
+            rb = k * n1 + b
+            rc = k * n1 + c
+            for p in range(pstart[ra], pstart[ra + 1]):
+                base_a = np.int64(plist[p]) * nn
+                for q in range(pstart[rb], pstart[rb + 1]):
+                    base_b = base_a + np.int64(plist[q]) * n1
+                    for u in range(pstart[rc], pstart[rc + 1]):
+                        t = base_b + plist[u]
+                        if dist[t] < 0:
+                            dist[t] = d
+                            queue[tail] = t
+                            tail += 1
+    return tail
+
+
+@njit
+def expand3_kernel(nxt, pd, td, words, out_words, out_h, members):  # type: ignore[no-untyped-def]
+    """:func:`expand_kernel` with a triple-strengthened bound.
+
+    ``out_h[k]`` is the larger of the child's pair bound and the largest
+    ``td[(a * N + b) * N + c]`` over robots ``c`` of the child, where ``(a, b)``
+    is the pair that gave the pair bound (a lower bound: three robots of the set
+    need at least that many commands).
+    """
+    n1 = nxt.shape[1]
+    gone = n1 - 1
+    nw = words.shape[0]
+    for k in range(4):
+        for w in range(nw):
+            out_words[k, w] = 0
+    for w in range(nw):
+        x = words[w]
+        if x == 0:
+            continue
+        for j in range(64):
+            if (x >> np.uint64(j)) & np.uint64(1):
+                i = w * 64 + j
+                for k in range(4):
+                    t = nxt[k, i]
+                    if t != gone:
+                        out_words[k, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+    for k in range(4):
+        c = 0
+        for w in range(nw):
+            x = out_words[k, w]
+            if x == 0:
+                continue
+            for j in range(64):
+                if (x >> np.uint64(j)) & np.uint64(1):
+                    members[c] = w * 64 + j
+                    c += 1
+        h = 0
+        ba = 0
+        bb = 0
+        for p in range(c):
+            base = np.int64(members[p]) * n1
+            for q in range(p, c):
+                v = pd[base + members[q]]
+                if v > h:
+                    h = v
+                    ba = members[p]
+                    bb = members[q]
+        if c > 2:
+            base = (np.int64(ba) * n1 + bb) * n1
+            for p in range(c):
+                v = td[base + members[p]]
+                if v > h:
+                    h = v
+        out_h[k] = h

@@ -35,10 +35,21 @@ class Interrupted(Exception):
     """A deadline passed during a search (internal; the caller keeps what it has)."""
 
 
-__all__ = ["PAIR_SEARCH_BUDGET", "PAIR_TABLE_LIMIT", "PairBound", "distance_bound", "pair_bound", "pair_distances"]
+__all__ = [
+    "PAIR_SEARCH_BUDGET",
+    "PAIR_TABLE_LIMIT",
+    "TRIPLE_TABLE_LIMIT",
+    "PairBound",
+    "distance_bound",
+    "pair_bound",
+    "pair_distances",
+    "triple_bound",
+]
 
 #: Largest number of pair states ``(n + 1) ** 2`` for which the full pair table is built.
 PAIR_TABLE_LIMIT = 30_000_000
+#: Largest number of triple states ``(n + 1) ** 3`` for which the triple table is built.
+TRIPLE_TABLE_LIMIT = 8_000_000
 #: Pair states a sampled pair may queue before its search stops with a partial bound.
 PAIR_SEARCH_BUDGET = 1 << 20
 
@@ -110,6 +121,45 @@ def _pair_table(model: Model, deadline: float | None = None) -> NDArray[np.int32
         if head < tail and deadline is not None and time.monotonic() > deadline:
             raise Interrupted
     return dist
+
+
+def _triple_table(model: Model) -> NDArray[np.int16] | None:
+    """The triple table (see :func:`~mazekit.universal._kernels.triple_bfs_kernel`), or
+    None when it would have more than :data:`TRIPLE_TABLE_LIMIT` states or a cell is stuck."""
+    n1 = model.n + 1
+    if n1**3 > TRIPLE_TABLE_LIMIT or model.n == 0 or int(model.dist[: model.n].min()) < 0:
+        return None
+    pstart, plist = _predecessors(model.nxt)
+    dist = np.full(n1**3, -1, dtype=np.int16)
+    queue = np.empty(n1**3, dtype=np.int32)
+    K.triple_bfs_kernel.pick(n1**3)(pstart, plist, n1, dist, queue)
+    return dist
+
+
+def triple_bound(passable: ArrayLike, exit: Point) -> int:
+    """The triple bound: the largest, over three start cells, of the shortest string that
+    takes all three robots out (never below the pair bound; -1 when a cell is stuck).
+
+    Notes
+    -----
+    Backward BFS over the ``(n + 1) ** 3`` triple states; refuses (ValueError) more
+    than :data:`TRIPLE_TABLE_LIMIT` of them.
+
+    Examples
+    --------
+    >>> triple_bound([[1, 1, 1, 1]], (0, 1))
+    3
+    """
+    model = Model(passable, exit)
+    if model.n and int(model.dist[: model.n].min()) < 0:
+        return -1
+    if model.n == 0:
+        return 0
+    table = _triple_table(model)
+    if table is None:
+        raise ValueError(f"the triple table needs {(model.n + 1) ** 3} states, more than {TRIPLE_TABLE_LIMIT}")
+    n1 = model.n + 1
+    return int(table.reshape(n1, n1, n1)[: model.n, : model.n, : model.n].max())
 
 
 def pair_distances(passable: ArrayLike, exit: Point) -> NDArray[np.int32]:

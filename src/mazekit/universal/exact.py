@@ -63,10 +63,14 @@ def astar_codes(  # noqa: C901 - the exact search with its budget and deadline; 
     deadline: float | None = None,
     progress: Callable[[str], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    triples: NDArray[np.int16] | None = None,
 ) -> ExactOutcome:
     """A* for a string of length ``< limit`` that frees the robots on ``cells``.
 
-    ``cells`` defaults to every start; ``table`` is the full pair table.
+    ``cells`` defaults to every start; ``table`` is the full pair table;
+    ``triples``, the triple table, strengthens the bound (then it is admissible
+    but not always consistent: a child's bound is raised to its parent's minus
+    one, and a set is expanded again when reached by a shorter string).
     """
     n = model.n
     n1 = n + 1
@@ -81,9 +85,12 @@ def astar_codes(  # noqa: C901 - the exact search with its budget and deadline; 
     start = np.packbits(bits, bitorder="little").view("<u8").astype(np.uint64)
     members = np.empty(n1, dtype=np.int32)
     h0 = int(table.reshape(n1, n1)[np.ix_(cells, cells)].max())
+    if triples is not None:
+        h0 = max(h0, int(triples.reshape(n1, n1, n1)[np.ix_(cells, cells, cells)].max()))
     if h0 >= limit:
         return ExactOutcome(None, h0, True, 0)
-    kern = K.expand_kernel.pick(n1 * n1 * 64)  # called once per expansion: many
+    # called once per expansion: many
+    kern = K.expand_kernel.pick(n1 * n1 * 64) if triples is None else K.expand3_kernel.pick(n1 * n1 * 64)
     out_words = np.empty((4, nw), dtype=np.uint64)
     out_h = np.empty(4, dtype=np.int64)
     key0 = start.tobytes()
@@ -114,10 +121,15 @@ def astar_codes(  # noqa: C901 - the exact search with its budget and deadline; 
                 last = now
                 progress(f"exact: {expanded} sets expanded, {len(best_g)} seen, bound {lower}, {now - started:.1f} s")
         words = np.frombuffer(key, dtype=np.uint64)
-        kern(model.nxt, table, words, out_words, out_h, members)
+        if triples is None:
+            kern(model.nxt, table, words, out_words, out_h, members)
+        else:
+            kern(model.nxt, table, triples, words, out_words, out_h, members)
         g1 = g + 1
+        floor = f - g - 1  # pathmax: a child needs at least its parent's bound minus one
         for k in range(4):
             h = int(out_h[k])
+            h = max(h, floor) if h else 0  # (0: the empty set, the goal)
             if g1 + h >= limit:
                 continue
             child = out_words[k].tobytes()
