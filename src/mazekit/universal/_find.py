@@ -246,6 +246,7 @@ class _Search:
         self.pb = PairBound(-1, None, False, 0)
         self.table: NDArray[np.int32] | None = None
         self.triples: NDArray[np.int16] | None = None
+        self.polish_budget = 8_000  # sets per tail; more once the compiled search (triples) is on
         self.best = greedy_codes(model, farthest=True)
         self.how = "greedy"
         self.offer(greedy_codes(model, farthest=False), "greedy")
@@ -276,6 +277,7 @@ class _Search:
             self.note(f"triple bound over {(n + 1) ** 3} triple states")
             self.triples = _triple_table(self.model)
             if self.triples is not None:
+                self.polish_budget = 40_000
                 view = self.triples.reshape(n + 1, n + 1, n + 1)[:n, :n, :n]
                 self.lower = max(self.lower, int(view.max()))
         if self.table is None or n > PAIR_BEAM_CELLS:
@@ -338,7 +340,14 @@ class _Search:
                     raise
                 break  # this round's share of the time is up; the exact search has the rest
             if codes is not None:
-                codes = polish_codes(self.model, self.table, codes, deadline=self.deadline)
+                codes = polish_codes(
+                    self.model,
+                    self.table,
+                    codes,
+                    deadline=self.deadline,
+                    triples=self.triples,
+                    budget=self.polish_budget,
+                )
             self.offer(codes, "beam")
 
     def exact(self, cap: int | None, *, node_limit: int | None, strict: bool) -> None:

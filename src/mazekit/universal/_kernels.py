@@ -630,3 +630,143 @@ def expand3_kernel(nxt, pd, td, words, out_words, out_h, members):  # type: igno
                 if v > h:
                     h = v
         out_h[k] = h
+
+
+# --------------------------------------------------------------- compiled exact search
+
+
+@njit
+def _words_slot(words, node, nw, mask):  # type: ignore[no-untyped-def]
+    """Hash-table slot of the bitset ``words[node]``."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    low = np.uint64(0xFFFFFFFF)
+    for w in range(nw):
+        h ^= words[node, w]
+        # two 32-bit halves times 31-bit constants: mixes without overflowing 64 bits
+        h = (h >> np.uint64(32)) * np.uint64(0x5BD1E995) + (h & low) * np.uint64(0x7FEB352D)
+        h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(mask))
+
+
+@njit
+def astar_kernel(  # type: ignore[no-untyped-def]
+    nxt, pd, td, limit, budget, words, gbest, hval, parent, pmove, table, ent_node, ent_g, ent_next, head, state
+):
+    """A* over sets of robots (bitsets), resumable; bound as :func:`expand3_kernel`.
+
+    Nodes are rows of ``words`` (node 0 = the start set, set up by the caller with
+    ``gbest[0] = 0``, ``hval[0]`` its bound, an entry for it in ``head``);
+    ``table`` (int32, a power of two long, -1 = empty) maps a bitset to its node;
+    open entries ``(ent_node, ent_g)`` are chained per ``f`` from ``head[f]`` (LIFO:
+    among equal ``f`` the latest, usually the deepest, first). A child gets the
+    bound ``max(its own, parent's - 1)`` (pathmax); one reached again by a
+    shorter string is queued again. Children with ``g + h >= limit`` are dropped.
+    ``state`` (int64): ``[nodes used, entries used, smallest f with entries,
+    expanded, goal node or -1]``. Runs at most ``budget`` expansions; returns
+    0 on the goal (the empty set, node ``state[4]``), 1 when no entry is left
+    below ``limit`` (no string shorter than ``limit``), 2 when the budget is
+    spent, 3 when the node or entry arrays are full.
+    """
+    n1 = nxt.shape[1]
+    nw = words.shape[1]
+    mask = table.shape[0] - 1
+    cap = words.shape[0]
+    ecap = ent_node.shape[0]
+    out_words = np.empty((4, nw), dtype=np.uint64)
+    out_h = np.empty(4, dtype=np.int64)
+    members = np.empty(n1, dtype=np.int32)
+    used = state[0]
+    eused = state[1]
+    f = state[2]
+    done = 0
+    while done < budget:
+        while f < limit and head[f] < 0:
+            f += 1
+        if f >= limit:
+            state[0] = used
+            state[1] = eused
+            state[2] = f
+            return 1
+        e = head[f]
+        head[f] = ent_next[e]
+        node = ent_node[e]
+        g = ent_g[e]
+        if gbest[node] < g:
+            continue
+        done += 1
+        state[3] += 1
+        expand3_kernel(nxt, pd, td, words[node], out_words, out_h, members)
+        g1 = g + 1
+        floor = hval[node] - 1
+        for k in range(4):
+            h = out_h[k]
+            if h == 0:  # the empty set: every robot is out
+                if used == cap:
+                    state[0] = used
+                    state[1] = eused
+                    state[2] = f
+                    return 3
+                for w in range(nw):
+                    words[used, w] = out_words[k, w]
+                gbest[used] = g1
+                hval[used] = 0
+                parent[used] = node
+                pmove[used] = k
+                state[4] = used
+                used += 1
+                state[0] = used
+                state[1] = eused
+                state[2] = f
+                return 0
+            if h < floor:
+                h = floor
+            if g1 + h >= limit:
+                continue
+            if used == cap or eused == ecap:
+                state[0] = used
+                state[1] = eused
+                state[2] = f
+                return 3
+            for w in range(nw):
+                words[used, w] = out_words[k, w]
+            slot = _words_slot(words, used, nw, mask)
+            found = -1
+            while table[slot] >= 0:
+                other = table[slot]
+                same = True
+                for w in range(nw):
+                    if words[other, w] != out_words[k, w]:
+                        same = False
+                        break
+                if same:
+                    found = other
+                    break
+                slot = (slot + 1) & mask
+            if found >= 0:
+                if gbest[found] <= g1:
+                    continue
+                child = found
+                if h < hval[found]:
+                    h = hval[found]
+                    if g1 + h >= limit:
+                        continue
+            else:
+                child = used
+                used += 1
+                table[slot] = child
+            gbest[child] = g1
+            hval[child] = h
+            parent[child] = node
+            pmove[child] = k
+            ft = g1 + h
+            ent_node[eused] = child
+            ent_g[eused] = g1
+            ent_next[eused] = head[ft]
+            head[ft] = eused
+            eused += 1
+            if ft < f:
+                f = ft
+    state[0] = used
+    state[1] = eused
+    state[2] = f
+    return 2

@@ -77,8 +77,21 @@ def astar_codes(  # noqa: C901 - the exact search with its budget and deadline; 
     if cells is None:
         cells = np.arange(n, dtype=np.int64)
     cells = np.asarray(cells, dtype=np.int64)
+    picked: NDArray[np.int64] = np.asarray(cells, dtype=np.int64)
     if cells.size == 0:
         return ExactOutcome(np.empty(0, dtype=np.int8), 0, True, 0)
+    if triples is not None:
+        return _astar_compiled(
+            model,
+            table,
+            triples,
+            limit=limit,
+            cells=picked,
+            node_limit=node_limit,
+            deadline=deadline,
+            progress=progress,
+            stop=stop,
+        )
     nw = (n + 63) // 64
     bits = np.zeros(nw * 64, dtype=bool)
     bits[cells] = True
@@ -156,6 +169,101 @@ def astar_codes(  # noqa: C901 - the exact search with its budget and deadline; 
     return ExactOutcome(np.array(codes, dtype=np.int8), len(codes), True, expanded)
 
 
+#: Most sets the compiled exact search keeps (about 60 bytes each for mazes of 128 cells).
+NODE_CAP = 4_000_000
+
+
+def _astar_compiled(
+    model: Model,
+    table: NDArray[np.int32],
+    triples: NDArray[np.int16],
+    *,
+    limit: int,
+    cells: NDArray[np.int64],
+    node_limit: int | None,
+    deadline: float | None,
+    progress: Callable[[str], None] | None,
+    stop: Callable[[], bool] | None,
+) -> ExactOutcome:
+    """:func:`astar_codes` with the triple table, the whole loop compiled (``astar_kernel``)."""
+    n1 = model.n + 1
+    nw = (model.n + 63) // 64
+    h0 = int(table.reshape(n1, n1)[np.ix_(cells, cells)].max())
+    h0 = max(h0, int(triples.reshape(n1, n1, n1)[np.ix_(cells, cells, cells)].max()))
+    if h0 >= limit:
+        return ExactOutcome(None, h0, True, 0)
+    cap = NODE_CAP if node_limit is None else max(1024, min(NODE_CAP, 4 * node_limit + 16))
+    words = np.empty((cap, nw), dtype=np.uint64)
+    bits = np.zeros(nw * 64, dtype=bool)
+    bits[cells] = True
+    words[0] = np.packbits(bits, bitorder="little").view("<u8")
+    gbest = np.empty(cap, dtype=np.int32)
+    hval = np.empty(cap, dtype=np.int32)
+    parent = np.empty(cap, dtype=np.int32)
+    pmove = np.empty(cap, dtype=np.int8)
+    slots = np.full(1 << (2 * cap - 1).bit_length(), -1, dtype=np.int32)
+    ent_node = np.empty(2 * cap, dtype=np.int32)
+    ent_g = np.empty(2 * cap, dtype=np.int32)
+    ent_next = np.empty(2 * cap, dtype=np.int32)
+    head = np.full(limit + 1, -1, dtype=np.int32)
+    gbest[0], hval[0] = 0, h0
+    ent_node[0], ent_g[0], ent_next[0], head[h0] = 0, 0, -1, 0
+    # the start set in the table, so that it is never queued again
+    from ._kernels import _words_slot
+
+    slots[int(_words_slot.py_func(words, 0, nw, len(slots) - 1))] = 0
+    state = np.array([1, 1, h0, 0, -1], dtype=np.int64)
+    kern = K.astar_kernel.pick(n1 * n1 * 64)
+    started = last = time.monotonic()
+    lower = h0
+    chunk = 20_000
+    while True:
+        budget = chunk if node_limit is None else min(chunk, node_limit - int(state[3]))
+        if budget <= 0:
+            return ExactOutcome(None, lower, False, int(state[3]))
+        code = int(
+            kern(
+                model.nxt,
+                table,
+                triples,
+                limit,
+                budget,
+                words,
+                gbest,
+                hval,
+                parent,
+                pmove,
+                slots,
+                ent_node,
+                ent_g,
+                ent_next,
+                head,
+                state,
+            )
+        )
+        expanded = int(state[3])
+        lower = max(lower, min(int(state[2]), limit))
+        if code == 0:
+            break
+        if code == 1:
+            return ExactOutcome(None, limit, True, expanded)
+        if code == 3:
+            return ExactOutcome(None, lower, False, expanded)
+        now = time.monotonic()
+        if (deadline is not None and now > deadline) or (stop is not None and stop()):
+            return ExactOutcome(None, lower, False, expanded)
+        if progress is not None and now - last > 1.0:
+            last = now
+            progress(f"exact: {expanded} sets expanded, {int(state[0])} seen, bound {lower}, {now - started:.1f} s")
+    codes: list[int] = []
+    node = int(state[4])
+    while node != 0:
+        codes.append(int(pmove[node]))
+        node = int(parent[node])
+    codes.reverse()
+    return ExactOutcome(np.array(codes, dtype=np.int8), len(codes), True, int(state[3]))
+
+
 def polish_codes(
     model: Model,
     table: NDArray[np.int32],
@@ -164,6 +272,7 @@ def polish_codes(
     budget: int = 8_000,
     deadline: float | None = None,
     sizes: tuple[int, ...] = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64),
+    triples: NDArray[np.int16] | None = None,
 ) -> NDArray[np.int8]:
     """Shorten a universal string by replacing its tail with an optimal one.
 
@@ -171,7 +280,8 @@ def polish_codes(
     ``s`` robots remain, and search (A*, ``budget`` expansions) for a string
     shorter than the rest of ``codes`` that frees those robots; splice it in.
     Stops at the first search that runs out of budget (bigger sets are harder).
-    The result frees every start whenever ``codes`` does.
+    The result frees every start whenever ``codes`` does. ``triples``: the
+    triple table, for the compiled search with the stronger bound.
     """
     n = model.n
     mark = np.zeros(n + 1, dtype=np.int32)
@@ -193,7 +303,9 @@ def polish_codes(
         last_cut = cut
         pos = np.arange(n, dtype=np.int32)
         count = int(kern(model.nxt, codes[:cut], pos, n, mark, trace[:cut]))
-        out = astar_codes(model, table, limit=length - cut, cells=pos[:count], node_limit=budget, deadline=deadline)
+        out = astar_codes(
+            model, table, limit=length - cut, cells=pos[:count], node_limit=budget, deadline=deadline, triples=triples
+        )
         if out.codes is not None:
             codes = np.concatenate([codes[:cut], out.codes]).astype(np.int8)
         elif not out.complete:
