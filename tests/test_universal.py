@@ -248,19 +248,21 @@ def test_heuristic_strings_always_verify(maze):
 
 
 @settings(max_examples=40)
-@given(mazes(5), st.sampled_from([1, 4, 16]), st.sampled_from([0.0, 0.5, 32.0]))
-def test_pair_beam_strings_verify_and_never_beat_the_optimum(maze, width, weight):
+@given(mazes(5), st.sampled_from([1, 4, 16]), st.sampled_from([0.0, 0.5, 32.0]), st.booleans())
+def test_pair_beam_strings_verify_and_never_beat_the_optimum(maze, width, weight, with_triples):
     passable, exit = maze
     assume(solvable(passable, exit))
     model = Model(passable, exit)
     assume(model.n > 0)
     best = brute_force_optimum(passable, exit)
     table = _pair_table(model)
-    codes = pair_beam_codes(model, table, width=width, weight=weight, limit=len(greedy_codes(model)) + 1)
+    triples = _triple_table(model) if with_triples else None
+    kw = {"width": width, "weight": weight, "triples": triples}
+    codes = pair_beam_codes(model, table, limit=len(greedy_codes(model)) + 1, **kw)
     if codes is not None:
         assert len(codes) >= best and U.verify(passable, exit, decode(codes)).ok
     # nothing shorter than the optimum exists: with it as the limit the beam finds nothing
-    assert pair_beam_codes(model, table, width=width, weight=weight, limit=best) is None
+    assert pair_beam_codes(model, table, limit=best, **kw) is None
 
 
 @settings(max_examples=25, deadline=None)
@@ -550,6 +552,8 @@ def _triple_outputs(passable, exit):
         cut = astar_codes(model, pd, limit=10**4, triples=td, node_limit=3)
         sub = astar_codes(model, pd, limit=10**4, triples=td, cells=np.array([0, model.n - 1]))
         runs = [(None if r.codes is None else r.codes.tolist(), r.lower_bound, r.complete) for r in (exact, cut, sub)]
+        beam = pair_beam_codes(model, pd, width=4, weight=0.5, limit=4 * model.n + 4, triples=td)
+        runs.append(None if beam is None else beam.tolist())
         return td.tolist(), ow.tolist(), oh.tolist(), runs
     return td.tolist()
 

@@ -334,6 +334,7 @@ class _Search:
                     weight=weight,
                     limit=len(self.best),
                     deadline=until or self.deadline,
+                    triples=self.triples,
                 )
             except Interrupted:
                 if self.left() <= 0:

@@ -410,6 +410,7 @@ def beam_kernel(  # type: ignore[no-untyped-def]
 def pair_beam_kernel(  # type: ignore[no-untyped-def]
     nxt,
     pd,
+    td,
     dist,
     keys,
     beam,
@@ -437,6 +438,9 @@ def pair_beam_kernel(  # type: ignore[no-untyped-def]
     ``limit`` and are dropped. Returns ``(steps done, slot of an empty set or
     -1, 1 when no child was left (the beam died) else 0)``.
 
+    ``td``: the triple table, or an array of length 1 for none; with it the
+    bound is raised as in :func:`expand3_kernel`.
+
     ``seen`` (uint64, a power of two long, zeros at first) remembers the sets
     kept so far, all steps together (``fill[0]`` counts them): a set met again
     later is dropped (it was already reached at least as early), so the beam
@@ -450,6 +454,7 @@ def pair_beam_kernel(  # type: ignore[no-untyped-def]
     hashes = np.empty(nc, dtype=np.uint64)
     chosen_c = np.empty(width, dtype=np.int64)
     tmask = seen.shape[0] - 1
+    use_td = td.shape[0] > 1
     stamp = 0
     for i in range(mark.shape[0]):
         if mark[i] > stamp:
@@ -484,10 +489,20 @@ def pair_beam_kernel(  # type: ignore[no-untyped-def]
                     pmoves[step0 + s, 0] = k
                     return s + 1, 0, 0
                 hp = 0
+                ba = 0
+                bb = 0
                 for p in range(c):
                     base = np.int64(cand[ci, p]) * n1
                     for q in range(p, c):
                         v = pd[base + cand[ci, q]]
+                        if v > hp:
+                            hp = v
+                            ba = cand[ci, p]
+                            bb = cand[ci, q]
+                if use_td and c > 2:
+                    base = (np.int64(ba) * n1 + bb) * n1
+                    for p in range(c):
+                        v = td[base + cand[ci, p]]
                         if v > hp:
                             hp = v
                 if g1 + hp >= limit:

@@ -120,12 +120,14 @@ def pair_beam_codes(
     limit: int,
     deadline: float | None = None,
     chunk: int = 16,
+    triples: NDArray[np.int16] | None = None,
 ) -> NDArray[np.int8] | None:
     """Beam search scored by the pair bound; a string shorter than ``limit``, or None.
 
     Each step keeps the ``width`` sets with the smallest
     ``h + weight * sum(dist) / sum(dist of all starts)`` (``h`` the set's pair
-    bound from ``table``) among those with ``depth + h < limit``. Deterministic.
+    bound from ``table``, raised by the triple table ``triples`` when given) among
+    those with ``depth + h < limit``. Deterministic.
     """
     n = model.n
     if n == 0:
@@ -147,6 +149,7 @@ def pair_beam_codes(
     size = 1 << max(10, min(22, (8 * width * limit).bit_length()))
     seen = np.zeros(size, dtype=np.uint64)
     fill = np.zeros(1, dtype=np.int64)
+    td = np.zeros(1, dtype=np.int16) if triples is None else triples
     kern = K.pair_beam_kernel.pick(n * n * width)
     done = 0
     slot = -1
@@ -155,6 +158,7 @@ def pair_beam_codes(
         did, slot, dead = kern(
             model.nxt,
             table,
+            td,
             model.dist,
             keys,
             beam,
