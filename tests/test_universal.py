@@ -547,7 +547,7 @@ def _triple_outputs(passable, exit):
     oh = np.empty(4, dtype=np.int64)
     if model.n and not model.stuck().size:
         words[-1] = np.uint64((1 << (model.n - 64 * (len(words) - 1))) - 1)
-        K.expand3_kernel.pick(1)(model.nxt, pd, td, words, ow, oh, np.empty(n1, dtype=np.int32))
+        K.expand3_kernel.pick(1)(model.nxt, pd, td, words, ow, oh, np.empty(n1, dtype=np.int32), 10**6)
         exact = astar_codes(model, pd, limit=10**4, triples=td)  # astar_kernel, compiled or not as the mode says
         cut = astar_codes(model, pd, limit=10**4, triples=td, node_limit=3)
         sub = astar_codes(model, pd, limit=10**4, triples=td, cells=np.array([0, model.n - 1]))

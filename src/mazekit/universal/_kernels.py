@@ -592,13 +592,15 @@ def triple_bfs_kernel(pstart, plist, n1, dist, queue):  # type: ignore[no-untype
 
 
 @njit
-def expand3_kernel(nxt, pd, td, words, out_words, out_h, members):  # type: ignore[no-untyped-def]
+def expand3_kernel(nxt, pd, td, words, out_words, out_h, members, cap):  # type: ignore[no-untyped-def]
     """:func:`expand_kernel` with a triple-strengthened bound.
 
     ``out_h[k]`` is the larger of the child's pair bound and the largest
     ``td[(a * N + b) * N + c]`` over robots ``c`` of the child, where ``(a, b)``
     is the pair that gave the pair bound (a lower bound: three robots of the set
-    need at least that many commands).
+    need at least that many commands). The scan stops once the bound reaches
+    ``cap`` (a child that needs ``cap`` commands will be dropped anyway), so
+    ``out_h[k]`` is ``min(bound, cap)`` or more, never more than the bound.
     """
     n1 = nxt.shape[1]
     gone = n1 - 1
@@ -638,7 +640,9 @@ def expand3_kernel(nxt, pd, td, words, out_words, out_h, members):  # type: igno
                     h = v
                     ba = members[p]
                     bb = members[q]
-        if c > 2:
+            if h >= cap:
+                break
+        if c > 2 and h < cap:
             base = (np.int64(ba) * n1 + bb) * n1
             for p in range(c):
                 v = td[base + members[p]]
@@ -710,7 +714,7 @@ def astar_kernel(  # type: ignore[no-untyped-def]
             continue
         done += 1
         state[3] += 1
-        expand3_kernel(nxt, pd, td, words[node], out_words, out_h, members)
+        expand3_kernel(nxt, pd, td, words[node], out_words, out_h, members, limit - g - 1)
         g1 = g + 1
         floor = hval[node] - 1
         for k in range(4):

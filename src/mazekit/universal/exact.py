@@ -137,7 +137,7 @@ def astar_codes(  # noqa: C901 - the exact search with its budget and deadline; 
         if triples is None:
             kern(model.nxt, table, words, out_words, out_h, members)
         else:
-            kern(model.nxt, table, triples, words, out_words, out_h, members)
+            kern(model.nxt, table, triples, words, out_words, out_h, members, limit - g - 1)
         g1 = g + 1
         floor = f - g - 1  # pathmax: a child needs at least its parent's bound minus one
         for k in range(4):
