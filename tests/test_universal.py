@@ -567,3 +567,15 @@ def test_compiled_triple_kernels_match_the_plain_python(maze):
     with jit_mode("always"):
         fast = _triple_outputs(passable, exit)
     assert slow == fast
+
+
+def test_big_maze_path_widens_the_sum_beams_while_time_remains(monkeypatch):
+    from mazekit.universal import _find as find_mod
+
+    monkeypatch.setattr(find_mod, "PAIR_BEAM_CELLS", 10)  # this maze takes the big-maze path
+    monkeypatch.setattr(find_mod, "SUM_BEAM_MAX_WIDTH", 2048)
+    maze = backtracker(7, 7, rng=2)
+    plain = U.find(maze, (1, 1), method="heuristic")
+    res = U.find(maze, (1, 1), time_limit=1.5)
+    assert res.found and U.verify(maze, (1, 1), res.string).ok
+    assert len(res.string) <= len(plain.string) and res.lower_bound <= len(res.string)

@@ -46,6 +46,8 @@ PAIR_BEAMS_WIDER: tuple[tuple[int, float], ...] = tuple((1024, w) for w in PAIR_
 PAIR_BEAM_MAX_WIDTH = 1 << 16
 #: Largest number of starts for the pair-scored beams (their cost grows with the square).
 PAIR_BEAM_CELLS = 1200
+#: Big mazes (sum(dist) beams): with a time limit the widening goes on up to this width.
+SUM_BEAM_MAX_WIDTH = 8192
 #: With a time limit, the share of the time left that the wide beams may use before
 #: the exact search gets the rest (to raise the lower bound or prove the string shortest).
 BEAM_SHARE = 0.35
@@ -282,6 +284,8 @@ class _Search:
                 self.lower = max(self.lower, int(view.max()))
         if self.table is None or n > PAIR_BEAM_CELLS:
             self.polish()
+            if timed:
+                self.wider_sum_beams()
             return
         self.pair_beams(PAIR_BEAMS)
         node_limit = None if method == "exact" else AUTO_EXACT_NODES
@@ -318,6 +322,22 @@ class _Search:
             if codes is not None:
                 self.candidates.append(codes)
             self.offer(codes, "beam")
+
+    def wider_sum_beams(self) -> None:
+        """Big mazes, while time remains: wider ``sum(dist)`` beams, each string polished."""
+        width = 4 * BEAMS[0][0]
+        while not self.done and width <= SUM_BEAM_MAX_WIDTH:
+            for weight in (0.1, 0.2, 0.15, 0.05):
+                if self.done:
+                    break
+                self.note(f"beam search (width {width}, weight {weight}); best so far {len(self.best)}")
+                codes = beam_codes(
+                    self.model, width=width, weight=weight, max_length=len(self.best), deadline=self.deadline
+                )
+                if codes is not None and self.table is not None:
+                    codes = polish_codes(self.model, self.table, codes, deadline=self.deadline)
+                self.offer(codes, "beam")
+            width *= 4
 
     def pair_beams(self, plan: tuple[tuple[int, float], ...], until: float | None = None) -> None:
         """Beams scored by the pair bound, each string polished (an optimal tail)."""
