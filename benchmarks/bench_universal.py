@@ -170,11 +170,12 @@ def main(argv: list[str]) -> int:
     say()
     say(
         "*greedy*: the shorter of farthest-first and nearest-first (send that robot out by its BFS route, "
-        "apply to all, repeat). *lower bound*: the pair bound, raised by the exact search's frontier when "
-        "`auto` ran it and its budget (30,000 sets) ran out. *result*: the shortest string of the exact "
-        "search or of the beam searches (width 32-128, score sum(dist) + w * max(dist) * robots), each with "
-        "its tail replaced by an optimal one (A* from the set left once at most 2, 3, 4, ... 64 robots remain, "
-        "8,000 sets per try)."
+        "apply to all, repeat). *lower bound*: the pair bound, raised by the triple bound and by the exact "
+        "search's frontier when `auto` ran it (its default budget: 10 s, ended early by a proof). *result*: the "
+        "shortest string of the beam searches (up to 1200 starts: over sets scored by the pair bound, widths "
+        "64-65536; beyond: width 32-128, score sum(dist) + w * max(dist) * robots), each with its tail "
+        "replaced by an optimal one (A* from the set left once at most 2, 3, 4, ... 64 robots remain), or of "
+        "the exact search. The quality over many random mazes is in the next section (`universal_quality`)."
     )
     say()
     say(
