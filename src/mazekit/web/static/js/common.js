@@ -130,6 +130,14 @@ export function status(node, message, kind = "") {
   node.setAttribute("role", kind === "error" ? "alert" : "status");
 }
 
+/** While `promise` is pending, after `ms`, say in the status line why it may take a while
+ *  (a fresh install compiles the kernels on its first requests); resolves like `promise`. */
+export async function patiently(node, promise, ms = 1500) {
+  const timer = setTimeout(() => status(node, "still working: the first requests after installing compile "
+    + "mazekit's kernels (once per installation, up to a minute)…"), ms);
+  try { return await promise; } finally { clearTimeout(timer); }
+}
+
 /** A legend: [[rgb or css colour, label], ...]. */
 export function legend(items) {
   const box = el("div", { class: "legend" });

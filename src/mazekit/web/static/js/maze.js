@@ -1,6 +1,6 @@
 // Mazes room: pick one of the sixteen generators, watch the carving, then watch a search solve it.
 // The server makes the maze (POST /api/maze/generate) and solves it (POST /api/search); this page draws.
-import { $, api, COLORS, css, el, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
+import { $, api, COLORS, patiently, css, el, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
 import { GridView, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
@@ -156,7 +156,7 @@ async function generate({ instant = false, solveAfter = false } = {}) {
   S.busy = true;
   status(statusLine, "generating…");
   try {
-    const a = await api("/api/maze/generate", body);
+    const a = await patiently(statusLine, api("/api/maze/generate", body));
     a.order = a.order ? unpack(a.order) : null;
     const [R, C] = a.shape;
     a.free = new Uint8Array(R * C);

@@ -1,5 +1,5 @@
 // Grid search room: paint walls and weights, move start and goal, watch one or two searches.
-import { $, api, COLORS, css, decodeGrid, el, encodeGrid, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
+import { $, api, COLORS, patiently, css, decodeGrid, el, encodeGrid, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
 import { GridView, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
@@ -178,7 +178,7 @@ async function run({ instant = false } = {}) {
   try {
     const common = { grid: gridRows(), start: S.start, goal: S.goal, connectivity: +connSel.value, heuristic: hSel.value };
     const w = weightRows(); if (w) common.weights = w;
-    const answers = await Promise.all(algs.map((a) => api("/api/search", { ...common, algorithm: a })));
+    const answers = await patiently(statusLine, Promise.all(algs.map((a) => api("/api/search", { ...common, algorithm: a }))));
     S.results = answers.map((a) => ({ ...a, order: unpack(a.order), discovered: unpack(a.discovered) }));
     S.autoRun = true;
     const total = Math.max(...S.results.map((r) => r.steps));
