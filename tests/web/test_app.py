@@ -85,7 +85,12 @@ def test_solver_slots_queue_then_refuse() -> None:
         gate.set()
         return [await first, await second, third]
 
-    first, second, third = asyncio.run(main())
+    out: list[Any] = []
+    # a loop of its own in a thread: a browser test earlier in the session may hold this thread's loop
+    runner = threading.Thread(target=lambda: out.extend(asyncio.run(main())))
+    runner.start()
+    runner.join(30)
+    first, second, third = out
     assert first is True and second == "queued"
     assert isinstance(third, ApiError) and third.status == 503 and "busy" in str(third)
 
