@@ -218,15 +218,9 @@ def pair_astar_kernel(nxt, dist, a, b, budget, keys, gval, nodes, ng, nnext, hea
 
 
 @njit
-def expand_kernel(nxt, pd, words, out_words, out_h, members):  # type: ignore[no-untyped-def]
-    """Apply each command to the bitset ``words``; bound each child by pairs.
-
-    ``out_words[k]`` gets the child set for command ``k`` and ``out_h[k]`` its
-    pair bound: the largest ``pd[a * N + b]`` over robots ``a``, ``b`` of the
-    child (0 for the empty set). ``members`` is int32 scratch of size N.
-    """
-    n1 = nxt.shape[1]
-    gone = n1 - 1
+def _children(nxt, words, out_words):  # type: ignore[no-untyped-def]
+    """``out_words[k]``: the bitset of where the robots of ``words`` are after command ``k``."""
+    gone = nxt.shape[1] - 1
     nw = words.shape[0]
     for k in range(4):
         for w in range(nw):
@@ -242,16 +236,35 @@ def expand_kernel(nxt, pd, words, out_words, out_h, members):  # type: ignore[no
                     t = nxt[k, i]
                     if t != gone:
                         out_words[k, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+
+
+@njit
+def _members(words, members):  # type: ignore[no-untyped-def]
+    """The robots of the bitset ``words`` into ``members``; returns how many."""
+    c = 0
+    for w in range(words.shape[0]):
+        x = words[w]
+        if x == 0:
+            continue
+        for j in range(64):
+            if (x >> np.uint64(j)) & np.uint64(1):
+                members[c] = w * 64 + j
+                c += 1
+    return c
+
+
+@njit
+def expand_kernel(nxt, pd, words, out_words, out_h, members):  # type: ignore[no-untyped-def]
+    """Apply each command to the bitset ``words``; bound each child by pairs.
+
+    ``out_words[k]`` gets the child set for command ``k`` and ``out_h[k]`` its
+    pair bound: the largest ``pd[a * N + b]`` over robots ``a``, ``b`` of the
+    child (0 for the empty set). ``members`` is int32 scratch of size N.
+    """
+    n1 = nxt.shape[1]
+    _children(nxt, words, out_words)
     for k in range(4):
-        c = 0
-        for w in range(nw):
-            x = out_words[k, w]
-            if x == 0:
-                continue
-            for j in range(64):
-                if (x >> np.uint64(j)) & np.uint64(1):
-                    members[c] = w * 64 + j
-                    c += 1
+        c = _members(out_words[k], members)
         h = 0
         for p in range(c):
             base = np.int64(members[p]) * n1
@@ -603,32 +616,9 @@ def expand3_kernel(nxt, pd, td, words, out_words, out_h, members, cap):  # type:
     ``out_h[k]`` is ``min(bound, cap)`` or more, never more than the bound.
     """
     n1 = nxt.shape[1]
-    gone = n1 - 1
-    nw = words.shape[0]
+    _children(nxt, words, out_words)
     for k in range(4):
-        for w in range(nw):
-            out_words[k, w] = 0
-    for w in range(nw):
-        x = words[w]
-        if x == 0:
-            continue
-        for j in range(64):
-            if (x >> np.uint64(j)) & np.uint64(1):
-                i = w * 64 + j
-                for k in range(4):
-                    t = nxt[k, i]
-                    if t != gone:
-                        out_words[k, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
-    for k in range(4):
-        c = 0
-        for w in range(nw):
-            x = out_words[k, w]
-            if x == 0:
-                continue
-            for j in range(64):
-                if (x >> np.uint64(j)) & np.uint64(1):
-                    members[c] = w * 64 + j
-                    c += 1
+        c = _members(out_words[k], members)
         h = 0
         ba = 0
         bb = 0
