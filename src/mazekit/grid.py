@@ -91,6 +91,21 @@ class Grid:
         """``(rows, columns)``."""
         return (int(self.passable.shape[0]), int(self.passable.shape[1]))
 
+    def marked(self, chars: str) -> Point | None:
+        """The cell marked with the first of ``chars`` that appears (None when none does);
+        InputError when that mark stands on several cells.
+
+        >>> read_grid("S.\\n.x\\n").marked("Gx")
+        (1, 1)
+        """
+        for ch in chars:
+            cells = self.marks.get(ch, [])
+            if len(cells) > 1:
+                raise InputError(0, f"{len(cells)} cells are marked {ch!r}: expected one")
+            if cells:
+                return cells[0]
+        return None
+
     def mark(self, char: str, *, line_hint: int = 0) -> Point:
         """The single cell marked ``char``; InputError when there is none or several."""
         cells = self.marks.get(char, [])

@@ -278,21 +278,11 @@ def _cell(text: str, option: str) -> Point:
     return (r, c)
 
 
-def _marked(grid: Grid, chars: str) -> Point | None:
-    for ch in chars:
-        cells = grid.marks.get(ch, [])
-        if len(cells) > 1:
-            raise InputError(0, f"{len(cells)} cells are marked {ch!r}: expected one")
-        if cells:
-            return cells[0]
-    return None
-
-
 def _ends(grid: Grid, start_opt: str | None, goal_opt: str | None) -> tuple[Point, Point]:
     free = np.flatnonzero(grid.passable.ravel())
     cols = grid.shape[1]
-    start = _cell(start_opt, "--start") if start_opt else _marked(grid, "SE")
-    goal = _cell(goal_opt, "--goal") if goal_opt else _marked(grid, "Gx")
+    start = _cell(start_opt, "--start") if start_opt else grid.marked("SE")
+    goal = _cell(goal_opt, "--goal") if goal_opt else grid.marked("Gx")
     if start is None or goal is None:
         if free.size == 0:
             raise InputError(0, "the maze has no free cell")
@@ -345,8 +335,8 @@ def run_render(args: argparse.Namespace) -> int:
     _check_outputs(args)
     text = decode_text(read_input(args.file))
     grid = read_grid(text)
-    start = _marked(grid, "SE")
-    goal = _marked(grid, "Gx")
+    start = grid.marked("SE")
+    goal = grid.marked("Gx")
     ends = header_ends(text, grid.shape)
     if ends is not None:  # the robot article's header gives the start and the goal
         start = ends[0] if start is None else start

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import InputError
 from ..grid import Grid, Point, decode_text, draw_path, format_points, read_grid, split_lines
 from ._io import UsageError, check_outputs, read_input, stdout_is_tty, write_output
 
@@ -52,16 +51,6 @@ def _cell(text: str, option: str, base: int) -> Point:
     return (r - base, c - base)
 
 
-def _marked(grid: Grid, chars: str) -> Point | None:
-    for ch in chars:
-        cells = grid.marks.get(ch, [])
-        if len(cells) > 1:
-            raise InputError(0, f"{len(cells)} cells are marked {ch!r}: expected one")
-        if cells:
-            return cells[0]
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
     check_outputs(args.output)
     text = decode_text(read_input(args.file))
@@ -70,12 +59,12 @@ def run(args: argparse.Namespace) -> int:
     lines = split_lines(text)
     header = lines[0].split() if lines else []
     robot = len(header) == 6 and all(w.isdigit() for w in header)
-    start = _cell(args.start, "--start", base) if args.start else _marked(grid, "SE")
+    start = _cell(args.start, "--start", base) if args.start else grid.marked("SE")
     if start is None and robot:
         start = (int(header[2]) - 1, int(header[3]) - 1)
     goal = _cell(args.goal, "--goal", base) if args.goal else None
     if goal is None and not args.border:
-        goal = _marked(grid, "Gx")
+        goal = grid.marked("Gx")
         if goal is None and robot:
             goal = (int(header[4]) - 1, int(header[5]) - 1)
     if start is None:

@@ -21,7 +21,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ... import examples
-from ...grid import Grid, Point, format_grid
+from ...grid import Point, format_grid
 from ...search import SearchResult
 from ._common import (
     ApiError,
@@ -59,16 +59,6 @@ def _weights(body: dict[str, Any], shape: tuple[int, int], limits: Limits) -> ND
             raise ApiError(f"'weights' row {r}: expected {shape[1]} digits 1-9, got {row[:40]!r}")
         out[r] = np.frombuffer(row.encode("ascii"), dtype=np.uint8) - 48
     return out
-
-
-def _marked(grid: Grid, chars: str) -> Point | None:
-    for ch in chars:
-        cells = grid.marks.get(ch, [])
-        if len(cells) > 1:
-            raise ApiError(f"{len(cells)} cells are marked {ch!r}: expected one")
-        if cells:
-            return cells[0]
-    return None
 
 
 def run_search(
@@ -136,11 +126,11 @@ async def search_route(request: Request, body: dict[str, Any]) -> Response:
     connectivity = field_choice(body, "connectivity", (4, 8), 4)
     heuristic = field_choice(body, "heuristic", HEURISTICS, "default")
     seed = field_int(body, "seed", 0, lo=0, hi=2**32 - 1)
-    start = field_point(body, "start", shape, None) or _marked(grid, "SE")
+    start = field_point(body, "start", shape, None) or grid.marked("SE")
     if start is None:
         raise ApiError("no start: give 'start': [r, c] or mark a cell S")
     border = body.get("goal") == "border"
-    goal = None if border else (field_point(body, "goal", shape, None) or _marked(grid, "Gx"))
+    goal = None if border else (field_point(body, "goal", shape, None) or grid.marked("Gx"))
     if goal is None and not border:
         raise ApiError("no goal: give 'goal': [r, c] or \"border\", or mark a cell G")
     weights = _weights(body, shape, limits)
