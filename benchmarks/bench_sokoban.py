@@ -102,9 +102,10 @@ def main(argv: list[str]) -> int:
         if n not in SETS:
             ap.error(f"unknown set {n!r}; choose from {', '.join(SETS)}")
     # compile (or load) the kernels once before the workers fork
+    from mazekit.sokoban import parse_level
     from mazekit.sokoban.solver import solve
 
-    solve(["#######", "#@$  .#", "#######"], time_limit=5)
+    solve(parse_level("#######\n#@$  .#\n#######"), time_limit=5)
     from mazekit.sokoban.solver import _kernels as K
 
     K.search_kernel.compiled()

@@ -1,4 +1,4 @@
-"""Helpers for the Sokoban tests: the shared collections (skipped when absent)."""
+"""Helpers for the Sokoban tests: levels from XSB rows, the shared collections (skipped when absent)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from mazekit.sokoban import Level, parse_level
 from tests.conftest import SHARED
 
 LEVELS = SHARED / "levels"
+
+
+def rows_level(rows: list[str]) -> Level:
+    """The engine level of XSB rows (one string a row), read by the engine's parser."""
+    return parse_level("\n".join(rows))
 
 
 def shared_file(name: str) -> Path:

@@ -14,6 +14,7 @@ from mazekit.sokoban import parse_level, replay
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
+from tests.sokoban.conftest import rows_level
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import tiny_sokoban_levels
 
@@ -119,7 +120,7 @@ FAR_ROOM = [
 
 @pytest.mark.parametrize("mode", ["never", "always"])
 def test_the_packing_advisor_fills_a_goal_corridor_in_a_few_expansions(mode):
-    level = parse_level("\n".join(FAR_ROOM))
+    level = rows_level(FAR_ROOM)
     runs = {}
     with jit_mode(mode):
         for advisor in (0, 400):

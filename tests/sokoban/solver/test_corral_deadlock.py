@@ -15,6 +15,7 @@ from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
 from mazekit.sokoban.solver.search import _corral_scratch
+from tests.sokoban.conftest import rows_level
 from tests.sokoban.solver.test_solver import SMALL, brute_force_pushes, jit_mode, pushed_positions
 from tests.strategies import tiny_sokoban_levels
 
@@ -85,7 +86,7 @@ POCKET = [
 
 @pytest.mark.parametrize("mode", ["never", "always"])
 def test_a_pocket_fenced_by_two_boxes_is_a_corral_deadlock(mode):
-    level = parse_level("\n".join(POCKET))
+    level = rows_level(POCKET)
     assert brute_force_pushes(level) is None
     prob = as_problem(level)
     cells = np.sort(prob.boxes)
@@ -105,7 +106,7 @@ def test_a_pocket_fenced_by_two_boxes_is_a_corral_deadlock(mode):
 
 
 def test_the_search_proves_the_pocket_unsolvable_with_and_without_corral_tests():
-    level = parse_level("\n".join(POCKET))
+    level = rows_level(POCKET)
     for nodes in (0, 64):
         res = search_level(level, time_limit=20, corral_nodes=nodes)
         assert res.solution is None and res.stats.stopped == "unsolvable"
@@ -127,7 +128,7 @@ PINNED = [
 
 
 def test_a_box_beside_the_fence_can_close_a_corral():
-    level = parse_level("\n".join(PINNED))
+    level = rows_level(PINNED)
     assert brute_force_pushes(level) is None
     prob = as_problem(level)
     cells = np.sort(prob.boxes)

@@ -14,6 +14,7 @@ from mazekit.sokoban import parse_level, parse_levels, replay
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.search import goal_areas
+from tests.sokoban.conftest import rows_level
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import tiny_sokoban_levels
 
@@ -92,7 +93,7 @@ def test_regions_match_a_plain_flood(level):
 
 
 def test_packing_and_out_of_plan_features_of_a_goal_area():
-    prob = as_problem(GOAL_CORRIDOR)
+    prob = as_problem(rows_level(GOAL_CORRIDOR))
     garea, forder, fstart = goal_areas(prob)
     boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
 

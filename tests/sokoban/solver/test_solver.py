@@ -15,7 +15,8 @@ from mazekit.sokoban import Level, State, legal_pushes, parse_level, parse_level
 from mazekit.sokoban.rules import canonical
 from mazekit.sokoban.solver import Problem, as_problem, search_level, solve
 from mazekit.sokoban.solver import _kernels as K
-from tests.strategies import tiny_sokoban_levels
+from tests.sokoban.conftest import rows_level
+from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
 
@@ -132,12 +133,38 @@ def test_unsolvable_and_limits():
     assert tiny_memory.solution is None and tiny_memory.stats.stopped == "memory"
 
 
-def test_rows_and_problem_inputs():
-    p = as_problem(["#######", "#@ $ .#", "#######"])
-    assert isinstance(p, Problem) and as_problem(p) is p
-    assert solve(p).lurd == "rRR"
-    with pytest.raises(TypeError):
-        as_problem(42)
+def test_the_solver_reads_engine_levels_and_problems_only():
+    level = parse_level("#######\n#@ $ .#\n#######")
+    p = as_problem(level)
+    assert isinstance(p, Problem) and p.level is level and as_problem(p) is p
+    assert solve(p).lurd == solve(level).lurd == "rRR"
+    for other in (["#######", "#@ $ .#", "#######"], "#######\n#@ $ .#\n#######", 42):
+        with pytest.raises(TypeError, match=f"cannot read a Sokoban level from {type(other).__name__}$"):
+            as_problem(other)
+        with pytest.raises(TypeError):
+            solve(other)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sokoban_levels())
+def test_a_problem_maps_back_to_its_level(level):
+    """The padded boxes, goals and player are the level's cells; the padding is no cell of the level."""
+    prob = Problem.from_level(level)
+    assert prob.level is level and (prob.height, prob.width) == (level.shape[0] + 2, level.shape[1] + 2)
+    assert [prob.level_cell(b) for b in prob.boxes] == list(level.start.boxes)
+    assert [prob.level_cell(g) for g in prob.goals] == list(level.goal_cells)
+    assert prob.level_cell(prob.player) == level.start.player
+    for r, c in np.ndindex(level.shape):
+        assert prob.level_cell(prob.cell(r, c)) == level.cell((r, c))
+    for x in (0, prob.width - 1, prob.width, prob.height * prob.width - 1, prob.height * prob.width):
+        with pytest.raises(ValueError, match="outside"):
+            prob.level_cell(x)
+
+
+def test_too_few_goals_is_refused():
+    level = Level.build(np.zeros((1, 4)), goals=[(0, 3)], player=(0, 0), boxes=[(0, 1), (0, 2)])
+    with pytest.raises(ValueError, match="2 boxes but only 1 goals"):
+        Problem.from_level(level)
 
 
 def _microban():
@@ -201,16 +228,18 @@ def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():
     # two boxes stacked in a dead-end goal corridor below an empty goal: frozen on
     # goals, and the goal above them is lost
     prob = as_problem(
-        [
-            "#####",
-            "#.###",
-            "#*###",
-            "#*###",
-            "#   #",
-            "#@$ #",
-            "#   #",
-            "#####",
-        ]
+        rows_level(
+            [
+                "#####",
+                "#.###",
+                "#*###",
+                "#*###",
+                "#   #",
+                "#@$ #",
+                "#   #",
+                "#####",
+            ]
+        )
     )
     cells = np.sort(prob.boxes)
     boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
@@ -236,7 +265,7 @@ GOAL_CORRIDOR = [
 def test_packing_order_fills_a_dead_end_corridor_from_its_end():
     from mazekit.sokoban.solver.search import goal_areas
 
-    prob = as_problem(GOAL_CORRIDOR)
+    prob = as_problem(rows_level(GOAL_CORRIDOR))
     garea, forder, fstart = goal_areas(prob)
     assert fstart.tolist() == [0, 3]
     assert forder.tolist() == [prob.cell(1, 1), prob.cell(1, 2), prob.cell(1, 3)]
@@ -246,7 +275,7 @@ def test_packing_order_fills_a_dead_end_corridor_from_its_end():
 @pytest.mark.parametrize("strict", [False, True])
 @pytest.mark.parametrize("mode", ["never", "always"])
 def test_goal_macros_give_replayable_solutions(strict, mode):
-    level = parse_level("\n".join(GOAL_CORRIDOR))
+    level = rows_level(GOAL_CORRIDOR)
     with jit_mode(mode):
         res = search_level(level, time_limit=20, weight=3, strict_packing=strict, bidirectional=False)
     assert res.solution is not None
@@ -256,7 +285,7 @@ def test_goal_macros_give_replayable_solutions(strict, mode):
 
 @pytest.mark.parametrize("mode", ["never", "always"])
 def test_goal_macro_kernel_pushes_a_box_to_the_end_of_a_goal_corridor(mode):
-    prob = as_problem(GOAL_CORRIDOR)
+    prob = as_problem(rows_level(GOAL_CORRIDOR))
     from mazekit.sokoban.solver.search import goal_areas
 
     garea, forder, _ = goal_areas(prob)

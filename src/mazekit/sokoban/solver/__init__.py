@@ -1,7 +1,10 @@
 """A Sokoban solver: push-level feature-space and best-first search, compiled.
 
+The solver reads the engine's levels (:class:`mazekit.sokoban.Level`); parse text first.
+
+>>> from mazekit.sokoban import parse_level
 >>> from mazekit.sokoban.solver import solve
->>> solve(["#####", "#@$.#", "#####"]).lurd
+>>> solve(parse_level("#####\\n#@$.#\\n#####")).lurd
 'R'
 """
 
