@@ -18,6 +18,10 @@ RESULTS.md section.
 mazekit is instrumented (only mazekit: numpy and the standard library are not),
 and kernels run as plain Python (``MAZEKIT_JIT=never``): numba cannot compile
 the instrumented bytecode, and the fuzzer sees the kernels' branches that way.
+``--compiled-kernels`` leaves the ``_kernels`` modules uninstrumented instead and
+lets numba compile them: for a reader whose inputs build levels of millions of
+cells (the Sokoban reader's run-length rows), where a plain-Python flood of each
+takes a second and the fuzzer would spend its time there rather than in the reader.
 
 A crash stops the run (libFuzzer's way) and leaves the input in
 ``benchmarks/_build/fuzz/crash-*``; ``--keep-going`` records each distinct
@@ -140,13 +144,23 @@ def _readers() -> object:
     return readers
 
 
+def _kernel_modules() -> list[str]:
+    """The modules of mazekit's compiled loops (``mazekit/**/_kernels.py``)."""
+    src = ROOT / "src"
+    return [".".join(p.relative_to(src).with_suffix("").parts) for p in sorted(src.glob("mazekit/**/_kernels.py"))]
+
+
 def child(args: argparse.Namespace) -> int:
     """Run atheris in this process (it exits the process when done)."""
-    os.environ["MAZEKIT_JIT"] = "never"
     import atheris
 
+    exclude: list[str] = []
+    if args.compiled_kernels:
+        exclude = _kernel_modules()  # left uninstrumented, so numba can compile them
+    else:
+        os.environ["MAZEKIT_JIT"] = "never"
     sys.path.insert(0, str(ROOT))
-    with atheris.instrument_imports(include=["mazekit"]):
+    with atheris.instrument_imports(include=["mazekit"], exclude=exclude):
         for name in INSTRUMENTED + (WEB if args.reader.startswith("api") else []):
             importlib.import_module(name)  # imported here, instrumented; later imports are not
     from tests.fuzz import readers
@@ -230,6 +244,7 @@ def parent(args: argparse.Namespace) -> int:
             f"--seeds={seeds}",
         ]
         + (["--keep-going"] if args.keep_going else [])
+        + (["--compiled-kernels"] if args.compiled_kernels else [])
         + ([f"--max-time={args.max_time}"] if args.max_time else [])
     )
     (OUT / f"{args.reader}.failures").unlink(missing_ok=True)
@@ -261,6 +276,7 @@ def parent(args: argparse.Namespace) -> int:
         "stopped_by_time": bool(args.max_time) and runs < args.runs and status == 0,
         "crash": crash,
         "max_len": args.max_len,
+        "kernels": "compiled" if args.compiled_kernels else "python",
         "when": time.strftime("%Y-%m-%d %H:%M"),
         "load": os.getloadavg()[0],
     }
@@ -293,15 +309,18 @@ def report(args: argparse.Namespace) -> int:
             else "; ".join(f["failure"] for f in r["failures"]) or "a crash (see the log)"
         )
         rate = r["runs"] / r["seconds"] if r["seconds"] else 0
+        mark = " (kernels compiled)" if r.get("kernels") == "compiled" else ""
         rows.append(
-            f"| {name} | {r['runs']:,} | {r['seconds'] / 60:.1f} min ({rate:,.0f}/s) | {r['cov']} | "
+            f"| {name}{mark} | {r['runs']:,} | {r['seconds'] / 60:.1f} min ({rate:,.0f}/s) | {r['cov']} | "
             f"{r['corpus']} | {found} |"
         )
     body = "\n".join(
         [
             f"Command: `python benchmarks/fuzz.py READER --runs 1000000 --keep-going` for each reader, then "
             f"`python benchmarks/fuzz.py --report`. atheris {_atheris_version()}, inputs up to 4096 bytes, "
-            f"mazekit instrumented and its kernels run as plain Python; {machine()}.",
+            f"mazekit instrumented and its kernels run as plain Python (rows marked *kernels compiled*: "
+            f"run with `--compiled-kernels`, the `_kernels` modules left uninstrumented and compiled by numba); "
+            f"{machine()}.",
             "",
             "Each input must get an answer or the refusal the reader promises (an `InputError` whose "
             "message is one line; a 400 with a one-line `error` from the API); a hang over "
@@ -340,6 +359,11 @@ def main(argv: list[str]) -> int:
     p.add_argument("--rss-mb", type=int, default=2048, help="memory limit in MB (default 2048)")
     p.add_argument("--max-time", type=int, help="stop after this many seconds even if fewer inputs have run")
     p.add_argument("--keep-going", action="store_true", help="record failures and go on instead of stopping")
+    p.add_argument(
+        "--compiled-kernels",
+        action="store_true",
+        help="leave the _kernels modules uninstrumented and compiled (for readers whose inputs build big levels)",
+    )
     p.add_argument("--list", action="store_true", help="list the readers")
     p.add_argument("--report", action="store_true", help="write the RESULTS.md section from the recorded runs")
     p.add_argument("--notes", help="a paragraph to put under the table (with --report)")

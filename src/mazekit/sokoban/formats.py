@@ -50,6 +50,10 @@ __all__ = [
 _XSB = set("#@+$*.-_ ")
 _RLE = set("0123456789|")
 _SOLID = set("#@+$*.")
+_XSB_CODES = np.array([ord(ch) for ch in sorted(_XSB)], dtype=np.uint32)
+_GOAL_CODES = np.array([ord(ch) for ch in ".+*"], dtype=np.uint32)
+_PLAYER_CODES = np.array([ord(ch) for ch in "@+"], dtype=np.uint32)
+_BOX_CODES = np.array([ord(ch) for ch in "$*"], dtype=np.uint32)
 
 #: The most cells a level read from text may have (a few run-length rows could otherwise ask for gigabytes).
 MAX_LEVEL_CELLS = 2**22
@@ -110,22 +114,21 @@ def _build_xsb(rows: list[tuple[int, str]], title: str) -> Level:
     width = max(len(t) for _, t in rows)
     if height * width > MAX_LEVEL_CELLS:
         raise InputError(first_line, f"a {height}x{width} level is too large (more than {MAX_LEVEL_CELLS} cells)")
-    walls = np.zeros((height, width), dtype=np.bool_)
-    goals = np.zeros((height, width), dtype=np.bool_)
-    players: list[tuple[int, int, int]] = []
-    boxes: list[int] = []
-    for r, (lineno, text) in enumerate(rows):
-        for c, ch in enumerate(text):
-            if ch == "#":
-                walls[r, c] = True
-            elif ch in "@+":
-                players.append((lineno, r, c))
-            if ch in "$*":
-                boxes.append(r * width + c)
-            if ch in ".+*":
-                goals[r, c] = True
-            if ch not in _XSB:
-                raise InputError(lineno, f"unexpected character {ch!r} in column {c + 1} of the level")
+    # the rows as one array of character codes, short rows padded with floor
+    codes = np.full((height, width), ord(" "), dtype=np.uint32)
+    for r, (_, text) in enumerate(rows):
+        codes[r, : len(text)] = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    bad = np.flatnonzero(~np.isin(codes, _XSB_CODES))
+    if len(bad):
+        r, c = divmod(int(bad[0]), width)
+        raise InputError(rows[r][0], f"unexpected character {chr(int(codes[r, c]))!r} in column {c + 1} of the level")
+    walls = codes == ord("#")
+    goals = np.isin(codes, _GOAL_CODES)
+    flat = codes.ravel()
+    players = [
+        (rows[p // width][0], p // width, p % width) for p in np.flatnonzero(np.isin(flat, _PLAYER_CODES))[:2].tolist()
+    ]
+    boxes = [int(b) for b in np.flatnonzero(np.isin(flat, _BOX_CODES))]
     if not players:
         raise InputError(first_line, "level has no player ('@' or '+')")
     if len(players) > 1:
