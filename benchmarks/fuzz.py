@@ -188,6 +188,9 @@ def child(args: argparse.Namespace) -> int:
 
     if args.reader.startswith("api"):
         readers.api_target(readers.api_seed("/api/search"))  # start the app before the clock
+    if args.reader == "api_solve":
+        # and the solver: with --compiled-kernels its first run compiles the search (a minute)
+        readers.api_solve_target(readers.api_seed(readers.SOLVE))
     argv = [
         sys.argv[0],
         f"-runs={args.runs}",
