@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from mazekit.sokoban import Level, parse_level
+from mazekit.sokoban.solver import PORTFOLIO, SearchOptions
 from tests.conftest import SHARED
 
 LEVELS = SHARED / "levels"
+
+
+def portfolio_with(**changes: object) -> tuple[SearchOptions, ...]:
+    """The fast mode's portfolio with some options changed in every search (a misspelt name fails)."""
+    return tuple(replace(opts, **changes) for opts in PORTFOLIO)  # type: ignore[arg-type]
 
 
 def rows_level(rows: list[str]) -> Level:

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazekit.sokoban import parse_level, replay
+from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
 from mazekit.sokoban.solver import _kernels as K
-from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
 from tests.sokoban.conftest import rows_level
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
@@ -124,9 +124,8 @@ def test_the_packing_advisor_fills_a_goal_corridor_in_a_few_expansions(mode):
     runs = {}
     with jit_mode(mode):
         for advisor in (0, 400):
-            res = search_level(
-                level, time_limit=20, portfolio=({"move_weight": 1000, "pack_advisor": advisor},), bidirectional=False
-            )
+            opts = SearchOptions(move_weight=1000, pack_advisor=advisor, bidirectional=False)
+            res = search_level(level, time_limit=20, options=opts)
             assert res.solution is not None
             r = replay(level, res.solution.lurd)
             assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
@@ -141,9 +140,8 @@ def test_the_packing_advisor_fills_a_goal_corridor_in_a_few_expansions(mode):
 def test_move_weights_and_the_packing_advisor_keep_solutions_valid(text, move_weight, advisor):
     level = parse_level(text)
     for bidi in (False, True):
-        res = search_level(
-            level, time_limit=20, bidirectional=bidi, portfolio=({"move_weight": move_weight, "pack_advisor": advisor},)
-        )
+        opts = SearchOptions(move_weight=move_weight, pack_advisor=advisor, bidirectional=bidi)
+        res = search_level(level, time_limit=20, options=opts)
         assert res.solution is not None
         r = replay(level, res.solution.lurd)
         assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)

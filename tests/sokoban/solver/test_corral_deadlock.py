@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazekit.sokoban import parse_level, replay
+from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
 from mazekit.sokoban.solver import _kernels as K
-from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.problem import Problem
 from mazekit.sokoban.solver.search import _corral_scratch
-from tests.sokoban.conftest import rows_level
+from tests.sokoban.conftest import portfolio_with, rows_level
 from tests.sokoban.solver.test_solver import SMALL, brute_force_pushes, jit_mode, pushed_positions
 from tests.strategies import tiny_sokoban_levels
 
@@ -108,7 +108,7 @@ def test_a_pocket_fenced_by_two_boxes_is_a_corral_deadlock(mode):
 def test_the_search_proves_the_pocket_unsolvable_with_and_without_corral_tests():
     level = rows_level(POCKET)
     for nodes in (0, 64):
-        res = search_level(level, time_limit=20, corral_nodes=nodes)
+        res = search_level(level, time_limit=20, portfolio=portfolio_with(corral_nodes=nodes))
         assert res.solution is None and res.stats.stopped == "unsolvable"
 
 
@@ -137,7 +137,7 @@ def test_a_box_beside_the_fence_can_close_a_corral():
     # the top box alone (the pinning box only below it) is not a deadlock
     assert not CorralChecker(prob, grow=1).dead(np.sort(cells[[0, 1]]), int(prob.player))
     for grow in (0, 1):
-        res = search_level(level, time_limit=20, corral_grow=grow)
+        res = search_level(level, time_limit=20, portfolio=portfolio_with(corral_grow=grow))
         assert res.solution is None and res.stats.stopped == "unsolvable"
 
 
@@ -167,7 +167,9 @@ def test_no_corral_deadlock_along_the_reference_solutions(xsokoban):
 def test_options_of_the_fast_search_keep_solutions_valid(text, penalty, corral_nodes):
     """The backward search's player penalty and the corral test's bound change the order, never the answer."""
     level = parse_level(text)
-    res = search_level(level, time_limit=20, player_penalty=penalty, corral_nodes=corral_nodes)
+    res = search_level(
+        level, time_limit=20, portfolio=portfolio_with(player_penalty=penalty, corral_nodes=corral_nodes)
+    )
     assert res.solution is not None and replay(level, res.solution.lurd).solved
 
 
@@ -175,5 +177,5 @@ def test_options_of_the_fast_search_keep_solutions_valid(text, penalty, corral_n
 @pytest.mark.parametrize("grow", [0, 1, 3])
 def test_grown_corrals_keep_solutions_valid(text, grow):
     level = parse_level(text)
-    res = search_level(level, time_limit=20, portfolio=({"corral_grow": grow},))
+    res = search_level(level, time_limit=20, options=SearchOptions(corral_grow=grow))
     assert res.solution is not None and replay(level, res.solution.lurd).solved

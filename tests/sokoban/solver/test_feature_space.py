@@ -14,7 +14,7 @@ from mazekit.sokoban import parse_level, parse_levels, replay
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.search import goal_areas
-from tests.sokoban.conftest import rows_level
+from tests.sokoban.conftest import portfolio_with, rows_level
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import tiny_sokoban_levels
 
@@ -119,7 +119,7 @@ def test_packing_and_out_of_plan_features_of_a_goal_area():
 @pytest.mark.parametrize("bidirectional", [False, True])
 def test_feature_space_solutions_replay_to_a_win(text, bidirectional):
     level = parse_level(text)
-    res = search_level(level, fess=True, bidirectional=bidirectional, time_limit=20)
+    res = search_level(level, portfolio=portfolio_with(fess=True, bidirectional=bidirectional), time_limit=20)
     assert res.solution is not None
     r = replay(level, res.solution.lurd)
     assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
@@ -128,16 +128,16 @@ def test_feature_space_solutions_replay_to_a_win(text, bidirectional):
 def test_compiled_and_python_feature_space_agree():
     level = parse_level(SMALL[4])
     with jit_mode("never"):
-        a = search_level(level, fess=True, time_limit=None)
+        a = search_level(level, portfolio=portfolio_with(fess=True), time_limit=None)
     with jit_mode("always"):
-        b = search_level(level, fess=True, time_limit=None)
+        b = search_level(level, portfolio=portfolio_with(fess=True), time_limit=None)
     assert a.solution is not None and b.solution is not None
     assert a.solution.lurd == b.solution.lurd
     assert (a.stats.nodes, a.stats.expanded) == (b.stats.nodes, b.stats.expanded)
 
 
 def test_feature_space_search_under_a_tiny_memory_cap():
-    res = search_level(parse_level(SMALL[4]), fess=True, memory=2000, time_limit=5)
+    res = search_level(parse_level(SMALL[4]), portfolio=portfolio_with(fess=True), memory=2000, time_limit=5)
     assert res.solution is None and res.stats.stopped == "memory"
 
 
@@ -146,5 +146,5 @@ def test_microban_153_the_level_the_best_first_search_misses():
     if not path.exists():
         pytest.skip(f"{path} is not available")
     level = parse_levels(path.read_bytes())[152]
-    res = search_level(level, fess=True, time_limit=120)
+    res = search_level(level, portfolio=portfolio_with(fess=True), time_limit=120)
     assert res.solution is not None and replay(level, res.solution.lurd).solved

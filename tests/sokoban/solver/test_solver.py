@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from mazekit import _jit
 from mazekit.sokoban import Level, State, legal_pushes, parse_level, parse_levels, push, replay, step
 from mazekit.sokoban.rules import canonical
-from mazekit.sokoban.solver import Problem, as_problem, search_level, solve
+from mazekit.sokoban.solver import Problem, SearchOptions, as_problem, search_level, solve
 from mazekit.sokoban.solver import _kernels as K
-from tests.sokoban.conftest import rows_level
+from tests.sokoban.conftest import portfolio_with, rows_level
 from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
@@ -81,7 +81,7 @@ def test_optimal_matches_brute_force(text):
 def test_backward_and_forward_alone(text, corrals):
     level = parse_level(text)
     for bidi in (False, True):
-        res = search_level(level, bidirectional=bidi, corrals=corrals, time_limit=20)
+        res = search_level(level, portfolio=portfolio_with(bidirectional=bidi, corrals=corrals), time_limit=20)
         assert res.solution is not None and replay(level, res.solution.lurd).solved
 
 
@@ -277,7 +277,9 @@ def test_packing_order_fills_a_dead_end_corridor_from_its_end():
 def test_goal_macros_give_replayable_solutions(strict, mode):
     level = rows_level(GOAL_CORRIDOR)
     with jit_mode(mode):
-        res = search_level(level, time_limit=20, weight=3, strict_packing=strict, bidirectional=False)
+        res = search_level(
+            level, time_limit=20, options=SearchOptions(weight=3, strict_packing=strict, bidirectional=False)
+        )
     assert res.solution is not None
     r = replay(level, res.solution.lurd)
     assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
@@ -331,7 +333,7 @@ def test_compiling_the_kernel_is_not_charged_to_the_time_limit(monkeypatch):
 
     fake = FirstCallCompiles()
     monkeypatch.setattr(K.search_kernel, "pick", lambda work: fake)
-    res = search_level(parse_level(SMALL[4]), time_limit=0.3, bidirectional=False)
+    res = search_level(parse_level(SMALL[4]), time_limit=0.3, portfolio=portfolio_with(bidirectional=False))
     assert res.stats.stopped == "solved" and res.stats.time >= 0.5
 
 
@@ -342,11 +344,11 @@ def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
 
     from mazekit.sokoban.solver import search as S
 
-    calls: list[tuple[float | None, dict]] = []
+    calls: list[tuple[float | None, SearchOptions]] = []
     outcomes: list[str] = []
 
-    def fake(level, *, time_limit, optimal, memory, **run):
-        calls.append((time_limit, run))
+    def fake(prob, opts, *, time_limit, memory, progress):
+        calls.append((time_limit, opts))
         stopped = outcomes[len(calls) - 1]
         compile_time = 0.3 if len(calls) == 1 else 0.0  # charged to no share
         _time.sleep(0.05 + compile_time)
@@ -354,12 +356,10 @@ def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
 
     monkeypatch.setattr(S, "_search_one", fake)
     level = parse_level(SMALL[4])
-    portfolio = ({}, {"corral_grow": 1}, {"player_penalty": 2})
+    portfolio = (SearchOptions(), SearchOptions(corral_grow=1), SearchOptions(player_penalty=2))
     outcomes[:] = ["time", "memory", "time"]
-    res = search_level(level, time_limit=3.0, portfolio=portfolio, corral_nodes=8, player_penalty=0)
-    assert [run["corral_nodes"] for _, run in calls] == [8, 8, 8]
-    assert [run.get("corral_grow") for _, run in calls] == [None, 1, None]
-    assert [run["player_penalty"] for _, run in calls] == [0, 0, 0]  # the caller's options win
+    res = search_level(level, time_limit=3.0, portfolio=portfolio)
+    assert [opts for _, opts in calls] == list(portfolio)  # in order, each as written
     shares = [t for t, _ in calls]
     assert shares[0] == pytest.approx(1.0, abs=0.05)
     assert shares[1] == pytest.approx(2.95 / 2, abs=0.05) and shares[2] == pytest.approx(2.9, abs=0.05)
@@ -372,3 +372,44 @@ def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
     outcomes[:] = ["time", "time"]
     assert search_level(level, time_limit=None, portfolio=portfolio).stats.stopped == "time"
     assert len(calls) == 1  # no limit: the first search runs until it is done
+
+
+def test_search_options_fail_where_they_are_written():
+    """A misspelt option, a wrong type or a value out of range fails when the options are made."""
+    from mazekit.sokoban.solver import PORTFOLIO
+
+    with pytest.raises(TypeError, match="wieght"):
+        SearchOptions(wieght=3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="corrals must be True or False"):
+        SearchOptions(corrals=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="weight must be an int"):
+        SearchOptions(weight=2.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="corral_grow must be an int >= 0"):
+        SearchOptions(corral_grow=-1)
+    with pytest.raises(ValueError, match="weight must be 1 or more"):
+        SearchOptions(weight=0)
+    with pytest.raises(ValueError, match="backward_share"):
+        SearchOptions(backward_share=1.0)
+    with pytest.raises(ValueError, match="corral_nodes must be at most"):
+        SearchOptions(corral_nodes=10**6)
+    assert all(isinstance(o, SearchOptions) for o in PORTFOLIO) and len(set(PORTFOLIO)) == len(PORTFOLIO)
+    a = SearchOptions(corral_grow=1).for_optimal()
+    assert (a.bidirectional, a.macros, a.fess, a.corral_grow) == (False, False, False, 1)
+
+
+def test_fixed_slices_make_a_run_independent_of_the_clock():
+    """With fixed slices and an expansion cap a search is a function of the level and the options:
+    the same nodes, expansions and solution on every run, compiled or not."""
+    from mazekit.sokoban.solver import PORTFOLIO
+    from mazekit.sokoban.solver.search import _search_one
+
+    level = rows_level(GOAL_CORRIDOR)
+    prob = as_problem(level)
+    seen = set()
+    for mode in ("never", "always", "always"):
+        with jit_mode(mode):
+            for opts in PORTFOLIO:
+                res = _search_one(prob, opts, time_limit=None, fixed_slice=4, max_expansions=10**6)
+                assert res.solution is not None and replay(level, res.solution.lurd).solved
+                seen.add((opts, res.stats.nodes, res.stats.expanded, res.solution.lurd))
+    assert len(seen) == len(PORTFOLIO)

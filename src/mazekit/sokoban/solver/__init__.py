@@ -11,11 +11,22 @@ The solver reads the engine's levels (:class:`mazekit.sokoban.Level`); parse tex
 from __future__ import annotations
 
 from .problem import Problem, as_problem
-from .search import DEFAULT_MEMORY, SearchResult, SearchStats, Solution, search_level, solve
+from .search import (
+    DEFAULT_MEMORY,
+    PORTFOLIO,
+    SearchOptions,
+    SearchResult,
+    SearchStats,
+    Solution,
+    search_level,
+    solve,
+)
 
 __all__ = [
     "DEFAULT_MEMORY",
+    "PORTFOLIO",
     "Problem",
+    "SearchOptions",
     "SearchResult",
     "SearchStats",
     "Solution",

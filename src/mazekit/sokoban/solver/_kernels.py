@@ -27,6 +27,8 @@ wrapper can check the clock and Ctrl-C between calls.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 
 from ..._jit import njit
@@ -979,198 +981,358 @@ def lookup_kernel(table, phash, pplayer, pboxes, key, cells, player):  # type: i
         pos = (pos + 1) & mask
 
 
+# ------------------------------------------------------------------ the search, in phases
+#
+# One call of :func:`search_kernel` takes nodes from the open list and expands them:
+#
+# 1. take the next node (:func:`take_kernel`: the heap's best, or in the feature-space
+#    search the next feature cell's best; :func:`put_back_kernel` undoes it);
+# 2. load it (in :func:`expand_kernel`, as the phases below): its position, the player's region, the
+#    assignment, a PI-corral that restricts the pushes, the packing advisor's choices;
+# 3. generate each box's moves: the first step (a push or pull, or the packing
+#    advisor's move: :func:`advisor_step_kernel`), then the macros that carry it on
+#    (:func:`tunnel_kernel`, :func:`goal_step_kernel`);
+# 4. prune the child: freeze deadlocks (:func:`frozen_after_kernel`), the bound, the
+#    corral-deadlock test; find it in the table (A* reopens it: :func:`reopen_kernel`);
+# 5. store, score and open it (:func:`insert_kernel`), or stop when it meets the other
+#    direction or is a goal.
+#
+# The arrays travel in a few named groups (:class:`Board`, :class:`Pool`,
+# :class:`Frontier`, :class:`Scratch`, :class:`Assign`, :class:`GoalScratch`) and the
+# options in one :class:`Settings`. A group goes to a helper that uses most of it;
+# :func:`expand_kernel` unpacks them once a slice and hands each per-move helper the
+# few arrays it reads, because numba increfs every array passed to a function, at
+# each call: with whole groups passed per move the search ran six times slower, and
+# with them passed to a function per expansion a third slower.
+
+
+class Board(NamedTuple):
+    """The level as one direction sees it; read, never written.
+
+    ``dead`` and ``dist`` are the direction's own (the backward search's refer to
+    the start's box cells); ``zbox``/``zpl`` are the Zobrist keys of a box and of
+    the normalised player on each cell; ``garea``/``forder``/``fstart`` the goal
+    areas and their packing orders (see ``search.goal_areas``; one empty area when
+    unused).
+    """
+
+    floor: Any
+    goalm: Any
+    goals: Any
+    dead: Any
+    dist: Any
+    off: Any
+    zbox: Any
+    zpl: Any
+    garea: Any
+    forder: Any
+    fstart: Any
+
+
+class Pool(NamedTuple):
+    """The states of one direction by node index, and the table that finds them.
+
+    ``boxes[n]`` the sorted box cells, ``player[n]`` the normalised player,
+    ``parent[n]``, ``g[n]`` (moves of boxes so far), ``push[n]`` (the move that
+    made it, see :func:`encode_push`), ``hash[n]`` (its Zobrist key), ``acc[n]``
+    (pushes on its way that improved no feature); ``table`` holds ``node + 1``
+    by key (0 empty).
+    """
+
+    boxes: Any
+    player: Any
+    parent: Any
+    g: Any
+    push: Any
+    hash: Any
+    acc: Any
+    table: Any
+
+
+class Frontier(NamedTuple):
+    """The open states: a binary heap of ``(key, node)`` (``hkey``, ``hnode``) for the
+    best-first and A* searches, or one pairing heap per feature cell (roots ``croot``,
+    children ``mch``, keys ``mkey``) for the feature-space search."""
+
+    hkey: Any
+    hnode: Any
+    croot: Any
+    mch: Any
+    mkey: Any
+
+
+class Scratch(NamedTuple):
+    """Working arrays of one expansion.
+
+    ``boxat`` (cell -> box, -1), ``cells`` (the boxes being moved) and
+    ``sorted_cells`` (a child's sorted boxes); ``mark``/``mark2`` the player's
+    region of the node and of a child (by stamp), ``queue`` for floods; ``fz``
+    frozen boxes; ``lab``, ``bseen``, ``allow`` the PI-corral test's; ``pa_box``,
+    ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area.
+    """
+
+    boxat: Any
+    mark: Any
+    mark2: Any
+    queue: Any
+    cells: Any
+    sorted_cells: Any
+    fz: Any
+    lab: Any
+    bseen: Any
+    allow: Any
+    pa_box: Any
+    pa_tgt: Any
+    pa_end: Any
+
+
+class Assign(NamedTuple):
+    """The Hungarian method's arrays: the node's potentials and matching (``u``, ``v``,
+    ``p``), a child's (``u2``, ``v2``, ``p2``) and the shared work arrays."""
+
+    u: Any
+    v: Any
+    p: Any
+    way: Any
+    minv: Any
+    used: Any
+    u2: Any
+    v2: Any
+    p2: Any
+
+
+class GoalScratch(NamedTuple):
+    """Working arrays of the lone-box searches of the goal macros and the packing
+    advisor (:func:`goal_macro_kernel`) and of the feature cells' flood."""
+
+    vis: Any
+    stamp: Any
+    qbox: Any
+    qpl: Any
+    qg: Any
+    mark: Any
+    out: Any
+
+
+class Settings(NamedTuple):
+    """One direction's options, as integers (see ``search.SearchOptions``).
+
+    ``optimal`` (A*), ``weight`` (the key is ``weight * h + g``), ``corrals``
+    (PI-corral pruning), ``backward`` (this direction pulls), ``goal_player`` (the
+    backward search's goal region, named by its smallest cell), ``macros`` (0 off,
+    1 tunnel and goal macros, 2 strict packing order), ``fess`` (feature-space),
+    ``corral_nodes``/``corral_boxes``/``corral_grow`` (the corral-deadlock test's
+    bounds, 0 nodes: off), ``player_penalty`` (added to the backward bound when the
+    player cannot reach the goal region), ``move_weight`` (the key's share of the
+    pushes that improved no feature) and ``pack_advisor`` (the advisor's search
+    bound, 0: off).
+    """
+
+    optimal: int
+    weight: int
+    corrals: int
+    backward: int
+    goal_player: int
+    macros: int
+    fess: int
+    corral_nodes: int
+    corral_boxes: int
+    corral_grow: int
+    player_penalty: int
+    move_weight: int
+    pack_advisor: int
+
+
+#: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
+KEY_SHIFT = 20
+#: The bound's bits of a key.
+H_MASK = (1 << KEY_SHIFT) - 1
+#: A push code holds ``cell * 4 + direction`` below PUSH_STEPS_SHIFT, the pushes the
+#: move made (macros make several) from there, and 1 at PUSH_MACRO_SHIFT for a goal
+#: macro or advisor's move (whose pushes are found again when the solution is rebuilt).
+PUSH_STEPS_SHIFT = 20
+PUSH_MACRO_SHIFT = 30
+#: ``cell * 4 + direction`` of a push code.
+PUSH_MOVE_MASK = (1 << PUSH_STEPS_SHIFT) - 1
+#: The pushes of a push code (after the shift).
+PUSH_STEPS_MASK = (1 << (PUSH_MACRO_SHIFT - PUSH_STEPS_SHIFT)) - 1
+#: A macro longer than this is not taken (two in a row stay below PUSH_STEPS_MASK).
+MAX_MACRO_STEPS = 512
+
+
 @njit
-def search_kernel(  # type: ignore[no-untyped-def]
-    floor,
-    goalm,
-    goals,
-    dead,
-    dist,
-    off,
-    zbox,
-    zpl,
-    pboxes,
-    pplayer,
-    pparent,
-    pg,
-    ppush,
-    phash,
-    table,
-    hkey,
-    hnode,
-    ctr,
-    optimal,
-    weight,
-    budget,
-    boxat,
-    mark,
-    mark2,
-    queue,
-    cells,
-    sorted_cells,
-    u,
-    v,
-    p,
-    way,
-    minv,
-    used,
-    u2,
-    v2,
-    p2,
-    fz,
-    lab,
-    bseen,
-    allow,
-    use_corrals,
-    backward,
-    goal_player,
-    otable,
-    ophash,
-    opplayer,
-    opboxes,
-    macros,
-    fess,
-    mch,
-    mkey,
-    croot,
-    garea,
-    forder,
-    fstart,
-    gvis,
-    gstamp,
-    gqbox,
-    gqpl,
-    gqg,
-    gmark,
-    gout,
-    climit,
-    cmaxb,
-    cgrow,
-    cs,
-    ppen,
-    pacc,
-    cacc,
-    pam,
-):
+def encode_push(macro, steps, cell, d):  # type: ignore[no-untyped-def]
+    """The push code of a move of ``steps`` pushes from ``cell`` in direction ``d``
+    (``macro`` 1: a goal macro or advisor's move)."""
+    return (macro << PUSH_MACRO_SHIFT) | (steps << PUSH_STEPS_SHIFT) | (cell * 4 + (d & 3))
+
+
+@njit
+def is_goal_kernel(s, h, player):  # type: ignore[no-untyped-def]
+    """True for a solved position: bound 0 and, backward, the player in the goal region."""
+    return h == 0 and (s.backward == 0 or player == s.goal_player)
+
+
+@njit
+def initial_key_kernel(s, h):  # type: ignore[no-untyped-def]
+    """The key of a root of bound ``h``."""
+    if s.optimal != 0:
+        return (np.int64(h) << KEY_SHIFT) | h
+    return (np.int64(s.weight * h) << KEY_SHIFT) | h
+
+
+@njit
+def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[no-untyped-def]
+    """Normalise, deduplicate and open the roots (the pool's first ``ctr[C_ROOTS]``
+    entries, sorted boxes and raw player); SOLVED when one is a goal or met."""
+    nb = sc.cells.shape[0]
+    n = 0
+    for r in range(ctr[C_ROOTS]):
+        for j in range(nb):
+            sc.cells[j] = pool.boxes[r, j]
+            sc.boxat[sc.cells[j]] = j
+        ctr[C_STAMP] += 1
+        pl = flood_min_kernel(board.floor, sc.boxat, board.off, pool.player[r], ctr[C_STAMP], sc.mark, sc.queue)
+        for j in range(nb):
+            sc.boxat[sc.cells[j]] = -1
+        h = hungarian_kernel(sc.cells, board.dist, asg.u, asg.v, asg.p, asg.way, asg.minv, asg.used)
+        if h >= BIG:
+            continue
+        key = board.zpl[pl]
+        for j in range(nb):
+            key ^= board.zbox[sc.cells[j]]
+        found = lookup_kernel(pool.table, pool.hash, pool.player, pool.boxes, key, sc.cells, pl)
+        if found >= 0 and found < n:
+            continue
+        # move root r to slot n (n <= r)
+        store_kernel(pool, ctr, n, -1, pl, 0, -1, key, found, sc.cells)
+        if h < ctr[C_BEST_H] or n == 0:
+            ctr[C_BEST_H] = h
+        if is_goal_kernel(s, h, pl):
+            return solved_kernel(ctr, n, -1)
+        met = lookup_kernel(other.table, other.hash, other.player, other.boxes, key, sc.cells, pl)
+        if met >= 0:
+            return solved_kernel(ctr, n, met)
+        hk = initial_key_kernel(s, h)
+        if s.fess != 0:
+            for j in range(nb):
+                sc.boxat[sc.cells[j]] = j
+            cell = feature_cell_kernel(
+                board.floor, sc.boxat, board.off, board.goals, board.garea, board.forder, board.fstart, gs.mark,
+                gs.stamp, sc.queue,
+            )  # fmt: skip
+            for j in range(nb):
+                sc.boxat[sc.cells[j]] = -1
+            cell_push_kernel(fr.croot, cell, n, hk, fr.mch, fr.mkey)
+            ctr[C_OPEN] += 1
+        else:
+            ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], hk, n)
+        n += 1
+    return RUNNING
+
+
+@njit
+def solved_kernel(ctr, node, meet):  # type: ignore[no-untyped-def]
+    """Record the solution's node (and the other direction's node it met, -1 none)."""
+    ctr[C_SOLUTION] = node
+    ctr[C_MEET] = meet
+    return SOLVED
+
+
+@njit
+def take_kernel(fr, ctr, fess):  # type: ignore[no-untyped-def]
+    """Phase 1: remove the next node from the open list; ``(key, node)``, node -1 when empty.
+
+    The feature-space search's cells take turns, each giving its own best state, so a
+    plateau of look-alike states in one cell cannot starve the others.
+    """
+    if fess != 0:
+        if ctr[C_OPEN] == 0:
+            return np.int64(0), -1
+        ncell = fr.croot.shape[0]
+        cur = ctr[C_CURSOR]
+        while fr.croot[cur] < 0:
+            cur = (cur + 1) % ncell
+        k = fr.croot[cur]
+        top = fr.mkey[k]
+        fr.croot[cur] = meld_kernel(fr.mch[2 * k], fr.mch[2 * k + 1], fr.mch, fr.mkey)
+        ctr[C_OPEN] -= 1
+        ctr[C_CURSOR] = (cur + 1) % ncell
+        return top, k
+    if ctr[C_HEAP] == 0:
+        return np.int64(0), -1
+    top, k = heap_pop_kernel(fr.hkey, fr.hnode, ctr[C_HEAP])
+    ctr[C_HEAP] -= 1
+    return top, k
+
+
+@njit
+def put_back_kernel(fr, ctr, fess, top, k):  # type: ignore[no-untyped-def]
+    """Undo :func:`take_kernel` (the node's expansion is redone once there is room)."""
+    if fess != 0:
+        ncell = fr.croot.shape[0]
+        back = (ctr[C_CURSOR] + ncell - 1) % ncell
+        cell_push_kernel(fr.croot, back, k, top, fr.mch, fr.mkey)
+        ctr[C_OPEN] += 1
+        ctr[C_CURSOR] = back
+    else:
+        ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], top, k)
+
+
+@njit
+def search_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # type: ignore[no-untyped-def]
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
-    ``optimal`` != 0: A* on ``g + h`` (h the minimum-cost matching, admissible
-    and consistent), the goal tested when a node is taken from the heap, so the
-    solution has the fewest pushes. Otherwise the key is ``weight * h + g`` and
-    the goal is tested when a node is generated.
-
-    ``backward`` != 0: the search *pulls* boxes from the goals towards the
-    start (``dead`` and ``dist`` then refer to the start's box cells), and a
-    goal also needs the player's region to be ``goal_player``'s; a state whose
-    player cannot reach ``goal_player``'s cell gets ``ppen`` added to its bound
-    in the key (fast mode). With ``fess`` and ``cacc`` > 0, ``pacc`` counts the pushes on the
-    way to each state that improved no feature (packing, out of plan, connectivity; as in
-    FESS, a push that improves one costs nothing, like an advisor's move), and ``cacc`` times
-    that count is added to the key, so a cell's shallow states come first. With ``fess`` and
-    ``pam`` > 0 (the packing advisor), each expansion also pushes, for each goal area whose
-    packing order is unfinished, the box nearest to the area's next goal all the way there
-    when a lone-box search of at most ``pam`` (box cell, side) states finds the way (a goal
-    macro move). The roots are the first ``ctr[C_ROOTS]`` entries of the pool (sorted boxes,
-    raw player).
-    Every new state is looked up in the other direction's table (``otable``
-    ...; a table of size 1 holding 0 is empty): a hit ends the search with
-    ``ctr[C_MEET]`` the other search's node.
+    Runs at most ``budget`` expansions. ``s`` (:class:`Settings`): with ``optimal``
+    A* on ``g + h`` (h the minimum-cost matching, admissible and consistent), the
+    goal tested when a node is taken, so the solution has the fewest pushes;
+    otherwise the key is ``weight * h + g`` and the goal is tested when a node is
+    generated. ``backward``: the search *pulls* boxes from the goals towards the
+    start, and a goal also needs the player's region to be ``goal_player``'s.
+    ``fess``: the feature-space search (see :func:`take_kernel`), with
+    ``move_weight`` and ``pack_advisor`` (see :func:`insert_kernel` and
+    :func:`advisor_step_kernel`). Every new state is looked up in the other
+    direction's pool ``other`` (a table of size 1 holding 0 is empty): a hit ends
+    the search with ``ctr[C_MEET]`` the other search's node. ``cs`` is the
+    corral-deadlock test's scratch (see :func:`corral_deadlock_kernel`).
     """
-    nb = cells.shape[0]
-    nareas = fstart.shape[0] - 1
-    pa_box = np.full(max(nareas, 1), -1, dtype=np.int64)
-    pa_tgt = np.full(max(nareas, 1), -1, dtype=np.int64)
-    pa_end = np.empty(max(nareas, 1), dtype=np.int64)
-    cap = ctr[C_CAP]
-    hcap = hkey.shape[0]
-    shift = 20
-    hmask = (1 << shift) - 1
     if ctr[C_INIT] == 0:
         ctr[C_INIT] = 1
-        nroots = ctr[C_ROOTS]
-        n = 0
-        for r in range(nroots):
-            for j in range(nb):
-                cells[j] = pboxes[r, j]
-                boxat[cells[j]] = j
-            ctr[C_STAMP] += 1
-            pl = flood_min_kernel(floor, boxat, off, pplayer[r], ctr[C_STAMP], mark, queue)
-            for j in range(nb):
-                boxat[cells[j]] = -1
-            h = hungarian_kernel(cells, dist, u, v, p, way, minv, used)
-            if h >= BIG:
-                continue
-            key = zpl[pl]
-            for j in range(nb):
-                key ^= zbox[cells[j]]
-            found = lookup_kernel(table, phash, pplayer, pboxes, key, cells, pl)
-            if found >= 0 and found < n:
-                continue
-            # move root r to slot n (n <= r)
-            for j in range(nb):
-                pboxes[n, j] = cells[j]
-            pplayer[n] = pl
-            pparent[n] = -1
-            pg[n] = 0
-            pacc[n] = 0
-            ppush[n] = -1
-            phash[n] = key
-            table[-1 - found] = n + 1
-            ctr[C_NODES] = n + 1
-            if h < ctr[C_BEST_H] or n == 0:
-                ctr[C_BEST_H] = h
-            if h == 0 and (backward == 0 or pl == goal_player):
-                ctr[C_SOLUTION] = n
-                ctr[C_MEET] = -1
-                return SOLVED
-            met = lookup_kernel(otable, ophash, opplayer, opboxes, key, cells, pl)
-            if met >= 0:
-                ctr[C_SOLUTION] = n
-                ctr[C_MEET] = met
-                return SOLVED
-            if optimal != 0:
-                hk = (np.int64(h) << shift) | h
-            else:
-                hk = (np.int64(weight * h) << shift) | h
-            if fess != 0:
-                for j in range(nb):
-                    boxat[cells[j]] = j
-                cell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue)
-                for j in range(nb):
-                    boxat[cells[j]] = -1
-                cell_push_kernel(croot, cell, n, hk, mch, mkey)
-                ctr[C_OPEN] += 1
-            else:
-                ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
-            n += 1
+        if roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs) == SOLVED:
+            return SOLVED
+    return expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs)
+
+
+@njit
+def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # type: ignore[no-untyped-def]
+    """One slice of :func:`search_kernel`: at most ``budget`` times, take a node (phase
+    1), load it (2), generate every box's moves (3), prune each child (4), and store,
+    score and open the survivors (5); a status code.
+
+    The groups are unpacked once a slice and the helpers get the few arrays they use
+    (see the notes above :class:`Board`): this is why the phases are the parts of one
+    loop here rather than functions of their own.
+    """
+    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart = board
+    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end = sc
+    u, v, p, way, minv, used, u2, v2, p2 = asg
+    pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
+    otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
+    gmark, gstamp = gs.mark, gs.stamp
+    nb = cells.shape[0]
     for _ in range(budget):
-        if fess != 0:
-            # feature-space search: the feature cells take turns, each giving its best state
-            if ctr[C_OPEN] == 0:
-                return EXHAUSTED
-            cur = ctr[C_CURSOR]
-            while croot[cur] < 0:
-                cur = (cur + 1) % croot.shape[0]
-            k = croot[cur]
-            top = mkey[k]
-            croot[cur] = meld_kernel(mch[2 * k], mch[2 * k + 1], mch, mkey)
-            ctr[C_OPEN] -= 1
-            ctr[C_CURSOR] = (cur + 1) % croot.shape[0]
-        else:
-            if ctr[C_HEAP] == 0:
-                return EXHAUSTED
-            top, k = heap_pop_kernel(hkey, hnode, ctr[C_HEAP])
-            ctr[C_HEAP] -= 1
-        hk_h = top & hmask
-        g = pg[k]
-        if optimal != 0:
-            if (top >> shift) - hk_h != g:
+        # phase 1: the next node
+        top, k = take_kernel(fr, ctr, s.fess)
+        if k < 0:
+            return EXHAUSTED
+        if s.optimal != 0:
+            h = top & H_MASK
+            if (top >> KEY_SHIFT) - h != pg[k]:
                 continue  # stale entry: a shorter way to this node was found
-            if hk_h == 0 and (backward == 0 or pplayer[k] == goal_player):
-                ctr[C_SOLUTION] = k
-                ctr[C_MEET] = -1
-                return SOLVED
+            if is_goal_kernel(s, h, pplayer[k]):
+                return solved_kernel(ctr, k, -1)
         ctr[C_EXPANDED] += 1
+        # phase 2: the node's position, region, assignment, corral restriction and advice
         for j in range(nb):
             cells[j] = pboxes[k, j]
             boxat[cells[j]] = j
@@ -1178,12 +1340,11 @@ def search_kernel(  # type: ignore[no-untyped-def]
         stamp = ctr[C_STAMP]
         flood_min_kernel(floor, boxat, off, pplayer[k], stamp, mark, queue)
         hungarian_kernel(cells, dist, u, v, p, way, minv, used)
-        parent_key = phash[k] ^ zpl[pplayer[k]]
         pcell = 0
-        if fess != 0 and cacc > 0:
+        if s.fess != 0 and s.move_weight > 0:
             pcell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue)
         restricted = False
-        if use_corrals != 0 and backward == 0:
+        if s.corrals != 0 and s.backward == 0:
             res = pi_corral_kernel(
                 floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ctr[C_LAB], queue, bseen, allow
             )
@@ -1191,264 +1352,110 @@ def search_kernel(  # type: ignore[no-untyped-def]
             restricted = (res & 1) != 0
             if restricted:
                 ctr[C_PRUNED] += 1
-        npa = 0
-        if pam > 0 and fess != 0 and backward == 0 and not restricted:
-            npa = pack_advice_kernel(boxat, cells, goals, garea, forder, fstart, dist, pa_end, pa_box, pa_tgt)
+        advice = 0
+        if s.pack_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
+            advice = pack_advice_kernel(boxat, cells, goals, garea, forder, fstart, dist, pa_end, pa_box, pa_tgt)
+        parent_key = phash[k] ^ zpl[pplayer[k]]
         status = RUNNING
         for i in range(nb):
             c = cells[i]
-            for d in range(5 if npa > 0 else 4):
-                pa_steps = 0
-                pa_pl = 0
-                to = c
-                newpl = c
+            for d in range(5 if advice > 0 else 4):
+                # phase 3: the move's first step: a push (a pull backward) if the player can get
+                # behind the box, the way is free and not dead, and a PI-corral allows it; d == 4,
+                # the packing advisor's move of box i (written out here, not called: an array
+                # passed to a function costs two atomic reference counts a call, per move)
+                to0, pl0, steps0 = c + off[d & 3], c, 1
                 if d == 4:
-                    # the packing advisor's move of box i, if it is one's choice
                     tgt = -1
-                    for a in range(nareas):
+                    for a in range(pa_box.shape[0]):
                         if pa_box[a] == i:
                             tgt = pa_tgt[a]
                     if tgt < 0:
                         continue
-                    pa_steps = goal_macro_kernel(
-                        floor,
-                        dead,
-                        boxat,
-                        off,
-                        garea,
-                        -1,
-                        c,
-                        pplayer[k],
-                        tgt,
-                        gvis,
-                        gstamp,
-                        gqbox,
-                        gqpl,
-                        gqg,
-                        gmark,
-                        queue,
-                        gout,
-                        pam,
-                    )
-                    if pa_steps <= 0 or pa_steps >= 512:
+                    to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, s.pack_advisor, pplayer[k], c, tgt)
+                    if steps0 == 0:
                         continue
-                    pa_pl = gout[0]
-                    to = tgt
-                elif backward != 0:
-                    # pull: the player on c + off[d] steps back to c + 2 off[d]
-                    to = c + off[d]
-                    newpl = to + off[d]
-                    if mark[to] != stamp or floor[newpl] == 0 or boxat[newpl] >= 0 or dead[to] != 0:
+                elif s.backward != 0:
+                    pl0 = to0 + off[d]
+                    if mark[to0] != stamp or floor[pl0] == 0 or boxat[pl0] >= 0 or dead[to0] != 0:
                         continue
-                else:
-                    behind = c - off[d]
-                    to = c + off[d]
-                    newpl = c
-                    if mark[behind] != stamp or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
-                        continue
-                    if restricted and allow[i * 4 + d] == 0:
-                        continue
-                # with goal macros (not strict) a push into a goal area gives two children:
-                # the plain push, then the push carried on to the area's next goal
-                for variant in range(2 if macros == 1 and backward == 0 and d < 4 else 1):
-                    if variant == 1:
-                        to = c + off[d]
-                        newpl = c
-                    # make the move
+                elif mark[c - off[d]] != stamp or floor[to0] == 0 or boxat[to0] >= 0 or dead[to0] != 0:
+                    continue
+                elif restricted and allow[i * 4 + d] == 0:
+                    continue
+                # with goal macros (forward, not strict) a push gives two children: the plain
+                # push, then the push carried on to its goal area's next goal when that applies
+                for variant in range(2 if s.macros == 1 and s.backward == 0 and d < 4 else 1):
+                    to, newpl, steps = to0, pl0, steps0
                     boxat[c] = -1
                     boxat[to] = i
                     cells[i] = to
-                    steps = 1
+                    macro = 0
                     if d == 4:
-                        newpl = pa_pl
-                        steps = pa_steps
+                        macro = 1
                         ctr[C_MACROS] += 1
-                    elif macros != 0 and backward == 0:
-                        # tunnel macro: a box pushed along a one-wide corridor, the player
-                        # following in it, goes on to the corridor's end in one move
-                        a = 2 if d < 2 else 0
-                        while (
-                            goalm[to] == 0
-                            and floor[to + off[a]] == 0
-                            and floor[to + off[a + 1]] == 0
-                            and floor[newpl + off[a]] == 0
-                            and floor[newpl + off[a + 1]] == 0
-                        ):
-                            nxt = to + off[d]
-                            if floor[nxt] == 0 or boxat[nxt] >= 0 or dead[nxt] != 0:
-                                break
-                            boxat[to] = -1
-                            boxat[nxt] = i
-                            cells[i] = nxt
-                            newpl = to
-                            to = nxt
-                            steps += 1
-                    gm = 1 if d == 4 else 0
-                    if d < 4 and (variant == 1 or macros == 2) and garea[to] >= 0:
-                        # goal macro: a box entering a goal area whose goals are filled in
-                        # its packing order so far goes straight on to the next goal
-                        ga = garea[to]
-                        m = 0
-                        for t in range(fstart[ga], fstart[ga + 1]):
-                            bt = boxat[forder[t]]
-                            if bt >= 0 and bt != i:
-                                m += 1
-                        prefix = fstart[ga] + m < fstart[ga + 1]
-                        for t in range(fstart[ga], fstart[ga] + m):
-                            bt = boxat[forder[t]]
-                            if bt < 0 or bt == i:
-                                prefix = False
-                                break
-                        if prefix and forder[fstart[ga] + m] != to and steps < 512:
-                            target = forder[fstart[ga] + m]
-                            r = goal_macro_kernel(
-                                floor,
-                                dead,
-                                boxat,
-                                off,
-                                garea,
-                                ga,
-                                to,
-                                newpl,
-                                target,
-                                gvis,
-                                gstamp,
-                                gqbox,
-                                gqpl,
-                                gqg,
-                                gmark,
-                                queue,
-                                gout,
-                                0,
-                            )
-                            if 0 < r < 512:
-                                boxat[to] = -1
-                                boxat[target] = i
-                                cells[i] = target
-                                to = target
-                                newpl = gout[0]
-                                steps += r
-                                gm = 1
-                                ctr[C_MACROS] += 1
-                            elif macros == 2 and garea[c] != ga:
-                                gm = -1  # strict: a box entering out of the packing order is not tried
-                    if variant == 1 and gm != 1:
-                        gm = -1  # no goal macro here: the plain push was the only child
-                    alive = gm >= 0
-                    if backward == 0:
-                        # freeze test only when the pushed box is blocked on both axes
-                        if alive and blocked_kernel(floor, boxat, dead, off, to):
-                            if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
-                                alive = False
-                            elif frozen_goals_kernel(cells, fz, floor, goals, off, queue):
-                                alive = False
+                    elif s.macros != 0 and s.backward == 0:
+                        to, newpl, extra = tunnel_kernel(floor, goalm, dead, off, boxat, cells, i, d, to, newpl)
+                        steps += extra
+                    if d < 4 and (variant == 1 or s.macros == 2) and garea[to] >= 0:
+                        to, newpl, steps, macro = goal_step_kernel(board, sc, gs, ctr, s.macros, i, c, to, newpl, steps)
+                    if variant == 1 and macro != 1:
+                        macro = -1  # no goal macro here: the plain push was the only child
+                    # phase 4: prune (a freeze deadlock, forward), then find the child
+                    alive = macro >= 0
+                    if alive and s.backward == 0 and blocked_kernel(floor, boxat, dead, off, to):
+                        alive = not frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue)
                     if alive:
                         ctr[C_STAMP] += 1
                         pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)
                         key = parent_key ^ zbox[c] ^ zbox[to] ^ zpl[pl]
-                        # the sorted child state
-                        for j in range(nb):
-                            sorted_cells[j] = cells[j]
-                        j = i
-                        while j > 0 and sorted_cells[j - 1] > to:
-                            sorted_cells[j] = sorted_cells[j - 1]
-                            j -= 1
-                        while j < nb - 1 and sorted_cells[j + 1] < to:
-                            sorted_cells[j] = sorted_cells[j + 1]
-                            j += 1
-                        sorted_cells[j] = to
-                        found = lookup_kernel(table, phash, pplayer, pboxes, key, sorted_cells, pl)
-                        g2 = g + steps
-                        if found >= 0:
-                            if optimal != 0 and g2 < pg[found]:
-                                if ctr[C_HEAP] >= hcap - 1:
-                                    status = MEMORY
-                                else:
-                                    h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
-                                    pg[found] = g2
-                                    pparent[found] = k
-                                    ppush[found] = (gm << 30) | (steps << 20) | (c * 4 + (d & 3))
-                                    hk = (np.int64(g2 + h2) << shift) | h2
-                                    ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, found)
-                        else:
+                        sort_child_kernel(cells, sorted_cells, i, to)
+                        found = lookup_kernel(ptable, phash, pplayer, pboxes, key, sorted_cells, pl)
+                        g2 = pg[k] + steps
+                        code = encode_push(macro, steps, c, d)
+                        h2 = BIG
+                        if found < 0 or (s.optimal != 0 and g2 < pg[found]):
                             h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
-                            if (
-                                h2 < BIG
-                                and climit > 0
-                                and backward == 0
-                                and corral_deadlock_kernel(
-                                    floor,
-                                    goalm,
-                                    dead,
-                                    off,
-                                    zbox,
-                                    zpl,
-                                    boxat,
-                                    cells,
-                                    mark2,
-                                    ctr[C_STAMP],
-                                    to,
-                                    newpl,
-                                    climit,
-                                    cmaxb,
-                                    cgrow,
-                                    cs,
+                        if found >= 0:
+                            if h2 < BIG:  # A*: a shorter way to a stored state reopens it
+                                status = reopen_kernel(pool, fr, ctr, found, k, g2, h2, code)
+                        elif (
+                            h2 < BIG
+                            and s.corral_nodes > 0
+                            and s.backward == 0
+                            and corral_deadlock_kernel(
+                                floor,
+                                goalm,
+                                dead,
+                                off,
+                                zbox,
+                                zpl,
+                                boxat,
+                                cells,
+                                mark2,
+                                ctr[C_STAMP],
+                                to,
+                                newpl,
+                                s.corral_nodes,
+                                s.corral_boxes,
+                                s.corral_grow,
+                                cs,
+                            )  # fmt: skip
+                        ):
+                            ctr[C_CORRAL] += 1
+                        elif h2 < BIG:
+                            # phase 5: store, then stop (met, or a goal) or score and open
+                            met = lookup_kernel(otable, ohash, oplayer, oboxes, key, sorted_cells, pl)
+                            cell = 0
+                            if s.fess != 0 and met < 0:
+                                cell = feature_cell_kernel(
+                                    floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue
                                 )
-                            ):
-                                ctr[C_CORRAL] += 1
-                                h2 = BIG
-                            if h2 < BIG:
-                                n = ctr[C_NODES]
-                                if n >= cap or ctr[C_HEAP] >= hcap - 1:
-                                    status = MEMORY
-                                else:
-                                    for jj in range(nb):
-                                        pboxes[n, jj] = sorted_cells[jj]
-                                    pplayer[n] = pl
-                                    pparent[n] = k
-                                    pg[n] = g2
-                                    pacc[n] = 0
-                                    ppush[n] = (gm << 30) | (steps << 20) | (c * 4 + (d & 3))
-                                    phash[n] = key
-                                    table[-1 - found] = n + 1
-                                    ctr[C_NODES] = n + 1
-                                    ctr[C_GENERATED] += 1
-                                    if h2 < ctr[C_BEST_H]:
-                                        ctr[C_BEST_H] = h2
-                                    met = lookup_kernel(otable, ophash, opplayer, opboxes, key, sorted_cells, pl)
-                                    if met >= 0:
-                                        ctr[C_SOLUTION] = n
-                                        ctr[C_MEET] = met
-                                        status = SOLVED
-                                    elif optimal != 0:
-                                        hk = (np.int64(g2 + h2) << shift) | h2
-                                        ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
-                                    elif h2 == 0 and (backward == 0 or pl == goal_player):
-                                        ctr[C_SOLUTION] = n
-                                        ctr[C_MEET] = -1
-                                        status = SOLVED
-                                    else:
-                                        pen = 0
-                                        if backward != 0 and mark2[goal_player] != ctr[C_STAMP]:
-                                            # the goal's player region is out of reach: the last pulls
-                                            # (pushes) would need the player elsewhere
-                                            pen = ppen
-                                        hk = (np.int64(weight * (h2 + pen) + g2) << shift) | h2
-                                        if fess != 0:
-                                            cell = feature_cell_kernel(
-                                                floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue
-                                            )
-                                            if cacc > 0:
-                                                # a push that improves a feature is free, as an advisor's
-                                                free = improves_kernel(pcell, cell)
-                                                pacc[n] = pacc[k] + (0 if free else 1)
-                                                hk += np.int64(cacc * pacc[n]) << shift
-                                            cell_push_kernel(croot, cell, n, hk, mch, mkey)
-                                            ctr[C_OPEN] += 1
-                                        else:
-                                            ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], hk, n)
-                    # undo the move
-                    boxat[to] = -1
+                            away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
+                            status = insert_kernel(
+                                pool, fr, ctr, s, k, found, pl, g2, h2, code, key, sorted_cells, met, away, pcell, cell
+                            )
+                    boxat[to] = -1  # undo the move
                     boxat[c] = i
                     cells[i] = c
                     if status != RUNNING:
@@ -1460,17 +1467,194 @@ def search_kernel(  # type: ignore[no-untyped-def]
         for j in range(nb):
             boxat[cells[j]] = -1
         if status == MEMORY:
-            # put the node back: its expansion is redone once there is room
-            if fess != 0:
-                back = (ctr[C_CURSOR] + croot.shape[0] - 1) % croot.shape[0]
-                cell_push_kernel(croot, back, k, top, mch, mkey)
-                ctr[C_OPEN] += 1
-                ctr[C_CURSOR] = back
-            else:
-                ctr[C_HEAP] = heap_push_kernel(hkey, hnode, ctr[C_HEAP], top, k)
+            put_back_kernel(fr, ctr, s.fess, top, k)
             return MEMORY
         if status == SOLVED:
             return SOLVED
+    return RUNNING
+
+
+@njit
+def advisor_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[no-untyped-def]
+    """Phase 3, the packing advisor's move: the box on ``c`` goes all the way to the goal
+    ``tgt`` the advisor chose for it (:func:`pack_advice_kernel`) when a lone-box search of
+    at most ``bound`` (box cell, side) states finds the way: ``(goal, player, pushes)``,
+    pushes 0 otherwise."""
+    steps = goal_macro_kernel(
+        board.floor, board.dead, sc.boxat, board.off, board.garea, -1, c, player, tgt, gs.vis, gs.stamp, gs.qbox,
+        gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound,
+    )  # fmt: skip
+    if steps <= 0 or steps >= MAX_MACRO_STEPS:
+        return c, c, 0
+    return tgt, gs.out[0], steps
+
+
+@njit
+def move_box_kernel(boxat, cells, i, frm, to):  # type: ignore[no-untyped-def]
+    """Move box ``i`` from ``frm`` to ``to`` in ``boxat`` and ``cells``."""
+    boxat[frm] = -1
+    boxat[to] = i
+    cells[i] = to
+
+
+@njit
+def tunnel_kernel(floor, goalm, dead, off, boxat, cells, i, d, to, newpl):  # type: ignore[no-untyped-def]
+    """Phase 3, the tunnel macro: a box pushed along a one-wide corridor, the player
+    following in it, goes on to the corridor's end in one move. ``(to, player, extra
+    pushes)`` after box ``i`` was pushed onto ``to`` in direction ``d``."""
+    a = 2 if d < 2 else 0  # the two sides across the direction
+    extra = 0
+    while (
+        goalm[to] == 0
+        and floor[to + off[a]] == 0
+        and floor[to + off[a + 1]] == 0
+        and floor[newpl + off[a]] == 0
+        and floor[newpl + off[a + 1]] == 0
+    ):
+        nxt = to + off[d]
+        if floor[nxt] == 0 or boxat[nxt] >= 0 or dead[nxt] != 0:
+            break
+        move_box_kernel(boxat, cells, i, to, nxt)
+        newpl = to
+        to = nxt
+        extra += 1
+    return to, newpl, extra
+
+
+@njit
+def packing_prefix_kernel(boxat, forder, lo, hi, i):  # type: ignore[no-untyped-def]
+    """The next goal of a packing order ``forder[lo:hi]`` when the boxes on its goals, box
+    ``i`` left out, fill exactly a prefix of it (-1 otherwise)."""
+    m = 0
+    for t in range(lo, hi):
+        bt = boxat[forder[t]]
+        if bt >= 0 and bt != i:
+            m += 1
+    if lo + m >= hi:
+        return -1
+    for t in range(lo, lo + m):
+        bt = boxat[forder[t]]
+        if bt < 0 or bt == i:
+            return -1
+    return forder[lo + m]
+
+
+@njit
+def goal_step_kernel(board, sc, gs, ctr, macros, i, c, to, newpl, steps):  # type: ignore[no-untyped-def]
+    """Phase 3, the goal macro: box ``i`` (pushed from ``c``) entering a goal area whose
+    goals are filled in its packing order so far goes straight on to the next goal.
+
+    Returns ``(to, player, steps, macro)``: ``macro`` 1 when the box was carried on, -1
+    when the strict packing order (``macros`` 2) forbids this entry, else 0.
+    """
+    garea = board.garea
+    ga = garea[to]
+    target = packing_prefix_kernel(sc.boxat, board.forder, board.fstart[ga], board.fstart[ga + 1], i)
+    if target >= 0 and target != to and steps < MAX_MACRO_STEPS:
+        r = goal_macro_kernel(
+            board.floor, board.dead, sc.boxat, board.off, garea, ga, to, newpl, target, gs.vis, gs.stamp, gs.qbox,
+            gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, 0,
+        )  # fmt: skip
+        if 0 < r < MAX_MACRO_STEPS:
+            move_box_kernel(sc.boxat, sc.cells, i, to, target)
+            ctr[C_MACROS] += 1
+            return target, gs.out[0], steps + r, 1
+        if macros == 2 and garea[c] != ga:
+            return to, newpl, steps, -1  # strict: a box entering out of the packing order is not tried
+    return to, newpl, steps, 0
+
+
+@njit
+def frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue):  # type: ignore[no-untyped-def]
+    """Phase 4: True when the position is a freeze deadlock: frozen boxes off goals, or
+    frozen boxes that leave the others too few reachable goals (tested when the box just
+    pushed is blocked on both axes)."""
+    if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
+        return True
+    return frozen_goals_kernel(cells, fz, floor, goals, off, queue)
+
+
+@njit
+def sort_child_kernel(cells, out, i, to):  # type: ignore[no-untyped-def]
+    """``out``: ``cells`` (sorted but for box ``i``, now on ``to``) sorted."""
+    nb = cells.shape[0]
+    for j in range(nb):
+        out[j] = cells[j]
+    j = i
+    while j > 0 and out[j - 1] > to:
+        out[j] = out[j - 1]
+        j -= 1
+    while j < nb - 1 and out[j + 1] < to:
+        out[j] = out[j + 1]
+        j += 1
+    out[j] = to
+
+
+@njit
+def store_kernel(pool, ctr, n, parent, player, g, code, key, slot, boxes):  # type: ignore[no-untyped-def]
+    """Write node ``n`` (the pool's next) and enter it in the table at ``-1 - slot``."""
+    for j in range(boxes.shape[0]):
+        pool.boxes[n, j] = boxes[j]
+    pool.player[n] = player
+    pool.parent[n] = parent
+    pool.g[n] = g
+    pool.acc[n] = 0
+    pool.push[n] = code
+    pool.hash[n] = key
+    pool.table[-1 - slot] = n + 1
+    ctr[C_NODES] = n + 1
+
+
+@njit
+def reopen_kernel(pool, fr, ctr, node, parent, g, h, code):  # type: ignore[no-untyped-def]
+    """A*: ``node`` reached by a shorter way (``g`` pushes, from ``parent``) goes back on the heap."""
+    if ctr[C_HEAP] >= fr.hkey.shape[0] - 1:
+        return MEMORY
+    pool.g[node] = g
+    pool.parent[node] = parent
+    pool.push[node] = code
+    ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], (np.int64(g + h) << KEY_SHIFT) | h, node)
+    return RUNNING
+
+
+@njit
+def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, away, pcell, cell):  # type: ignore[no-untyped-def]
+    """Phase 5: store the child of ``k`` (sorted ``boxes``, player ``pl``, bound ``h``) in the
+    table at ``-1 - slot``, stop when it is the other direction's node ``met`` (>= 0) or
+    (fast mode) a goal, else score it and open it; a status code.
+
+    The key is ``weight * (h + penalty) + g``, the penalty ``player_penalty`` when a
+    backward position's player cannot reach the goal region (``away``: the last pulls
+    would need the player elsewhere); A*'s is ``g + h``. In the feature-space search
+    the node goes to its feature cell's heap (``cell``), and with ``move_weight`` its key
+    grows by that weight times the pushes on its way that improved no feature (one that
+    improves a feature over the parent's cell ``pcell`` is free, as an advisor's move
+    is), so a cell's shallow states come first.
+    """
+    n = ctr[C_NODES]
+    if n >= ctr[C_CAP] or ctr[C_HEAP] >= fr.hkey.shape[0] - 1:
+        return MEMORY
+    store_kernel(pool, ctr, n, k, pl, g, code, key, slot, boxes)
+    ctr[C_GENERATED] += 1
+    if h < ctr[C_BEST_H]:
+        ctr[C_BEST_H] = h
+    if met >= 0:
+        return solved_kernel(ctr, n, met)
+    if s.optimal != 0:
+        ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], (np.int64(g + h) << KEY_SHIFT) | h, n)
+        return RUNNING
+    if is_goal_kernel(s, h, pl):
+        return solved_kernel(ctr, n, -1)
+    pen = s.player_penalty if away else 0
+    hk = (np.int64(s.weight * (h + pen) + g) << KEY_SHIFT) | h
+    if s.fess == 0:
+        ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], hk, n)
+        return RUNNING
+    if s.move_weight > 0:
+        pool.acc[n] = pool.acc[k] + (0 if improves_kernel(pcell, cell) else 1)
+        hk += np.int64(s.move_weight * pool.acc[n]) << KEY_SHIFT
+    cell_push_kernel(fr.croot, cell, n, hk, fr.mch, fr.mkey)
+    ctr[C_OPEN] += 1
     return RUNNING
 
 

@@ -19,9 +19,6 @@ from ._kernels import pull_distances_kernel
 
 __all__ = ["Problem", "as_problem"]
 
-#: Direction letters in the order of the offsets (up, down, left, right).
-LETTERS = "udlr"
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Problem:

@@ -1,13 +1,14 @@
 """Push-level search for Sokoban (feature-space and best-first): :func:`solve`.
 
-The wrapper prepares the level (:mod:`.problem`), allocates the node pool, the
-transposition table and the heap as NumPy arrays for each direction (forward
-pushes; in fast mode also backward pulls), and calls the compiled
-:func:`~._kernels.search_kernel` in slices of a few thousand expansions, the two
-directions in turn, checking the clock, the memory cap and Ctrl-C between
-slices. The solution is rebuilt
-from the parent links as a list of pushes, then as a LURD string with the
-player's shortest walks between pushes.
+A search's settings are a :class:`SearchOptions`; the fast mode runs a portfolio
+of them (:data:`PORTFOLIO`). One search (:class:`_Search`) prepares the level
+(:mod:`.problem`), allocates the node pool, the transposition table and the open
+list as NumPy arrays for each direction (forward pushes; in fast mode also
+backward pulls), and calls the compiled :func:`~._kernels.search_kernel` in slices
+of a few thousand expansions, the two directions in turn, checking the clock, the
+memory cap and Ctrl-C between slices. The solution is rebuilt from the parent
+links as a list of pushes, then as a LURD string with the player's shortest walks
+between pushes.
 """
 
 from __future__ import annotations
@@ -15,19 +16,22 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..level import Level
+from ..rules import pushes_to_lurd
 from . import _kernels as K
-from .problem import LETTERS, Problem, as_problem
+from .problem import Problem, as_problem
 
 __all__ = [
     "DEFAULT_MEMORY",
     "PORTFOLIO",
     "Progress",
+    "SearchOptions",
     "SearchResult",
     "SearchStats",
     "Solution",
@@ -98,6 +102,110 @@ class SearchResult:
     stats: SearchStats
 
 
+#: Positions one corral-deadlock search may visit at most (and its queue's length).
+CORRAL_MAX_NODES = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """The settings of one search; the fast mode runs a portfolio of them (:data:`PORTFOLIO`).
+
+    A misspelt or mistyped option fails where it is written (``TypeError`` or
+    ``ValueError``). With ``optimal=True`` (A*) only ``corrals`` and the corral test's
+    bounds apply: the search is forward only, with no macros and no features.
+
+    Attributes
+    ----------
+    weight : int
+        The key is ``weight * h + g`` (h the bound, g the pushes so far); 1 or more.
+    corrals : bool
+        PI-corral pruning: when a corral exists, only the pushes into the smallest are tried.
+    bidirectional : bool
+        A backward search of pulls from the goals runs beside the forward one (only
+        when there are as many boxes as goals), in alternating slices, until one
+        reaches a state the other holds.
+    macros : bool
+        Tunnel macros (a box pushed along a one-wide corridor goes to its end) and goal
+        macros (a box entering a goal area goes on to the area's next goal).
+    strict_packing : bool
+        With ``macros``: a box entering a goal area out of its packing order is not
+        tried (no longer complete; the backward search goes on alone if the forward
+        one runs out).
+    fess : bool
+        The forward search is a feature-space search (see :func:`solve`); False: plain
+        best-first.
+    backward_share : float
+        The backward search's share of the time, between 0 and 1.
+    corral_nodes : int
+        Positions the corral-deadlock test's small search may visit (0: no test; at
+        most :data:`CORRAL_MAX_NODES`).
+    corral_boxes : int
+        Boxes a corral may have for that test.
+    corral_grow : int
+        Layers of neighbouring boxes added to a corral's fence for that test.
+    player_penalty : int
+        Added to the backward search's bound, in its key, when the player cannot
+        reach the start's player cell.
+    move_weight : int
+        With ``fess``: each state's key grows by this times the pushes on its way
+        that improved no feature (packing, out of plan, connectivity).
+    pack_advisor : int
+        With ``fess``: the packing advisor's moves (each expansion pushes, for each
+        goal area with an unfinished packing order, the box nearest to its next goal
+        all the way there) when a lone-box search of at most this many states finds
+        the way; 0: off.
+    """
+
+    weight: int = 10
+    corrals: bool = True
+    bidirectional: bool = True
+    macros: bool = True
+    strict_packing: bool = False
+    fess: bool = True
+    backward_share: float = 0.75
+    corral_nodes: int = 64
+    corral_boxes: int = 10
+    corral_grow: int = 0
+    player_penalty: int = 0
+    move_weight: int = 0
+    pack_advisor: int = 0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise TypeError(f"SearchOptions.{f.name} must be True or False, got {value!r}")
+            if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise TypeError(f"SearchOptions.{f.name} must be an int >= 0, got {value!r}")
+        if self.weight < 1:
+            raise ValueError(f"SearchOptions.weight must be 1 or more, got {self.weight}")
+        if not (isinstance(self.backward_share, (int, float)) and 0 < self.backward_share < 1):
+            raise ValueError(f"SearchOptions.backward_share must be between 0 and 1, got {self.backward_share!r}")
+        if self.corral_nodes > CORRAL_MAX_NODES:
+            raise ValueError(f"SearchOptions.corral_nodes must be at most {CORRAL_MAX_NODES}, got {self.corral_nodes}")
+
+    def for_optimal(self) -> SearchOptions:
+        """These options as A* runs them: forward only, no macros, no features."""
+        return replace(self, bidirectional=False, macros=False, strict_packing=False, fess=False)
+
+
+#: The fast mode's portfolio, run one after the other, each with an equal share of the
+#: time left. The first guides the forward search as FESS does (the packing advisor's
+#: moves, cells ordered by the pushes that improved no feature; a weight of 1000 makes
+#: that count come first), tests larger corrals (the fence and the boxes beside it) and
+#: gives the two directions equal time. The second tests larger corrals too and
+#: penalises backward positions whose player cannot reach the start's player cell; the
+#: third weighs the bound 3 instead of 10 and gives the two directions equal time, with
+#: larger corrals as well. Each solves XSokoban levels the others do not (see
+#: ``benchmarks/RESULTS.md``): a restart with other settings changes the whole order of
+#: the search.
+PORTFOLIO: tuple[SearchOptions, ...] = (
+    SearchOptions(move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5),
+    SearchOptions(corral_grow=1, player_penalty=2),
+    SearchOptions(corral_grow=1, weight=3, backward_share=0.5),
+)
+
+
 def _cap_for(memory: int, nb: int, box_bytes: int) -> int:
     # pool: boxes + player, parent, g, push, move weight (4 each) + hash (8);
     # table: 2 slots of 4 bytes; heap: 1.5 entries of 12 bytes
@@ -125,6 +233,14 @@ class _Arrays:
         self.mch = np.empty(0, dtype=np.int32)
         self.mkey = np.empty(0, dtype=np.int64)
         self.grow(cap, 0, 0)
+
+    def pool(self) -> K.Pool:
+        """The node pool and its table, as the kernels take them."""
+        return K.Pool(self.pboxes, self.pplayer, self.pparent, self.pg, self.ppush, self.phash, self.pacc, self.table)
+
+    def frontier(self, croot: NDArray[np.int32]) -> K.Frontier:
+        """The open list (heap and feature cells' heaps), as the kernels take it."""
+        return K.Frontier(self.hkey, self.hnode, croot, self.mch, self.mkey)
 
     def grow(self, cap: int, nodes: int, heap: int) -> None:
         def bigger(a: NDArray[Any], n: int) -> NDArray[Any]:
@@ -200,18 +316,18 @@ def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
     while int(arrays.pparent[node]) >= 0:
         code = int(arrays.ppush[node])
         parent = int(arrays.pparent[node])
-        if code >> 30:
+        if code >> K.PUSH_MACRO_SHIFT:
             # goal macro: find the pushes again from the parent's position
             before = {int(x) for x in arrays.pboxes[parent]}
             after = {int(x) for x in arrays.pboxes[node]}
-            src = (code & 0xFFFFF) >> 2
+            src = (code & K.PUSH_MOVE_MASK) >> 2
             moved = after - before
             dst = moved.pop() if moved else src  # the macro may bring the box back where it was
             path = _box_path(prob, before - {src}, src, int(arrays.pplayer[parent]), dst, int(arrays.pplayer[node]))
             out.extend(reversed(path))
         else:
-            steps = max(1, (code >> 20) & 0x3FF)
-            cell, d = (code & 0xFFFFF) >> 2, code & 3
+            steps = max(1, (code >> K.PUSH_STEPS_SHIFT) & K.PUSH_STEPS_MASK)
+            cell, d = (code & K.PUSH_MOVE_MASK) >> 2, code & 3
             step = int(prob.off[d])
             out.extend((cell + s * step, d) for s in reversed(range(steps)))
         node = parent
@@ -298,41 +414,11 @@ def goal_areas(prob: Problem, max_goals: int = 64) -> tuple[NDArray[np.int32], N
     return garea, forder, fstart
 
 
-def _walk(prob: Problem, boxes: set[int], start: int, goal: int) -> str:
-    """Shortest walk (lower-case letters) from ``start`` to ``goal`` around ``boxes``."""
-    if start == goal:
-        return ""
-    prev: dict[int, tuple[int, int]] = {start: (-1, -1)}
-    todo = deque([start])
-    while todo:
-        x = todo.popleft()
-        for d in range(4):
-            y = x + int(prob.off[d])
-            if prob.floor[y] and y not in boxes and y not in prev:
-                prev[y] = (x, d)
-                if y == goal:
-                    steps = []
-                    while y != start:
-                        y, dd = prev[y]
-                        steps.append(LETTERS[dd])
-                    return "".join(reversed(steps))
-                todo.append(y)
-    raise AssertionError("no walk to the pushing cell: the search state was inconsistent")
-
-
 def lurd_of(prob: Problem, pushes: list[tuple[int, int]]) -> str:
-    """The LURD string of a list of pushes ``(box cell, direction)`` from the start."""
-    boxes = {int(b) for b in prob.boxes}
-    player = int(prob.player)
-    parts = []
-    for cell, d in pushes:
-        step = int(prob.off[d])
-        parts.append(_walk(prob, boxes, player, cell - step))
-        parts.append(LETTERS[d].upper())
-        boxes.remove(cell)
-        boxes.add(cell + step)
-        player = cell
-    return "".join(parts)
+    """The LURD string of a list of pushes ``(padded box cell, direction)`` from the start: the
+    engine's :func:`~mazekit.sokoban.pushes_to_lurd` (shortest walks between pushes)."""
+    level = prob.level
+    return pushes_to_lurd(level, level.start, [(prob.level_cell(cell), d) for cell, d in pushes])
 
 
 class _Direction:
@@ -341,13 +427,12 @@ class _Direction:
     def __init__(
         self,
         prob: Problem,
-        backward: bool,
+        settings: K.Settings,
         max_cap: int,
         roots_boxes: NDArray[np.int64],
         roots_player: list[int],
         dead: NDArray[np.uint8],
         dist: NDArray[np.int32],
-        goal_player: int,
         zbox: NDArray[np.int64],
         zpl: NDArray[np.int64],
         areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None = None,
@@ -355,128 +440,81 @@ class _Direction:
         nb = len(prob.boxes)
         ncells = prob.height * prob.width
         box_dtype: type = np.int16 if ncells < 32767 else np.int32
-        self.prob = prob
-        self.backward = backward
+        self.settings = settings
+        backward = bool(settings.backward)
         self.max_cap = max(max_cap, len(roots_player) + 16)
         self.arr = _Arrays(nb, box_dtype, min(self.max_cap, max(1 << 14, len(roots_player) + 16)))
         for r, pl in enumerate(roots_player):
             self.arr.pboxes[r] = roots_boxes
             self.arr.pplayer[r] = pl
-        self.dead, self.dist, self.goal_player = dead, dist, goal_player
-        self.zbox, self.zpl = zbox, zpl
         self.ctr = np.zeros(K.NCTR, dtype=np.int64)
         self.ctr[K.C_LAB] = 1
         self.ctr[K.C_CAP] = self.arr.cap
         self.ctr[K.C_ROOTS] = len(roots_player)
         nbm = max(nb, 1)
         ng = len(prob.goals)
-        self.scratch = (
-            np.full(ncells, -1, dtype=np.int32),  # boxat
-            np.zeros(ncells, dtype=np.int64),  # mark
-            np.zeros(ncells, dtype=np.int64),  # mark2
-            np.empty(ncells, dtype=np.int64),  # queue
-            np.empty(nb, dtype=np.int64),  # cells
-            np.empty(nb, dtype=np.int64),  # sorted_cells
-            np.zeros(nbm + 1, dtype=np.int64),  # u
-            np.zeros(ng + 1, dtype=np.int64),  # v
-            np.zeros(ng + 1, dtype=np.int64),  # p
-            np.zeros(ng + 1, dtype=np.int64),  # way
-            np.zeros(ng + 1, dtype=np.int64),  # minv
-            np.zeros(ng + 1, dtype=np.uint8),  # used
-            np.zeros(nbm + 1, dtype=np.int64),  # u2
-            np.zeros(ng + 1, dtype=np.int64),  # v2
-            np.zeros(ng + 1, dtype=np.int64),  # p2
-            np.zeros(nbm, dtype=np.uint8),  # fz
-            np.zeros(ncells, dtype=np.int64),  # lab
-            np.zeros(nbm, dtype=np.int64),  # bseen
-            np.zeros(4 * nbm, dtype=np.uint8),  # allow
+        nareas = max(1, 0 if areas is None else len(areas[2]) - 1)
+        self.scratch = K.Scratch(
+            boxat=np.full(ncells, -1, dtype=np.int32),
+            mark=np.zeros(ncells, dtype=np.int64),
+            mark2=np.zeros(ncells, dtype=np.int64),
+            queue=np.empty(ncells, dtype=np.int64),
+            cells=np.empty(nb, dtype=np.int64),
+            sorted_cells=np.empty(nb, dtype=np.int64),
+            fz=np.zeros(nbm, dtype=np.uint8),
+            lab=np.zeros(ncells, dtype=np.int64),
+            bseen=np.zeros(nbm, dtype=np.int64),
+            allow=np.zeros(4 * nbm, dtype=np.uint8),
+            pa_box=np.full(nareas, -1, dtype=np.int64),
+            pa_tgt=np.full(nareas, -1, dtype=np.int64),
+            pa_end=np.empty(nareas, dtype=np.int64),
         )
-        self.goal_scratch = (
-            np.zeros(4 * ncells, dtype=np.int64),  # gvis
-            np.zeros(1, dtype=np.int64),  # gstamp
-            np.empty(4 * ncells + 1, dtype=np.int64),  # gqbox
-            np.empty(4 * ncells + 1, dtype=np.int64),  # gqpl
-            np.empty(4 * ncells + 1, dtype=np.int64),  # gqg
-            np.zeros(ncells, dtype=np.int64),  # gmark
-            np.zeros(1, dtype=np.int64),  # gout
+        self.assign = K.Assign(
+            u=np.zeros(nbm + 1, dtype=np.int64),
+            v=np.zeros(ng + 1, dtype=np.int64),
+            p=np.zeros(ng + 1, dtype=np.int64),
+            way=np.zeros(ng + 1, dtype=np.int64),
+            minv=np.zeros(ng + 1, dtype=np.int64),
+            used=np.zeros(ng + 1, dtype=np.uint8),
+            u2=np.zeros(nbm + 1, dtype=np.int64),
+            v2=np.zeros(ng + 1, dtype=np.int64),
+            p2=np.zeros(ng + 1, dtype=np.int64),
+        )
+        self.goal_scratch = K.GoalScratch(
+            vis=np.zeros(4 * ncells, dtype=np.int64),
+            stamp=np.zeros(1, dtype=np.int64),
+            qbox=np.empty(4 * ncells + 1, dtype=np.int64),
+            qpl=np.empty(4 * ncells + 1, dtype=np.int64),
+            qg=np.empty(4 * ncells + 1, dtype=np.int64),
+            mark=np.zeros(ncells, dtype=np.int64),
+            out=np.zeros(1, dtype=np.int64),
         )
         # the corral test runs in the forward search only: the backward one gets placeholders
         self.corral_scratch = _corral_scratch(1, 1, 0, 1) if backward else _corral_scratch(ncells, nbm)
-        self.areas = _NO_AREAS if areas is None else areas
+        garea, forder, fstart = _NO_AREAS if areas is None else areas
+        self.board = K.Board(prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart)
         self.croot = np.full((nb + 1) * K.NCONN * K.NOOP, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
 
-    def run(
-        self,
-        kernel: Any,
-        other: _Direction | None,
-        optimal: bool,
-        weight: int,
-        corrals: bool,
-        macros: int,
-        fess: bool = False,
-        corral_nodes: int = 0,
-        corral_boxes: int = 0,
-        corral_grow: int = 0,
-        player_penalty: int = 0,
-        move_weight: int = 0,
-        pack_advisor: int = 0,
-    ) -> int:
-        prob, arr = self.prob, self.arr
-        if other is None:
-            ot, oh, opl, obx = _EMPTY_TABLE, arr.phash, arr.pplayer, arr.pboxes
-        else:
-            oa = other.arr
-            ot, oh, opl, obx = oa.table, oa.phash, oa.pplayer, oa.pboxes
-        return int(
-            kernel(
-                prob.floor,
-                prob.goalm,
-                prob.goals,
-                self.dead,
-                self.dist,
-                prob.off,
-                self.zbox,
-                self.zpl,
-                arr.pboxes,
-                arr.pplayer,
-                arr.pparent,
-                arr.pg,
-                arr.ppush,
-                arr.phash,
-                arr.table,
-                arr.hkey,
-                arr.hnode,
-                self.ctr,
-                1 if optimal else 0,
-                int(weight),
-                self.budget,
-                *self.scratch,
-                1 if corrals else 0,
-                1 if self.backward else 0,
-                self.goal_player,
-                ot,
-                oh,
-                opl,
-                obx,
-                int(macros),
-                1 if fess else 0,
-                arr.mch,
-                arr.mkey,
-                self.croot,
-                *self.areas,
-                *self.goal_scratch,
-                int(corral_nodes),
-                int(corral_boxes),
-                int(corral_grow),
-                self.corral_scratch,
-                int(player_penalty),
-                arr.pacc,
-                int(move_weight),
-                int(pack_advisor),
-            )
+    def run(self, kernel: Any, other: _Direction | None) -> int:
+        """One slice of at most ``budget`` expansions; the kernel's status."""
+        pool = self.arr.pool()
+        others = pool._replace(table=_EMPTY_TABLE) if other is None else other.arr.pool()
+        status = kernel(
+            self.board,
+            pool,
+            self.arr.frontier(self.croot),
+            others,
+            self.ctr,
+            self.settings,
+            self.budget,
+            self.scratch,
+            self.assign,
+            self.goal_scratch,
+            self.corral_scratch,
         )
+        return int(status)
 
     def grow(self) -> bool:
         """Double the pool; False when the memory cap forbids it."""
@@ -485,10 +523,6 @@ class _Direction:
         self.arr.grow(min(self.max_cap, self.arr.cap * 2), int(self.ctr[K.C_NODES]), int(self.ctr[K.C_HEAP]))
         self.ctr[K.C_CAP] = self.arr.cap
         return True
-
-
-#: Positions one corral-deadlock search may visit at most (and its queue's length).
-CORRAL_MAX_NODES = 1024
 
 
 def _corral_scratch(
@@ -550,228 +584,218 @@ def _min_region_cell(prob: Problem, boxes: NDArray[np.int64], player: int) -> in
     return min(_region(prob, set(int(b) for b in boxes), player))
 
 
-def _so_far(dirs: list[_Direction], t0: float, compile_seconds: float) -> SearchStats:
-    """The stats of a search still running (for a progress callback)."""
-    nodes = sum(int(d.ctr[K.C_NODES]) for d in dirs)
-    expanded = sum(int(d.ctr[K.C_EXPANDED]) for d in dirs)
-    return SearchStats(nodes, expanded, time.perf_counter() - t0 + compile_seconds, "time", compile_seconds)
+class _Search:
+    """One search: its directions, run in alternating slices until one reaches a verdict.
 
+    The forward direction pushes from the start; with ``bidirectional`` a backward
+    direction pulls from every player region around the filled goals, and each
+    looks up its new states in the other's table. A slice is one kernel call of
+    ``budget`` expansions; the budgets adapt so that each direction gets its share
+    of the time (``fixed_slice`` > 0: that many expansions each, whatever the
+    clock says, so that a run does not depend on the machine's speed).
+    """
 
-def _search_one(  # noqa: C901 - the solver driver; issue #17 splits it with the kernel into phases
-    level: Any,
-    *,
-    time_limit: float | None = 10.0,
-    optimal: bool = False,
-    memory: int = DEFAULT_MEMORY,
-    weight: int = 3,
-    corrals: bool = True,
-    bidirectional: bool | None = None,
-    macros: bool | None = None,
-    strict_packing: bool = False,
-    fess: bool = True,
-    backward_share: float = 0.75,
-    corral_nodes: int = 64,
-    corral_boxes: int = 10,
-    corral_grow: int = 0,
-    player_penalty: int = 0,
-    move_weight: int = 0,
-    pack_advisor: int = 0,
-    slice_seconds: float = 0.05,
-    progress: Progress | None = None,
-) -> SearchResult:
-    """One search with one weight (see :func:`search_level`)."""
-    t0 = time.perf_counter()
-    prob = as_problem(level)
-    nb = len(prob.boxes)
-    ncells = prob.height * prob.width
-    if ncells >= 1 << 18:
-        raise ValueError(f"a {prob.height - 2}x{prob.width - 2} level is too large for the solver (< 262144 cells)")
-    if bidirectional is None:
-        bidirectional = not optimal
-    bidirectional = bool(bidirectional) and not optimal and nb == len(prob.goals) and nb > 0
-    macros = (not optimal if macros is None else bool(macros)) and ncells < (1 << 18)
-    mcode = (2 if strict_packing else 1) if macros else 0
-    box_bytes = 2 if ncells < 32767 else 4
-    max_cap = _cap_for(int(memory) // (2 if bidirectional else 1), nb, box_bytes)
-    rng = np.random.default_rng(0x5EED)
-    zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
-    zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
-    start_player = _min_region_cell(prob, prob.boxes, prob.player) if nb else prob.player
-    fess = bool(fess) and not optimal
-    areas = _areas_of(prob) if (macros and nb) or fess else None
-    fwd = _Direction(prob, False, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, -1, zbox, zpl, areas)
-    dirs = [fwd]
-    bwd: _Direction | None = None
-    if bidirectional:
-        bdist = np.full((nb, ncells), -1, dtype=np.int32)
-        K.push_distances_kernel.pick(ncells * nb)(
-            prob.floor, prob.off, prob.boxes, bdist, np.empty(ncells, dtype=np.int64)
+    def __init__(self, prob: Problem, opts: SearchOptions, optimal: bool, memory: int) -> None:
+        nb = len(prob.boxes)
+        ncells = prob.height * prob.width
+        if ncells >= 1 << 18:
+            raise ValueError(f"a {prob.height - 2}x{prob.width - 2} level is too large for the solver (< 262144 cells)")
+        if optimal:
+            opts = opts.for_optimal()
+        self.prob, self.opts, self.optimal = prob, opts, optimal
+        bidirectional = opts.bidirectional and nb == len(prob.goals) and nb > 0
+        macros = 0 if not opts.macros else (2 if opts.strict_packing else 1)
+        self.strict = macros == 2
+        box_bytes = 2 if ncells < 32767 else 4
+        max_cap = _cap_for(int(memory) // (2 if bidirectional else 1), nb, box_bytes)
+        rng = np.random.default_rng(0x5EED)
+        zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
+        zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
+        areas = _areas_of(prob) if (macros and nb) or opts.fess else None
+        settings = K.Settings(
+            optimal=int(optimal),
+            weight=opts.weight,
+            corrals=int(opts.corrals),
+            backward=0,
+            goal_player=-1,
+            macros=macros,
+            fess=int(opts.fess),
+            corral_nodes=opts.corral_nodes,
+            corral_boxes=opts.corral_boxes,
+            corral_grow=opts.corral_grow,
+            player_penalty=opts.player_penalty,
+            move_weight=opts.move_weight,
+            pack_advisor=opts.pack_advisor,
         )
-        bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
-        roots = _regions(prob, prob.goals)
-        if roots:
-            bwd = _Direction(prob, True, max_cap, prob.goals, roots, bdead, bdist, start_player, zbox, zpl)
-            dirs.append(bwd)
-    stopped: Stop = "time"
-    winner: _Direction | None = None
-    compile_seconds = 0.0
-    # a first small slice runs uncompiled (tiny levels need no compiler); the rest compiled
-    from ..._jit import THRESHOLD
-
-    kernel = K.search_kernel.pick(ncells)
-    try:
-        active = list(dirs)
-        while stopped == "time" and active:
-            for cur in list(active):
-                other = bwd if cur is fwd else fwd
-                if other is not None and other not in dirs:
-                    other = None
-                # the first compiled call in a process compiles the kernel (or loads it from
-                # numba's cache): that one-off cost is not charged to the time limit
-                first_compiled = kernel is not K.search_kernel.py_func and not getattr(kernel, "signatures", True)
-                if (
-                    first_compiled
-                    and progress is not None
-                    and progress(_so_far(dirs, t0, compile_seconds), "compiling")
-                ):
-                    stopped = "interrupted"
-                    break
-                ts = time.perf_counter()
-                status = cur.run(
-                    kernel,
-                    other,
-                    optimal,
-                    weight,
-                    corrals,
-                    mcode,
-                    fess and not cur.backward,
-                    min(corral_nodes, CORRAL_MAX_NODES),
-                    corral_boxes,
-                    corral_grow,
-                    player_penalty,
-                    move_weight,
-                    pack_advisor,
+        self.fwd = _Direction(
+            prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
+        )
+        self.bwd: _Direction | None = None
+        if bidirectional:
+            bdist = np.full((nb, ncells), -1, dtype=np.int32)
+            K.push_distances_kernel.pick(ncells * nb)(
+                prob.floor, prob.off, prob.boxes, bdist, np.empty(ncells, dtype=np.int64)
+            )
+            bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
+            roots = _regions(prob, prob.goals)
+            if roots:
+                # the corral test runs forward only; the feature space too
+                back = settings._replace(
+                    backward=1, goal_player=_min_region_cell(prob, prob.boxes, prob.player), fess=0, corral_nodes=0
                 )
-                now = time.perf_counter()
-                if first_compiled:
-                    t0 += now - ts
-                    compile_seconds += now - ts
-                if status == K.SOLVED:
-                    stopped = "solved"
-                    winner = cur
+                self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
+        self.dirs = [self.fwd] if self.bwd is None else [self.fwd, self.bwd]
+        self.active = list(self.dirs)
+        self.compile_seconds = 0.0
+
+    def stats(self, elapsed: float, stopped: Stop) -> SearchStats:
+        """The statistics so far (both directions)."""
+        nodes = sum(int(d.ctr[K.C_NODES]) for d in self.dirs)
+        expanded = sum(int(d.ctr[K.C_EXPANDED]) for d in self.dirs)
+        return SearchStats(nodes, expanded, elapsed + self.compile_seconds, stopped, self.compile_seconds)
+
+    def expanded(self) -> int:
+        return sum(int(d.ctr[K.C_EXPANDED]) for d in self.dirs)
+
+    def verdict(self, cur: _Direction, status: int) -> Stop | None:
+        """What one slice's status means for the search (None: go on)."""
+        if status == K.SOLVED:
+            return "solved"
+        if status == K.EXHAUSTED and cur is self.fwd and self.strict:
+            # the strict packing order cut every way on: not a proof; the
+            # backward search goes on alone (still meeting the forward's states)
+            self.active.remove(cur)
+            return None
+        if status == K.EXHAUSTED:
+            return "unsolvable"
+        if status == K.MEMORY and not cur.grow():
+            # this direction is full: the other goes on alone (still meeting its states)
+            self.active.remove(cur)
+            return None if self.active else "memory"
+        return None
+
+    def adapt(self, cur: _Direction, spent: float, slice_seconds: float, fixed_slice: int) -> None:
+        """Set the direction's next budget so that its slices take its share of the time."""
+        if fixed_slice:
+            cur.budget = fixed_slice
+            return
+        share = self.opts.backward_share if cur.settings.backward else 1 - self.opts.backward_share
+        want = slice_seconds if len(self.active) == 1 else 2 * slice_seconds * share
+        if spent < want / 2:
+            cur.budget = min(cur.budget * 2, 1 << 22)
+        elif spent > want * 2 and cur.budget > 16:
+            cur.budget //= 2
+
+    def run(
+        self,
+        t0: float,
+        time_limit: float | None,
+        progress: Progress | None,
+        slice_seconds: float,
+        fixed_slice: int,
+        max_expansions: int | None,
+    ) -> tuple[Stop, _Direction | None]:
+        """Slices until a verdict, the time limit, the expansion cap or Ctrl-C:
+        ``(why it stopped, the direction that found the solution)``."""
+        from ..._jit import THRESHOLD
+
+        # a first small slice runs uncompiled (tiny levels need no compiler); the rest compiled
+        kernel = K.search_kernel.pick(self.prob.height * self.prob.width)
+        try:
+            while self.active:
+                for cur in list(self.active):
+                    # the first compiled call in a process compiles the kernel (or loads it from
+                    # numba's cache): that one-off cost is not charged to the time limit
+                    first_compiled = kernel is not K.search_kernel.py_func and not getattr(kernel, "signatures", True)
+                    if (
+                        first_compiled
+                        and progress is not None
+                        and progress(self.stats(time.perf_counter() - t0, "time"), "compiling")
+                    ):
+                        return "interrupted", None
+                    ts = time.perf_counter()
+                    status = cur.run(kernel, self.bwd if cur is self.fwd else self.fwd)
+                    now = time.perf_counter()
+                    if first_compiled:
+                        t0 += now - ts
+                        self.compile_seconds += now - ts
+                    stop = self.verdict(cur, status)
+                    if stop is not None:
+                        return stop, (cur if stop == "solved" else None)
+                    if cur not in self.active:
+                        continue
+                    if progress is not None and progress(self.stats(time.perf_counter() - t0, "time"), "searching"):
+                        return "interrupted", None
+                    self.adapt(cur, now - ts, slice_seconds, fixed_slice)
+                if time_limit is not None and time.perf_counter() - t0 >= time_limit:
                     break
-                if status == K.EXHAUSTED and cur is fwd and mcode == 2:
-                    # the strict packing order cut every way on: not a proof; the
-                    # backward search goes on alone (still meeting the forward's states)
-                    active.remove(fwd)
-                    continue
-                if status == K.EXHAUSTED:
-                    stopped = "unsolvable"
+                if max_expansions is not None and self.expanded() >= max_expansions:
                     break
-                if status == K.MEMORY and not cur.grow():
-                    # this direction is full: the other goes on alone (still meeting its states)
-                    active.remove(cur)
-                    if not active:
-                        stopped = "memory"
-                        break
-                    continue
-                if progress is not None and progress(_so_far(dirs, t0, compile_seconds), "searching"):
-                    stopped = "interrupted"
-                    break
-                spent = now - ts
-                want = 2 * slice_seconds * (backward_share if cur.backward else 1 - backward_share)
-                if len(active) == 1:
-                    want = slice_seconds
-                if spent < want / 2:
-                    cur.budget = min(cur.budget * 2, 1 << 22)
-                elif spent > want * 2 and cur.budget > 16:
-                    cur.budget //= 2
-            if stopped != "time" or (time_limit is not None and time.perf_counter() - t0 >= time_limit):
-                break
-            kernel = K.search_kernel.pick(THRESHOLD)
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-    nodes = sum(int(d.ctr[K.C_NODES]) for d in dirs)
-    expanded = sum(int(d.ctr[K.C_EXPANDED]) for d in dirs)
-    stats = SearchStats(nodes, expanded, time.perf_counter() - t0 + compile_seconds, stopped, compile_seconds)
+                kernel = K.search_kernel.pick(THRESHOLD)
+        except KeyboardInterrupt:
+            return "interrupted", None
+        return "time", None
+
+    def pushes(self, winner: _Direction) -> list[tuple[int, int]]:
+        """The solution's pushes ``(box cell, direction)``: the forward part, then the
+        backward part's pulls reversed."""
+        prob, fwd, bwd = self.prob, self.fwd, self.bwd
+        meet = int(winner.ctr[K.C_MEET])
+        node = int(winner.ctr[K.C_SOLUTION])
+        fnode, bnode = (node, meet) if winner is fwd else (meet, node)
+        pushes = _pushes(prob, fwd.arr, fnode) if fnode >= 0 else []
+        if bnode >= 0 and bwd is not None:
+            pulls = _pushes(prob, bwd.arr, bnode)  # root -> bnode
+            for cell, d in reversed(pulls):
+                pushes.append((cell + int(prob.off[d]), d ^ 1))
+        return pushes
+
+
+def _search_one(
+    prob: Problem,
+    opts: SearchOptions,
+    *,
+    optimal: bool = False,
+    time_limit: float | None = 10.0,
+    memory: int = DEFAULT_MEMORY,
+    progress: Progress | None = None,
+    slice_seconds: float = 0.05,
+    fixed_slice: int = 0,
+    max_expansions: int | None = None,
+) -> SearchResult:
+    """One search with one set of options (see :func:`search_level`); ``fixed_slice`` and
+    ``max_expansions`` make a run independent of the clock (for tests and
+    ``benchmarks/solver_trace.py``)."""
+    t0 = time.perf_counter()
+    search = _Search(prob, opts, optimal, memory)
+    stopped, winner = search.run(t0, time_limit, progress, slice_seconds, fixed_slice, max_expansions)
+    stats = search.stats(time.perf_counter() - t0 - search.compile_seconds, stopped)
     if winner is None:
         return SearchResult(None, stats)
-    meet = int(winner.ctr[K.C_MEET])
-    node = int(winner.ctr[K.C_SOLUTION])
-    if winner is fwd:
-        fnode, bnode = node, meet
-    else:
-        fnode, bnode = meet, node
-    pushes = _pushes(prob, fwd.arr, fnode) if fnode >= 0 else []
-    if bnode >= 0 and bwd is not None:
-        pulls = _pushes(prob, bwd.arr, bnode)  # root -> bnode
-        for cell, d in reversed(pulls):
-            pushes.append((cell + int(prob.off[d]), d ^ 1))
+    pushes = search.pushes(winner)
     lurd = lurd_of(prob, pushes)
-    return SearchResult(Solution(lurd, len(lurd), len(pushes), bool(optimal), stats), stats)
-
-
-#: The fast mode's portfolio: option sets for :func:`search_level`, run one after the
-#: other, each with an equal share of the time left. The first guides the forward search
-#: as FESS does (the packing advisor's moves, cells ordered by the pushes that improved no
-#: feature; a weight of 1000 makes that count come first), tests larger corrals (the
-#: fence and the boxes beside it) and gives the two directions equal time. The second
-#: tests larger corrals too and penalises backward positions whose player cannot reach
-#: the start's player cell; the third weighs the bound 3 instead of 10 and gives the
-#: two directions equal time, with larger corrals as well. Each solves XSokoban
-#: levels the others do not (see ``benchmarks/RESULTS.md``): a restart with other
-#: settings changes the whole order of the search.
-PORTFOLIO: tuple[dict[str, Any], ...] = (
-    {"move_weight": 1000, "pack_advisor": 400, "corral_grow": 1, "backward_share": 0.5},
-    {"corral_grow": 1, "player_penalty": 2},
-    {"corral_grow": 1, "weight": 3, "backward_share": 0.5},
-)
+    return SearchResult(Solution(lurd, len(lurd), len(pushes), optimal, stats), stats)
 
 
 def search_level(
-    level: Any,
+    level: Level | Problem,
     *,
     time_limit: float | None = 10.0,
     optimal: bool = False,
     memory: int = DEFAULT_MEMORY,
-    weights: tuple[int, ...] = (10,),
-    portfolio: tuple[dict[str, Any], ...] | None = None,
+    options: SearchOptions | None = None,
+    portfolio: tuple[SearchOptions, ...] = PORTFOLIO,
     progress: Progress | None = None,
-    **options: Any,
 ) -> SearchResult:
     """Run the search; return the solution (or None) with the statistics.
 
-    See :func:`solve` for the parameters. In fast mode the time is shared by a
-    portfolio of searches run one after the other, each with an equal share of
-    the time left: one per option set in ``portfolio`` (default
-    :data:`PORTFOLIO`; ``options`` given here override the set's) and per weight in
-    ``weights`` (key ``weight * h + g``; default one weight, 10: on XSokoban
-    1-30 at 20 s it solved more than 3 then 10; a set's own ``weight`` wins). The portfolio stops at the
-    first search that solves the level, proves it unsolvable or is
-    interrupted; with no time limit only the first search runs. Options:
-    ``corrals`` (PI-corral pruning, default on), ``bidirectional`` (default: in
-    fast mode) runs a backward search of pulls from the goals beside the
-    forward one, in alternating slices, stopping when either reaches the
-    other's states; ``macros`` (default: in fast mode) pushes a box along a
-    one-wide corridor to its end in one move; ``fess`` (default: in fast
-    mode) makes the forward search a feature-space search (see :func:`solve`;
-    False: plain best-first); ``corral_nodes`` (default 64, 0 turns the test
-    off) and ``corral_boxes`` (default 10) bound the corral-deadlock test (see
-    :func:`solve`): the positions its small search may visit and the boxes a
-    corral may have; ``corral_grow`` (default 0) is the number of layers of
-    neighbouring boxes added to a corral's fence for that test;
-    ``player_penalty`` (default 0) is added to the backward search's bound, in
-    its key, when the player cannot reach the start's player cell;
-    ``backward_share`` (default 0.75) is the backward search's share of the
-    time; ``move_weight`` (default 0) orders each feature cell of the forward
-    search by the pushes on the way that improved no feature (as FESS weighs
-    moves: an advisor's move is free), that count times ``move_weight`` being
-    added to the key; ``pack_advisor`` (default 0, off) adds the packing
-    advisor's moves: at each expansion, for each goal area whose packing order
-    is unfinished, the box nearest to its next goal is pushed all the way
-    there, the other boxes fixed, when a search of at most that many (box
-    cell, side) states finds the way; ``weight`` runs that one weight with
-    these options alone (no portfolio).
+    See :func:`solve` for ``level``, ``time_limit``, ``optimal`` and ``memory``.
+    ``options`` runs that one search alone (as does ``optimal``, with the default
+    options unless given). Otherwise the fast mode shares the time among the
+    searches of ``portfolio`` (default :data:`PORTFOLIO`), run one after the
+    other, each with an equal share of the time left; it stops at the first that
+    solves the level, proves it unsolvable or is interrupted, and with no time
+    limit only the first runs.
 
     ``progress`` (a :data:`Progress` callable) is called from the searching
     thread between slices (every 50 ms or so, and before the kernel's first
@@ -782,53 +806,36 @@ def search_level(
 
     Examples
     --------
-    >>> r = search_level(["#####", "#@$.#", "#####"])
+    >>> from mazekit.sokoban import parse_level
+    >>> r = search_level(parse_level("#####\\n#@$.#\\n#####"))
     >>> r.stats.stopped, r.solution.lurd
     ('solved', 'R')
-    >>> search_level(["#####", "#@ $#", "# . #", "#####"]).stats.stopped
+    >>> search_level(parse_level("#####\\n#@ $#\\n# . #\\n#####")).stats.stopped
     'unsolvable'
+    >>> search_level(parse_level("#####\\n#@$.#\\n#####"), options=SearchOptions(wieght=3))
+    Traceback (most recent call last):
+    ...
+    TypeError: SearchOptions.__init__() got an unexpected keyword argument 'wieght'
     """
     t0 = time.perf_counter()
-    if optimal or "weight" in options:
-        return _search_one(level, time_limit=time_limit, optimal=optimal, memory=memory, progress=progress, **options)
     prob = as_problem(level)
-    sets = (PORTFOLIO if portfolio is None else portfolio) or ({},)
-    runs = [{"weight": w, **extra, **options} for extra in sets for w in weights]
-    nodes = expanded = 0
-    compile_time = 0.0
+    if optimal or options is not None:
+        one = SearchOptions() if options is None else options
+        return _search_one(prob, one, optimal=optimal, time_limit=time_limit, memory=memory, progress=progress)
+    if not portfolio:
+        raise ValueError("the portfolio is empty")
+    total = _Total(t0, progress)
     res: SearchResult | None = None
-    stopped: Stop = "time"
-    for k, run in enumerate(runs):
-        left = None if time_limit is None else time_limit - (time.perf_counter() - t0 - compile_time)
-        share = None if left is None else left / (len(runs) - k)
+    for k, opts in enumerate(portfolio):
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0 - total.compile_time)
+        share = None if left is None else left / (len(portfolio) - k)
         if share is not None and share <= 0:
             break
-        report: Progress | None = None
-        if progress is not None:
-
-            def report(
-                st: SearchStats,
-                phase: Literal["searching", "compiling"],
-                _n: int = nodes,
-                _e: int = expanded,
-                _c: float = compile_time,
-            ) -> bool | None:
-                assert progress is not None
-                return progress(
-                    SearchStats(
-                        _n + st.nodes, _e + st.expanded, time.perf_counter() - t0, "time", _c + st.compile_time
-                    ),
-                    phase,
-                )
-
-        res = _search_one(prob, time_limit=share, optimal=False, memory=memory, progress=report, **run)
-        nodes += res.stats.nodes
-        expanded += res.stats.expanded
-        compile_time += res.stats.compile_time
-        stopped = "memory" if res.stats.stopped == "time" and stopped == "memory" else res.stats.stopped
+        res = _search_one(prob, opts, time_limit=share, memory=memory, progress=total.report())
+        total.add(res.stats)
         if res.stats.stopped not in ("time", "memory") or time_limit is None:
             break
-    stats = SearchStats(nodes, expanded, time.perf_counter() - t0, stopped, compile_time)
+    stats = total.stats()
     if res is None:  # the time ran out while the level was being prepared: no run started
         return SearchResult(None, stats)
     sol = res.solution
@@ -837,8 +844,41 @@ def search_level(
     return SearchResult(sol, stats)
 
 
+class _Total:
+    """The statistics of a portfolio's searches so far, and a progress callback for the next
+    that reports them with its own."""
+
+    def __init__(self, t0: float, progress: Progress | None) -> None:
+        self.t0, self.progress = t0, progress
+        self.nodes = self.expanded = 0
+        self.compile_time = 0.0
+        self.stopped: Stop = "time"
+
+    def add(self, st: SearchStats) -> None:
+        self.nodes += st.nodes
+        self.expanded += st.expanded
+        self.compile_time += st.compile_time
+        self.stopped = "memory" if st.stopped == "time" and self.stopped == "memory" else st.stopped
+
+    def stats(self) -> SearchStats:
+        return SearchStats(self.nodes, self.expanded, time.perf_counter() - self.t0, self.stopped, self.compile_time)
+
+    def report(self) -> Progress | None:
+        if self.progress is None:
+            return None
+        progress, n, e, c = self.progress, self.nodes, self.expanded, self.compile_time
+
+        def report(st: SearchStats, phase: Literal["searching", "compiling"]) -> bool | None:
+            total = SearchStats(
+                n + st.nodes, e + st.expanded, time.perf_counter() - self.t0, "time", c + st.compile_time
+            )
+            return progress(total, phase)
+
+        return report
+
+
 def solve(
-    level: Any,
+    level: Level | Problem,
     *,
     time_limit: float | None = 10.0,
     optimal: bool = False,
@@ -848,9 +888,9 @@ def solve(
 
     Parameters
     ----------
-    level : Level, Problem or list of str
-        An engine level (:mod:`mazekit.sokoban`), a prepared
-        :class:`~.problem.Problem`, or XSB rows.
+    level : Level or Problem
+        An engine level (:mod:`mazekit.sokoban`; read text with
+        :func:`~mazekit.sokoban.parse_level`) or a prepared :class:`~.problem.Problem`.
     time_limit : float or None
         Seconds before giving up (None: no limit). The first search in a
         process that needs the compiled kernel compiles it (once per
@@ -928,7 +968,8 @@ def solve(
 
     Examples
     --------
-    >>> sol = solve(["#######", "#@ $ .#", "#######"], optimal=True)
+    >>> from mazekit.sokoban import parse_level
+    >>> sol = solve(parse_level("#######\\n#@ $ .#\\n#######"), optimal=True)
     >>> sol.lurd, sol.moves, sol.pushes, sol.optimal
     ('rRR', 3, 2, True)
     """
