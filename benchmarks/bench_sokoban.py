@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import signal
 import statistics
 import sys
 import time
@@ -36,10 +37,15 @@ SETS: dict[str, tuple[str, float, str]] = {
 }
 
 
+def _ignore_interrupts() -> None:
+    """A pool worker leaves Ctrl-C to the parent (which stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_set(
     name: str, jobs: int, time_limit: float | None, first: int | None, optimal: bool, memory_gib: float
 ) -> dict[str, object]:
-    from mazekit.cli.sokoban_solve import _quiet_worker, _solve_one
+    from mazekit.cli.sokoban_solve import _solve_one
     from mazekit.sokoban import parse_levels
 
     fname, default_tl, target = SETS[name]
@@ -52,7 +58,7 @@ def run_set(
     t0 = time.perf_counter()
     outs = []
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(jobs, initializer=_quiet_worker) as pool:
+    with ctx.Pool(jobs, initializer=_ignore_interrupts) as pool:
         for k, o in enumerate(pool.imap_unordered(_solve_one, tasks), 1):
             outs.append(o)
             if k % 10 == 0 or k == len(tasks):
