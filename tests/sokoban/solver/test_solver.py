@@ -113,12 +113,16 @@ def test_optimal_push_count_on_tiny_levels(level):
 
 
 def test_compiled_and_python_kernels_agree():
-    level = parse_level(SMALL[4])
+    """In fixed slices (a run independent of the clock) both kernels make the same search."""
+    from mazekit.sokoban.solver import PORTFOLIO
+    from mazekit.sokoban.solver.search import _search_one
+
+    prob = as_problem(parse_level(SMALL[4]))
     with jit_mode("never"):
-        a = search_level(level, time_limit=None)
+        a = _search_one(prob, PORTFOLIO[0], time_limit=None, fixed_slice=64)
     with jit_mode("always"):
         before = K.search_kernel.calls_compiled
-        b = search_level(level, time_limit=None)
+        b = _search_one(prob, PORTFOLIO[0], time_limit=None, fixed_slice=64)
         assert K.search_kernel.calls_compiled > before
     assert a.solution is not None and b.solution is not None
     assert a.solution.lurd == b.solution.lurd
@@ -413,3 +417,13 @@ def test_fixed_slices_make_a_run_independent_of_the_clock():
                 assert res.solution is not None and replay(level, res.solution.lurd).solved
                 seen.add((opts, res.stats.nodes, res.stats.expanded, res.solution.lurd))
     assert len(seen) == len(PORTFOLIO)
+
+
+def test_a_first_slice_in_plain_python_is_short_on_a_big_level():
+    """Uncompiled, a state's expansion costs about 0.1 ms a cell: on a 1,440-cell level the first
+    slice (plain Python when the kernel is not loaded yet) expands one state per direction, not 64,
+    so that a short time limit is looked at soon (it took 10 s against a 0.05 s limit)."""
+    level = parse_level("#####\n|@$ ||||||||||||||||||||||||||.#\n#40###")
+    with jit_mode("never"):
+        res = search_level(level, time_limit=1e-3)
+    assert res.stats.stopped == "time" and res.stats.expanded <= 2

@@ -102,6 +102,9 @@ class SearchResult:
     stats: SearchStats
 
 
+#: Cells times expansions of the first slice when it runs as plain Python (about 0.1 s).
+PYTHON_SLICE_CELLS = 1000
+
 #: Positions one corral-deadlock search may visit at most (and its queue's length).
 CORRAL_MAX_NODES = 1024
 
@@ -651,10 +654,10 @@ class _Search:
     def stats(self, elapsed: float, stopped: Stop) -> SearchStats:
         """The statistics so far (both directions)."""
         nodes = sum(int(d.ctr[K.C_NODES]) for d in self.dirs)
-        expanded = sum(int(d.ctr[K.C_EXPANDED]) for d in self.dirs)
-        return SearchStats(nodes, expanded, elapsed + self.compile_seconds, stopped, self.compile_seconds)
+        return SearchStats(nodes, self.expanded(), elapsed + self.compile_seconds, stopped, self.compile_seconds)
 
     def expanded(self) -> int:
+        """States expanded so far (both directions)."""
         return sum(int(d.ctr[K.C_EXPANDED]) for d in self.dirs)
 
     def verdict(self, cur: _Direction, status: int) -> Stop | None:
@@ -700,7 +703,13 @@ class _Search:
         from ..._jit import THRESHOLD
 
         # a first small slice runs uncompiled (tiny levels need no compiler); the rest compiled
-        kernel = K.search_kernel.pick(self.prob.height * self.prob.width)
+        ncells = self.prob.height * self.prob.width
+        kernel = K.search_kernel.pick(ncells)
+        if kernel is K.search_kernel.py_func and not fixed_slice:
+            # plain Python expands a state in about 0.1 ms a cell: a few states only, so that
+            # the time limit is looked at soon (64 on a 1,440-cell level took 10 s)
+            for d in self.dirs:
+                d.budget = max(1, min(d.budget, PYTHON_SLICE_CELLS // ncells))
         try:
             while self.active:
                 for cur in list(self.active):
