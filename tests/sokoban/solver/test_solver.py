@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections import deque
 from pathlib import Path
 
@@ -15,20 +14,11 @@ from mazekit.sokoban import Level, State, legal_pushes, parse_level, parse_level
 from mazekit.sokoban.rules import canonical
 from mazekit.sokoban.solver import Problem, SearchOptions, as_problem, search_level, solve
 from mazekit.sokoban.solver import _kernels as K
+from tests.conftest import jit_mode
 from tests.sokoban.conftest import portfolio_with, rows_level
 from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
-
-
-@contextlib.contextmanager
-def jit_mode(mode):
-    old = _jit.get_mode()
-    _jit.set_mode(mode)
-    try:
-        yield
-    finally:
-        _jit.set_mode(old)
 
 
 SMALL = [
