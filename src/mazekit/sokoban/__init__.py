@@ -40,6 +40,7 @@ from .formats import (
     parse_levels,
     to_xy,
 )
+from .generate import Generated, generate_level, generate_levels
 from .level import DIRECTIONS, STEPS, Level, State
 from .rules import (
     Game,
@@ -62,6 +63,7 @@ __all__ = [
     "Assignment",
     "Deadlocks",
     "Game",
+    "Generated",
     "Level",
     "Replay",
     "Simulation",
@@ -78,6 +80,8 @@ __all__ = [
     "format_levels",
     "freeze_deadlock",
     "from_xy",
+    "generate_level",
+    "generate_levels",
     "goal_reach",
     "is_deadlocked",
     "legal_pushes",
