@@ -204,3 +204,24 @@ def test_lose_cases_hand_worked():
         run_text(_map("#  x x   @ o   ", ">>>>>>>>"))
         == "(10, 6)\n(11, 6)\n(12, 6)\n(13, 6)\n(14, 6)\n(15, 6)\n(16, 6)\n(17, 6)\nLOSE\n"
     )
+
+
+def test_generate_writes_a_collection_whose_solutions_replay(tmp_path, capsys):
+    """``sokoban generate``: an XSB collection of titled levels, each with a solution comment that
+    replays to a win; the same seed gives the same file; bad sizes are one line and exit 2."""
+    from mazekit.sokoban import parse_levels, replay
+
+    out = tmp_path / "gen.xsb"
+    assert main(["sokoban", "generate", "-n", "5", "--seed", "7", "-s", "9x11", "-b", "3", "-o", str(out)]) == 0
+    text = out.read_text()
+    levels = parse_levels(text)
+    sols = [line.split(": ", 1)[1] for line in text.splitlines() if line.startswith("; a solution: ")]
+    assert [lv.title for lv in levels] == [f"generated {s}" for s in range(7, 12)] and len(sols) == 5
+    assert all(lv.shape == (9, 11) and len(lv.start.boxes) == 3 for lv in levels)
+    assert all(replay(lv, sol).solved for lv, sol in zip(levels, sols, strict=True))
+    assert main(["sokoban", "generate", "-n", "5", "--seed", "7", "-s", "9x11", "-b", "3"]) == 0
+    assert capsys.readouterr().out == text
+    for bad in (["-s", "4x10"], ["-s", "ten"], ["-b", "0"], ["-n", "0"], ["-o", str(tmp_path / "no" / "x.xsb")]):
+        assert main(["sokoban", "generate", *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err

@@ -96,6 +96,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rd.add_argument("--frame-ms", type=int, default=120, help="milliseconds per GIF frame (default 120)")
     rd.set_defaults(func=run_render)
 
+    gn = ss.add_parser(
+        "generate", help="random levels in Boxoban's manner, solvable by construction (an XSB collection)"
+    )
+    gn.add_argument("-s", "--size", default="10x10", metavar="RxC", help="size, walls included (default 10x10)")
+    gn.add_argument("-b", "--boxes", type=int, default=4, metavar="N", help="boxes and goals (default 4)")
+    gn.add_argument("-n", "--count", type=int, default=1, metavar="N", help="how many levels (default 1)")
+    gn.add_argument("--seed", type=int, default=0, help="the first level's seed; the next ones count up (default 0)")
+    gn.add_argument("-o", "--output", metavar="OUT", help="write the collection here (default: stdout)")
+    gn.set_defaults(func=run_generate)
+
     from .sokoban_solve import add_solve_parser
 
     add_solve_parser(ss)
@@ -146,6 +156,43 @@ def _lurd_arg(value: str) -> str:
     if value == "-":
         return "".join(sys.stdin.read().split())
     return value
+
+
+# ---------------------------------------------------------------- generate
+
+#: The most levels one ``sokoban generate`` writes, and the largest side.
+MAX_GENERATE = 10_000
+MAX_GENERATE_SIDE = 60
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    """Write ``--count`` generated levels as an XSB collection, each with its title and a
+    solution (the reverse game's, not the shortest) in a comment."""
+    from ..sokoban.formats import format_level
+    from ..sokoban.generate import generate_level
+
+    parts = args.size.lower().split("x")
+    try:
+        rows, cols = (int(v) for v in parts)
+    except ValueError:
+        raise UsageError(f"--size must be RxC (two integers), got {args.size!r}") from None
+    if not (5 <= rows <= MAX_GENERATE_SIDE and 5 <= cols <= MAX_GENERATE_SIDE):
+        raise UsageError(f"--size {rows}x{cols}: each side must be 5 to {MAX_GENERATE_SIDE}")
+    if not 1 <= args.boxes <= rows * cols // 4:
+        raise UsageError(f"--boxes {args.boxes}: expected 1 to {rows * cols // 4} on a {rows}x{cols} level")
+    if not 1 <= args.count <= MAX_GENERATE:
+        raise UsageError(f"--count {args.count}: expected 1 to {MAX_GENERATE}")
+    check_outputs(args.output)
+    parts_out = [f"; mazekit sokoban generate --size {rows}x{cols} --boxes {args.boxes} --seed {args.seed}\n"]
+    for k in range(args.count):
+        seed = args.seed + k
+        try:
+            g = generate_level(rows=rows, cols=cols, boxes=args.boxes, seed=seed)
+        except ValueError as exc:
+            raise UsageError(f"seed {seed}: {exc} (try fewer boxes or a larger size)") from None
+        parts_out.append(f"\n{format_level(g.level)}Title: generated {seed}\n; a solution: {g.solution}\n")
+    write_output(args.output, "".join(parts_out))
+    return 0
 
 
 # --------------------------------------------------------------------- run

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .level import DIRECTIONS, Level, State
+from .rules import pushes_to_lurd
 
 __all__ = ["Generated", "generate_level", "generate_levels"]
 
@@ -28,7 +29,8 @@ _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 @dataclass(frozen=True, slots=True)
 class Generated:
-    """A generated level and the solution its reverse game gives (LURD, not the shortest)."""
+    """A generated level and a solution: its reverse game's pushes, read backwards, with the
+    shortest walks between them (LURD; not the fewest pushes)."""
 
     level: Level
     solution: str
@@ -119,7 +121,7 @@ def generate_level(
     rng = np.random.default_rng(seed)
     floor = np.zeros((rows, cols), dtype=bool)
     for _ in range(20):
-        floor = _room(rng, rows, cols, walks=3 + (rows * cols) // 40, steps=max(rows, cols))
+        floor = _room(rng, rows, cols, walks=3 + (rows * cols) // 20, steps=max(rows, cols))
         if int(floor.sum()) >= boxes * 3 + 4:
             break
     else:
@@ -143,7 +145,19 @@ def generate_level(
     goal_mask = np.zeros((rows, cols), dtype=bool)
     goal_mask.ravel()[goals] = True
     level = Level(~floor, goal_mask, State.make(player, got), np.zeros_like(goal_mask))
-    return Generated(level, "".join(reversed(moves)))
+    return Generated(level, _tidy(level, "".join(reversed(moves))))
+
+
+def _tidy(level: Level, lurd: str) -> str:
+    """The same pushes with shortest walks between them (the reverse game wanders)."""
+    pushes = []
+    pos = level.start.player
+    for ch in lurd:
+        d = DIRECTIONS.index(ch.lower())
+        pos = int(level.nbr[pos, d])
+        if ch.isupper():
+            pushes.append((pos, d))
+    return pushes_to_lurd(level, level.start, pushes)
 
 
 def _dist(a: int, b: int, cols: int) -> int:
