@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,6 +45,34 @@ def greedy_codes(model: Model, *, farthest: bool = True) -> NDArray[np.int8]:
     return out[:length].copy()
 
 
+def _beam_arrays(n: int, width: int, length: int) -> tuple[NDArray[Any], ...]:
+    """The beam kernels' arrays for ``n`` robots, ``width`` sets and strings up to ``length``:
+    Zobrist keys (fixed: the result is deterministic), the beam (all robots in its one set),
+    the candidates, a mark per robot, and each step's parent slot and move."""
+    gen = np.random.default_rng(0x5EED)
+    keys = gen.integers(0, 2**63, size=n + 1, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    beam = np.empty((width, n), dtype=np.int32)
+    beam[0] = np.arange(n, dtype=np.int32)
+    counts = np.zeros(width, dtype=np.int64)
+    counts[0] = n
+    nbeam = np.array([1], dtype=np.int64)
+    cand = np.empty((4 * width, n), dtype=np.int32)
+    ccounts = np.zeros(4 * width, dtype=np.int64)
+    mark = np.zeros(n + 1, dtype=np.int32)
+    parents = np.zeros((length, width), dtype=np.int32)
+    pmoves = np.zeros((length, width), dtype=np.int8)
+    return keys, beam, counts, nbeam, cand, ccounts, mark, parents, pmoves
+
+
+def _trace_back(parents: NDArray[Any], pmoves: NDArray[Any], done: int, slot: int) -> NDArray[np.int8]:
+    """The string of ``done`` moves that led to the beam's ``slot``, read from the parent links."""
+    codes = np.empty(done, dtype=np.int8)
+    for t in range(done - 1, -1, -1):
+        codes[t] = pmoves[t, slot]
+        slot = int(parents[t, slot])
+    return codes
+
+
 def beam_codes(
     model: Model,
     *,
@@ -58,18 +87,7 @@ def beam_codes(
     n = model.n
     if n == 0:
         return np.empty(0, dtype=np.int8)
-    gen = np.random.default_rng(0x5EED)  # fixed keys: the result is deterministic
-    keys = gen.integers(0, 2**63, size=n + 1, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    beam = np.empty((width, n), dtype=np.int32)
-    beam[0] = np.arange(n, dtype=np.int32)
-    counts = np.zeros(width, dtype=np.int64)
-    counts[0] = n
-    nbeam = np.array([1], dtype=np.int64)
-    cand = np.empty((4 * width, n), dtype=np.int32)
-    ccounts = np.zeros(4 * width, dtype=np.int64)
-    mark = np.zeros(n + 1, dtype=np.int32)
-    parents = np.zeros((max_length, width), dtype=np.int32)
-    pmoves = np.zeros((max_length, width), dtype=np.int8)
+    keys, beam, counts, nbeam, cand, ccounts, mark, parents, pmoves = _beam_arrays(n, width, max_length)
     kern = K.beam_kernel.pick(n * width * 4)
     done = 0
     slot = -1
@@ -101,14 +119,7 @@ def beam_codes(
             last = time.monotonic()
             left = int(counts[: int(nbeam[0])].min())
             progress(f"beam: {done} commands, {left} robots left in the best set")
-    if slot < 0:
-        return None
-    codes = np.empty(done, dtype=np.int8)
-    s = int(slot)
-    for t in range(done - 1, -1, -1):
-        codes[t] = pmoves[t, s]
-        s = int(parents[t, s])
-    return codes
+    return None if slot < 0 else _trace_back(parents, pmoves, done, int(slot))
 
 
 def pair_beam_codes(
@@ -134,18 +145,7 @@ def pair_beam_codes(
         return np.empty(0, dtype=np.int8)
     if limit <= 0:
         return None
-    gen = np.random.default_rng(0x5EED)
-    keys = gen.integers(0, 2**63, size=n + 1, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    beam = np.empty((width, n), dtype=np.int32)
-    beam[0] = np.arange(n, dtype=np.int32)
-    counts = np.zeros(width, dtype=np.int64)
-    counts[0] = n
-    nbeam = np.array([1], dtype=np.int64)
-    cand = np.empty((4 * width, n), dtype=np.int32)
-    ccounts = np.zeros(4 * width, dtype=np.int64)
-    mark = np.zeros(n + 1, dtype=np.int32)
-    parents = np.zeros((limit, width), dtype=np.int32)
-    pmoves = np.zeros((limit, width), dtype=np.int8)
+    keys, beam, counts, nbeam, cand, ccounts, mark, parents, pmoves = _beam_arrays(n, width, limit)
     size = 1 << max(10, min(22, (8 * width * limit).bit_length()))
     seen = np.zeros(size, dtype=np.uint64)
     fill = np.zeros(1, dtype=np.int64)
@@ -181,11 +181,4 @@ def pair_beam_codes(
             break
         if deadline is not None and time.monotonic() > deadline:
             raise Interrupted
-    if slot < 0:
-        return None
-    codes = np.empty(done, dtype=np.int8)
-    s = int(slot)
-    for t in range(done - 1, -1, -1):
-        codes[t] = pmoves[t, s]
-        s = int(parents[t, s])
-    return codes
+    return None if slot < 0 else _trace_back(parents, pmoves, done, int(slot))
