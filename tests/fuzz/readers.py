@@ -70,24 +70,25 @@ def grid_target(data: bytes) -> None:
         _refused(exc)
 
 
-def robot_target(data: bytes) -> None:
-    from mazekit.cli.robot import solve_text
-
+def _article_answer(solve_text: Callable[[bytes], str], data: bytes) -> None:
+    """An article's command on ``data``: lines of text, or the one-line refusal."""
     try:
         out = solve_text(data)
         assert out.endswith("\n")
     except InputError as exc:
         _refused(exc)
+
+
+def robot_target(data: bytes) -> None:
+    from mazekit.cli.robot import solve_text
+
+    _article_answer(solve_text, data)
 
 
 def forest_target(data: bytes) -> None:
     from mazekit.cli.forest import solve_text
 
-    try:
-        out = solve_text(data)
-        assert out.endswith("\n")
-    except InputError as exc:
-        _refused(exc)
+    _article_answer(solve_text, data)
 
 
 def universal_target(data: bytes) -> None:
