@@ -71,15 +71,11 @@ def run_one(task: tuple[str, int, str, dict[str, Any], int]) -> tuple[str, dict[
     level = parse_level(text)
     c = {k: v for k, v in config.items() if k != "_desc"}
     t0 = time.perf_counter()
-    if hasattr(S, "SearchOptions"):
-        opts = S.PORTFOLIO[c["member"]] if "member" in c else S.SearchOptions(fess=c.get("fess", True))
-        prob = S.as_problem(level)
-        optimal = bool(c.get("optimal", False))
-        res = S._search_one(prob, opts, optimal=optimal, time_limit=None, fixed_slice=SLICE, max_expansions=cap)
-    else:  # the driver before issue #17's SearchOptions
-        old: dict[str, Any] = {"weight": 10}
-        old.update(S.PORTFOLIO[c["member"]] if "member" in c else c)
-        res = S._search_one(level, time_limit=None, fixed_slice=SLICE, max_expansions=cap, **old)
+    opts = S.PORTFOLIO[c["member"]] if "member" in c else S.SearchOptions(fess=c.get("fess", True))
+    optimal = bool(c.get("optimal", False))
+    res = S._search_one(
+        S.as_problem(level), opts, optimal=optimal, time_limit=None, fixed_slice=SLICE, max_expansions=cap
+    )
     sol = res.solution
     rec: dict[str, Any] = {
         "stopped": res.stats.stopped,
