@@ -266,6 +266,23 @@ def test_packing_order_fills_a_dead_end_corridor_from_its_end():
     assert garea[prob.cell(1, 2)] == 0 and garea[prob.cell(3, 3)] == -1
 
 
+def test_packing_orders_stop_at_their_deadline():
+    from mazekit.sokoban.solver.search import goal_areas
+
+    prob = as_problem(rows_level(GOAL_CORRIDOR))
+    garea, forder, fstart = goal_areas(prob, deadline=0.0)  # long past: no area gets an order
+    assert fstart.tolist() == [0] and forder.size == 0 and (garea == -1).all()
+
+
+def test_a_search_with_many_goals_keeps_to_its_time_limit():
+    # 47 boxes on goals in one area: ordering them took half a second before
+    # the preparation kept to the deadline (the playground's fuzzing found it)
+    level = rows_level(["#" * 14, "#@$ .   " + "*" * 5 + "#", *["#     " + "*" * 7 + "#"] * 6, "#" * 14])
+    res = search_level(level, time_limit=0.01)
+    assert res.stats.stopped in ("time", "solved")
+    assert res.stats.time < 0.3  # generous: the first slice may overrun, the 0.6 s of ordering may not
+
+
 @pytest.mark.parametrize("strict", [False, True])
 @pytest.mark.parametrize("mode", ["never", "always"])
 def test_goal_macros_give_replayable_solutions(strict, mode):

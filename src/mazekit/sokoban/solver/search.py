@@ -13,6 +13,7 @@ between pushes.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -338,8 +339,15 @@ def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
     return out
 
 
-def _pull_out(prob: Problem, boxes: set[int], box: int, area: set[int]) -> int | None:
-    """Fewest pulls that take ``box`` out of ``area`` among ``boxes`` (player anywhere free); None if none."""
+class _OutOfTime(Exception):
+    """The deadline of a preparation step passed."""
+
+
+def _pull_out(prob: Problem, boxes: set[int], box: int, area: set[int], deadline: float) -> int | None:
+    """Fewest pulls that take ``box`` out of ``area`` among ``boxes`` (player anywhere free); None if none.
+
+    Raises :class:`_OutOfTime` once ``time.perf_counter()`` passes ``deadline``.
+    """
     starts = []
     for d in range(4):
         x = box + int(prob.off[d])
@@ -348,6 +356,8 @@ def _pull_out(prob: Problem, boxes: set[int], box: int, area: set[int]) -> int |
     seen = {(box, p) for p in starts}
     todo = deque((box, p, 0) for p in set(starts))
     while todo:
+        if time.perf_counter() > deadline:
+            raise _OutOfTime
         b, pl, n = todo.popleft()
         region = _region(prob, boxes | {b}, pl)
         for d in range(4):
@@ -363,7 +373,9 @@ def _pull_out(prob: Problem, boxes: set[int], box: int, area: set[int]) -> int |
     return None
 
 
-def goal_areas(prob: Problem, max_goals: int = 64) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
+def goal_areas(
+    prob: Problem, max_goals: int = 64, deadline: float = math.inf
+) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
     """Goal areas and their packing orders: ``(garea, forder, fstart)``.
 
     A goal area is a 4-connected group of goal cells (at least two, at most
@@ -373,6 +385,11 @@ def goal_areas(prob: Problem, max_goals: int = 64) -> tuple[NDArray[np.int32], N
     sequence is an order in which the goals can be filled. ``garea`` is the
     area of each cell (-1 outside any area with an order), ``forder[fstart[a]:
     fstart[a + 1]]`` area ``a``'s goals in filling order.
+
+    The orders cost a flood per pull tried (a third of a second on the largest
+    XSokoban levels); once ``time.perf_counter()`` passes ``deadline`` the areas
+    not yet ordered are left without one (the search then runs without their
+    packing advice), so that preparing never outlasts the search's time limit.
     """
     garea = np.full(prob.floor.shape[0], -1, dtype=np.int32)
     goals = {int(g) for g in prob.goals}
@@ -393,28 +410,39 @@ def goal_areas(prob: Problem, max_goals: int = 64) -> tuple[NDArray[np.int32], N
         seen |= comp
         if not 2 <= len(comp) <= max_goals:
             continue
-        boxes = set(comp)
-        taken: list[int] = []
-        while boxes:
-            best: tuple[int, int] | None = None
-            for b in sorted(boxes):
-                n = _pull_out(prob, boxes - {b}, b, comp)
-                if n is not None and (best is None or n < best[0]):
-                    best = (n, b)
-            if best is None:
-                break
-            taken.append(best[1])
-            boxes.remove(best[1])
-        if boxes:
+        try:
+            taken = _packing_order(prob, comp, deadline)
+        except _OutOfTime:
+            break
+        if taken is None:
             continue
         for x in comp:
             garea[x] = len(orders)
-        orders.append(taken[::-1])
+        orders.append(taken)
     fstart = np.zeros(len(orders) + 1, dtype=np.int64)
     for a, o in enumerate(orders):
         fstart[a + 1] = fstart[a] + len(o)
     forder = np.array([x for o in orders for x in o], dtype=np.int64)
     return garea, forder, fstart
+
+
+def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] | None:
+    """The filling order of the goal area ``comp`` (see :func:`goal_areas`); None if it has none."""
+    boxes = set(comp)
+    taken: list[int] = []
+    while boxes:
+        best: tuple[int, int] | None = None
+        for b in sorted(boxes):
+            n = _pull_out(prob, boxes - {b}, b, comp, deadline)
+            if n is not None and (best is None or n < best[0]):
+                best = (n, b)
+                if n == 1:  # no box comes out in fewer: the first found is the one taken
+                    break
+        if best is None:
+            return None
+        taken.append(best[1])
+        boxes.remove(best[1])
+    return taken[::-1]
 
 
 def lurd_of(prob: Problem, pushes: list[tuple[int, int]]) -> str:
@@ -560,10 +588,10 @@ _EMPTY_TABLE = np.zeros(1, dtype=np.int32)
 _AREAS_CACHE: list[tuple[Problem, tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]]] = []
 
 
-def _areas_of(prob: Problem) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
+def _areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
     """:func:`goal_areas` of the last problem seen, computed once for the portfolio's searches."""
     if not _AREAS_CACHE or _AREAS_CACHE[0][0] is not prob:
-        _AREAS_CACHE[:] = [(prob, goal_areas(prob))]
+        _AREAS_CACHE[:] = [(prob, goal_areas(prob, deadline=deadline))]
     return _AREAS_CACHE[0][1]
 
 
@@ -596,9 +624,13 @@ class _Search:
     ``budget`` expansions; the budgets adapt so that each direction gets its share
     of the time (``fixed_slice`` > 0: that many expansions each, whatever the
     clock says, so that a run does not depend on the machine's speed).
+    Preparing keeps to ``deadline`` (a ``time.perf_counter()`` time): the goal
+    areas' packing orders are cut short there (see :func:`goal_areas`).
     """
 
-    def __init__(self, prob: Problem, opts: SearchOptions, optimal: bool, memory: int) -> None:
+    def __init__(
+        self, prob: Problem, opts: SearchOptions, optimal: bool, memory: int, deadline: float = math.inf
+    ) -> None:
         nb = len(prob.boxes)
         ncells = prob.height * prob.width
         if ncells >= 1 << 18:
@@ -614,7 +646,7 @@ class _Search:
         rng = np.random.default_rng(0x5EED)
         zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
         zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
-        areas = _areas_of(prob) if (macros and nb) or opts.fess else None
+        areas = _areas_of(prob, deadline) if (macros and nb) or opts.fess else None
         settings = K.Settings(
             optimal=int(optimal),
             weight=opts.weight,
@@ -776,7 +808,8 @@ def _search_one(
     ``max_expansions`` make a run independent of the clock (for tests and
     ``benchmarks/solver_trace.py``)."""
     t0 = time.perf_counter()
-    search = _Search(prob, opts, optimal, memory)
+    deadline = math.inf if time_limit is None else t0 + time_limit
+    search = _Search(prob, opts, optimal, memory, deadline)
     stopped, winner = search.run(t0, time_limit, progress, slice_seconds, fixed_slice, max_expansions)
     stats = search.stats(time.perf_counter() - t0 - search.compile_seconds, stopped)
     if winner is None:
