@@ -24,6 +24,7 @@ COMMANDS = [
     ["sokoban", "replay", "FILE", "--level", "1", "R"],
     ["sokoban", "render", "FILE", "--level", "1", "--png", "OUT"],
     ["sokoban", "solve", "FILE", "--time-limit", "1"],
+    ["sokoban", "optimise", "FILE", "R", "-o", "OUT"],
 ]
 
 BAD_INPUTS = {

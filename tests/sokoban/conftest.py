@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import tomllib
+from collections import deque
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from mazekit.sokoban import Level, parse_level
+from mazekit.sokoban import Level, State, legal_pushes, parse_level, push
+from mazekit.sokoban.rules import canonical
 from mazekit.sokoban.solver import PORTFOLIO, SearchOptions
 from tests.conftest import SHARED
 
@@ -23,6 +25,34 @@ def portfolio_with(**changes: object) -> tuple[SearchOptions, ...]:
 def rows_level(rows: list[str]) -> Level:
     """The engine level of XSB rows (one string a row), read by the engine's parser."""
     return parse_level("\n".join(rows))
+
+
+def brute_force_path(level: Level, start: State | None = None) -> list[tuple[int, int]] | None:
+    """Fewest pushes ``(box cell, direction)`` that solve ``level`` from ``start`` (default the
+    level's): breadth-first search over canonical positions with the engine's rules; None if none."""
+    first = canonical(level, level.start if start is None else start)
+    parent: dict[State, tuple[State, tuple[int, int]] | None] = {first: None}
+    todo = deque([first])
+    while todo:
+        s = todo.popleft()
+        if level.is_solved(s):
+            out = []
+            while (link := parent[s]) is not None:
+                s, move = link
+                out.append(move)
+            return out[::-1]
+        for b, d in legal_pushes(level, s):
+            t = canonical(level, push(level, s, b, d))
+            if t not in parent:
+                parent[t] = (s, (b, d))
+                todo.append(t)
+    return None
+
+
+def brute_force_pushes(level: Level) -> int | None:
+    """The length of :func:`brute_force_path` (None when the level cannot be solved)."""
+    path = brute_force_path(level)
+    return None if path is None else len(path)
 
 
 def shared_file(name: str) -> Path:

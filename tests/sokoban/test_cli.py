@@ -225,3 +225,31 @@ def test_generate_writes_a_collection_whose_solutions_replay(tmp_path, capsys):
         assert main(["sokoban", "generate", *bad]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_optimise_prints_a_shorter_solution_and_refuses_a_non_solution(tmp_path, capsys):
+    """``sokoban optimise``: the generator's solution of a level comes back no longer (here
+    shorter: the reverse game wanders), replaying to a win; bad solutions are one line, exit 2."""
+    from mazekit.sokoban import parse_levels, replay
+
+    gen = tmp_path / "gen.xsb"
+    assert main(["sokoban", "generate", "-s", "9x9", "-b", "3", "--seed", "5", "-o", str(gen)]) == 0
+    sol = next(line.split(": ", 1)[1] for line in gen.read_text().splitlines() if line.startswith("; a solution: "))
+    level = parse_levels(gen.read_text())[0]
+    before = replay(level, sol)
+    out = tmp_path / "short.txt"
+    assert main(["sokoban", "optimise", str(gen), sol, "--time-limit", "30", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    after = replay(level, out.read_text().strip())
+    assert after.solved and (after.moves, after.pushes) < (before.moves, before.pushes)
+    assert f"moves {before.moves} -> {after.moves}, pushes {before.pushes} -> {after.pushes}" in err
+    assert main(["sokoban", "optimise", str(gen), sol, "--metric", "pushes", "-q"]) == 0
+    out_text, err = capsys.readouterr()
+    assert err == "" and replay(level, out_text.strip()).pushes <= after.pushes
+    for bad, words in ((sol[:-1], "do not solve"), ("rRx", "move 2"), (sol + "x", "not one of")):
+        assert main(["sokoban", "optimise", str(gen), bad, "-o", str(tmp_path / "bad.txt")]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err and "Traceback" not in err, err
+        assert not (tmp_path / "bad.txt").exists()
+    assert main(["sokoban", "optimise", str(gen), sol, "--time-limit", "0"]) == 2
+    assert "--time-limit" in capsys.readouterr().err

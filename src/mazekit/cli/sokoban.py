@@ -106,9 +106,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     gn.add_argument("-o", "--output", metavar="OUT", help="write the collection here (default: stdout)")
     gn.set_defaults(func=run_generate)
 
+    from .sokoban_optimise import add_optimise_parser
     from .sokoban_solve import add_solve_parser
 
     add_solve_parser(ss)
+    add_optimise_parser(ss)
 
 
 def _usage(p: argparse.ArgumentParser) -> int:

@@ -15,8 +15,8 @@ from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver.problem import Problem
 from mazekit.sokoban.solver.search import _corral_scratch
-from tests.sokoban.conftest import portfolio_with, rows_level
-from tests.sokoban.solver.test_solver import SMALL, brute_force_pushes, jit_mode, pushed_positions
+from tests.sokoban.conftest import brute_force_pushes, portfolio_with, rows_level
+from tests.sokoban.solver.test_solver import SMALL, jit_mode, pushed_positions
 from tests.strategies import tiny_sokoban_levels
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -10,12 +9,11 @@ import pytest
 from hypothesis import given, settings
 
 from mazekit import _jit
-from mazekit.sokoban import Level, State, legal_pushes, parse_level, parse_levels, push, replay, step
-from mazekit.sokoban.rules import canonical
+from mazekit.sokoban import Level, State, parse_level, parse_levels, replay, step
 from mazekit.sokoban.solver import Problem, SearchOptions, as_problem, search_level, solve
 from mazekit.sokoban.solver import _kernels as K
 from tests.conftest import jit_mode
-from tests.sokoban.conftest import portfolio_with, rows_level
+from tests.sokoban.conftest import brute_force_pushes, portfolio_with, rows_level
 from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
@@ -28,23 +26,6 @@ SMALL = [
     "######\n#    #\n# #@ #\n# $* #\n# .* #\n#    #\n######",
     "#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######",
 ]
-
-
-def brute_force_pushes(level: Level) -> int | None:
-    """Fewest pushes by breadth-first search over (canonical) positions, via the engine's rules."""
-    start = canonical(level, level.start)
-    seen = {start}
-    todo = deque([(start, 0)])
-    while todo:
-        s, n = todo.popleft()
-        if level.is_solved(s):
-            return n
-        for b, d in legal_pushes(level, s):
-            t = canonical(level, push(level, s, b, d))
-            if t not in seen:
-                seen.add(t)
-                todo.append((t, n + 1))
-    return None
 
 
 @pytest.mark.parametrize("text", SMALL)

@@ -10,6 +10,7 @@ The solver reads the engine's levels (:class:`mazekit.sokoban.Level`); parse tex
 
 from __future__ import annotations
 
+from .optimise import Optimised, OptimiseStatus, optimise
 from .problem import Problem, as_problem
 from .search import (
     DEFAULT_MEMORY,
@@ -25,12 +26,15 @@ from .search import (
 __all__ = [
     "DEFAULT_MEMORY",
     "PORTFOLIO",
+    "OptimiseStatus",
+    "Optimised",
     "Problem",
     "SearchOptions",
     "SearchResult",
     "SearchStats",
     "Solution",
     "as_problem",
+    "optimise",
     "search_level",
     "solve",
 ]

@@ -1,0 +1,292 @@
+"""Shortening a solution: push-optimal searches over windows of it.
+
+A solution found in fast mode, or played by hand, is seldom the shortest. The
+optimiser cuts it into windows of consecutive pushes and, for each window, runs the
+solver's A* (fewest pushes) from the position where the window starts to the box
+layout where it ends, capped in expansions. The A*'s pushes replace the window's
+when the player can then walk to where the window left it and the whole solution
+is shorter. The windows overlap by half and double in size up to the whole
+solution (whose last window may end in any solved position); when a whole sweep
+changes nothing, the cap is raised fourfold, until the time is up.
+
+What counts first is the caller's choice: moves (then pushes), what players
+compare most, or pushes (then moves). The walks between pushes are always the
+player's shortest, and a window is replaced only when the whole solution is then
+shorter, so the result is never longer than the input.
+
+>>> from mazekit.sokoban import parse_level
+>>> lv = parse_level("#######\\n#@ $ .#\\n#     #\\n#######")
+>>> r = optimise(lv, "rRdrruLdlluRR")  # a push right, round, back left, round again
+>>> r.lurd, (r.before_moves, r.before_pushes), (r.moves, r.pushes)
+('rRR', (13, 4), (3, 2))
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+import numpy as np
+
+from ..level import DIRECTIONS, Level, State
+from ..rules import push, pushes_to_lurd, replay, step, walk
+from .problem import Problem
+from .search import SearchOptions, _search_one
+
+__all__ = ["Metric", "OptimiseProgress", "OptimiseStatus", "Optimised", "optimise", "pushes_of"]
+
+#: The A*'s options for a window (see :meth:`SearchOptions.for_optimal`).
+_WINDOW_OPTIONS = SearchOptions()
+#: Memory of one window's search: windows are small searches.
+_WINDOW_MEMORY = 256 << 20
+#: Expansions per kernel call (fixed, so that a run does not depend on the clock).
+_SLICE = 4096
+
+
+class OptimiseStatus(NamedTuple):
+    """Where the optimiser is: the solution's pushes now, the window size, and the
+    window's first push of how many."""
+
+    pushes: int
+    window: int
+    at: int
+    of: int
+
+
+#: Called before each window; True stops the optimiser (``stopped == "interrupted"``).
+OptimiseProgress = Callable[[OptimiseStatus], bool | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Optimised:
+    """What :func:`optimise` made of a solution.
+
+    Attributes
+    ----------
+    lurd : str
+        The shortened solution (the input when nothing shorter was found).
+    moves, pushes : int
+        Its moves (pushes included) and pushes.
+    before_moves, before_pushes : int
+        The input's.
+    searches : int
+        Window searches run.
+    improvements : int
+        Windows replaced by a shorter sequence.
+    time : float
+        Seconds spent.
+    stopped : str
+        ``"done"`` (a whole round changed nothing), ``"time"`` or ``"interrupted"``.
+    """
+
+    lurd: str
+    moves: int
+    pushes: int
+    before_moves: int
+    before_pushes: int
+    searches: int
+    improvements: int
+    time: float
+    stopped: Literal["done", "time", "interrupted"]
+
+
+def pushes_of(level: Level, lurd: str) -> list[tuple[int, int]]:
+    """The pushes ``(box cell, direction)`` of a LURD string that solves ``level``.
+
+    Raises ValueError naming the first illegal move, or when the moves do not solve the level.
+    """
+    r = replay(level, lurd)
+    if r.error:
+        raise ValueError(r.error)
+    if not r.solved:
+        on = sum(level.goals.flat[b] for b in r.state.boxes)
+        raise ValueError(f"the moves do not solve the level ({on} of {len(r.state.boxes)} boxes end on goals)")
+    out: list[tuple[int, int]] = []
+    state = level.start
+    for ch in lurd:
+        if ch.isspace():
+            continue
+        d = DIRECTIONS.index(ch.lower())
+        res = step(level, state, d)
+        if res.pushed:
+            out.append((int(level.nbr[state.player, d]), d))
+        assert res.state is not None  # replayed above
+        state = res.state
+    return out
+
+
+def _states(level: Level, pushes: list[tuple[int, int]]) -> list[State]:
+    """The positions before each push and after the last."""
+    out = [level.start]
+    for box, d in pushes:
+        out.append(push(level, out[-1], box, d))
+    return out
+
+
+def _candidate(
+    level: Level, a: State, b: State, most: int, final: bool, expansions: int, seconds: float | None
+) -> tuple[list[tuple[int, int]] | None, bool]:
+    """At most ``most`` pushes from ``a`` to ``b``'s box layout (any solved position when
+    ``final``), the player then able to walk to ``b.player``: the A*'s, capped at
+    ``expansions`` and ``seconds``, or None; and whether the A* ended at a cap (a
+    larger one might find more)."""
+    if not final and a.boxes == b.boxes:
+        return ([] if a.player == b.player or walk(level, a, b.player) is not None else None), False
+    goals = level.goals
+    if not final:
+        goals = np.zeros(level.shape, dtype=np.bool_)
+        goals.flat[list(b.boxes)] = True
+    sub = Level(level.walls, goals, a, level.decoys)
+    res = _search_one(
+        Problem.from_level(sub),
+        _WINDOW_OPTIONS,
+        optimal=True,
+        time_limit=seconds,
+        memory=_WINDOW_MEMORY,
+        fixed_slice=_SLICE,
+        max_expansions=expansions,
+    )
+    if res.stats.stopped == "interrupted":
+        raise KeyboardInterrupt
+    capped = res.stats.stopped in ("time", "memory")
+    if res.solution is None or res.solution.pushes > most:
+        return None, capped
+    new = pushes_of(sub, res.solution.lurd)
+    end = _states(sub, new)[-1]
+    if not final and end.player != b.player and walk(level, end, b.player) is None:
+        return None, False  # the layout, but the player shut out of the window's end
+    return new, False
+
+
+Metric = Literal["moves", "pushes"]
+
+
+def optimise(
+    level: Level,
+    lurd: str,
+    *,
+    metric: Metric = "moves",
+    time_limit: float | None = 10.0,
+    window: int = 8,
+    expansions: int = 20_000,
+    progress: OptimiseProgress | None = None,
+) -> Optimised:
+    """Shorten a solution of ``level``; see the module notes.
+
+    ``metric`` is what counts first: ``"moves"`` (then pushes) or ``"pushes"``
+    (then moves). ``window`` is the first window's size in pushes, ``expansions``
+    the first cap of each window's A*; when a whole sweep finds nothing the cap is
+    raised fourfold, while time is left. With ``time_limit`` None it stops after
+    the first sweep that finds nothing. Ctrl-C (or ``progress`` returning True)
+    stops it with the best so far. Raises ValueError when ``lurd`` does not solve
+    the level.
+    """
+    if window < 1 or expansions < 1:
+        raise ValueError(f"window and expansions must be at least 1, got {window} and {expansions}")
+    if metric not in ("moves", "pushes"):
+        raise ValueError(f"metric must be 'moves' or 'pushes', got {metric!r}")
+    t0 = time.perf_counter()
+    given = "".join(ch for ch in lurd if not ch.isspace())
+    run = _Run(level, pushes_of(level, given), metric, None if time_limit is None else t0 + time_limit, progress)
+    before = (len(given), len(run.pushes))
+    stopped: Literal["done", "time", "interrupted"] = "done"
+    try:
+        cap = expansions
+        while True:
+            changed, capped = run.sweep(window, cap)
+            if not changed:
+                if time_limit is None or not capped:
+                    break  # (with no window at its cap, a larger cap finds nothing more)
+                cap *= 4
+    except _TimeUp:
+        stopped = "time"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    out = pushes_to_lurd(level, level.start, run.pushes)
+    if run.key(len(out), len(run.pushes)) >= run.key(*before):
+        out = given
+    r = replay(level, out)
+    return Optimised(
+        out, r.moves, r.pushes, before[0], before[1], run.searches, run.improvements, time.perf_counter() - t0, stopped
+    )
+
+
+class _TimeUp(Exception):
+    """The optimiser's time limit passed."""
+
+
+class _Run:
+    """One optimisation: the solution's pushes as they are now, shortened in place."""
+
+    def __init__(
+        self,
+        level: Level,
+        pushes: list[tuple[int, int]],
+        metric: Metric,
+        deadline: float | None,
+        progress: OptimiseProgress | None,
+    ) -> None:
+        self.level, self.pushes, self.metric = level, pushes, metric
+        self.deadline, self.progress = deadline, progress
+        self.searches = self.improvements = 0
+        #: windows (first position, last position, whether it is the end) whose A* ended below its cap
+        self.settled: set[tuple[State, State, bool]] = set()
+        self.cost = self.key(len(pushes_to_lurd(level, level.start, pushes)), len(pushes))
+
+    def key(self, moves: int, pushes: int) -> tuple[int, int]:
+        """What is compared: (moves, pushes) or (pushes, moves)."""
+        return (moves, pushes) if self.metric == "moves" else (pushes, moves)
+
+    def sweep(self, window: int, cap: int) -> tuple[bool, bool]:
+        """Rounds of windows of ``window``, twice that, ... up to the whole solution: whether
+        one was shortened, and whether a search stopped at its cap."""
+        changed = capped = False
+        size = window
+        while True:
+            c, cut = self.round(size, cap)
+            changed, capped = changed or c, capped or cut
+            if size >= len(self.pushes):
+                return changed, capped
+            size *= 2
+
+    def round(self, size: int, cap: int) -> tuple[bool, bool]:
+        """One pass of windows of ``size`` pushes, overlapping by half: whether one was shortened,
+        and whether a search stopped at its cap. A window whose search ended below its
+        cap is not searched again."""
+        changed = capped = False
+        states = _states(self.level, self.pushes)
+        i = 0
+        while i < len(self.pushes):
+            left = None if self.deadline is None else self.deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                raise _TimeUp
+            n = len(self.pushes)
+            if self.progress is not None and self.progress(OptimiseStatus(n, size, i, n)):
+                raise KeyboardInterrupt
+            k = min(i + size, n)
+            window = (states[i], states[k], k == n)
+            if window not in self.settled:
+                # fewer pushes, or (counting moves first) as many in another order
+                most = k - i - (self.metric == "pushes")
+                new, cut = _candidate(self.level, states[i], states[k], most, k == n, cap, left)
+                self.searches += 1
+                capped |= cut
+                if not cut:
+                    self.settled.add(window)
+                if new is not None and self.replace(i, k, new):
+                    states = _states(self.level, self.pushes)
+                    changed = True
+            i += max(1, size // 2)
+        return changed, capped
+
+    def replace(self, i: int, k: int, new: list[tuple[int, int]]) -> bool:
+        """Put ``new`` in place of pushes ``i:k`` if the whole solution is then shorter."""
+        pushes = self.pushes[:i] + new + self.pushes[k:]
+        cost = self.key(len(pushes_to_lurd(self.level, self.level.start, pushes)), len(pushes))
+        if cost >= self.cost:
+            return False
+        self.pushes[:], self.cost = pushes, cost
+        self.improvements += 1
+        return True

@@ -1,0 +1,148 @@
+"""The solution optimiser: shorter or equal, always a solution, push-optimal where a whole A* fits."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from mazekit.sokoban import Level, generate_level, legal_pushes, parse_level, push, pushes_to_lurd, replay
+from mazekit.sokoban.solver import optimise, solve
+from mazekit.sokoban.solver.optimise import pushes_of
+from tests.sokoban.conftest import brute_force_path
+
+ROOM = "#######\n#@ $ .#\n#     #\n#######"
+
+
+def detour_solution(level: Level, rng: random.Random, pushes: int) -> str | None:
+    """A solution that first makes up to ``pushes`` random legal pushes (each leaving the level
+    solvable), then solves from there in the fewest pushes; None when the level cannot be solved."""
+    state, made = level.start, []
+    rest = brute_force_path(level, state)
+    for _ in range(pushes):
+        moves = legal_pushes(level, state)
+        rng.shuffle(moves)
+        for b, d in moves:
+            after = push(level, state, b, d)
+            then = brute_force_path(level, after)
+            if then is not None:
+                made.append((b, d))
+                state, rest = after, then
+                break
+        else:
+            break
+    if rest is None:
+        return None
+    return pushes_to_lurd(level, level.start, made + rest)
+
+
+@st.composite
+def generated_rooms(draw: st.DrawFn) -> Level:
+    """Small rooms of the Boxoban-style generator (solvable by construction), 1 to 3 boxes."""
+    size = draw(st.integers(6, 8))
+    try:
+        gen = generate_level(rows=size, cols=size, boxes=draw(st.integers(1, 3)), seed=draw(st.integers(0, 10**6)))
+    except ValueError:  # a room too tight for its boxes
+        assume(False)
+    return gen.level
+
+
+def test_the_rooms_detour_is_cut():
+    level = parse_level(ROOM)
+    r = optimise(level, "rRdrruLdlluRR", time_limit=None)
+    assert r.lurd == "rRR" and (r.moves, r.pushes, r.before_moves, r.before_pushes) == (3, 2, 13, 4)
+    assert r.stopped == "done" and r.improvements >= 1
+
+
+def test_an_optimal_solution_comes_back_unchanged_with_its_spaces_dropped():
+    level = parse_level(ROOM)
+    r = optimise(level, "r R R", time_limit=None)
+    assert r.lurd == "rRR" and r.improvements == 0 and r.stopped == "done"
+
+
+@settings(max_examples=30, deadline=None)
+@given(generated_rooms(), st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_counting_pushes_first_reaches_the_fewest_pushes(level, seed, detour):
+    # the last window of the last sweep is the whole solution, an A* from the start:
+    # with a cap that fits these levels, the result has the brute force's push count
+    best = brute_force_path(level)
+    assert best is not None
+    lurd = detour_solution(level, random.Random(seed), detour)
+    assert lurd is not None
+    r = optimise(level, lurd, metric="pushes", time_limit=None, expansions=1_000_000)
+    check = replay(level, r.lurd)
+    assert check.solved and not check.error
+    assert (r.moves, r.pushes) == (check.moves, check.pushes)
+    assert r.pushes == len(best)
+    before = replay(level, lurd)
+    assert (r.pushes, r.moves) <= (before.pushes, before.moves)
+
+
+@settings(max_examples=30, deadline=None)
+@given(generated_rooms(), st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_counting_moves_first_never_lengthens(level, seed, detour):
+    lurd = detour_solution(level, random.Random(seed), detour)
+    assert lurd is not None
+    r = optimise(level, lurd, time_limit=None, expansions=50_000)
+    check = replay(level, r.lurd)
+    assert check.solved and (r.moves, r.pushes) == (check.moves, check.pushes)
+    before = replay(level, lurd)
+    assert (r.moves, r.pushes) <= (before.moves, before.pushes)
+    assert (r.before_moves, r.before_pushes) == (before.moves, before.pushes)
+
+
+def test_a_solver_solution_gets_no_longer():
+    level = parse_level("#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######")
+    sol = solve(level, time_limit=20)
+    assert sol is not None
+    for metric in ("moves", "pushes"):
+        r = optimise(level, sol.lurd, metric=metric, time_limit=None)
+        assert replay(level, r.lurd).solved
+        key = (r.moves, r.pushes) if metric == "moves" else (r.pushes, r.moves)
+        was = (sol.moves, sol.pushes) if metric == "moves" else (sol.pushes, sol.moves)
+        assert key <= was
+
+
+def test_stopping_early_keeps_a_solution():
+    level = parse_level(ROOM)
+    r = optimise(level, "rRdrruLdlluRR", progress=lambda status: True)
+    assert r.stopped == "interrupted" and r.searches == 0 and r.lurd == "rRdrruLdlluRR"
+    r = optimise(level, "rRdrruLdlluRR", time_limit=0.0)
+    assert r.stopped == "time" and replay(level, r.lurd).solved
+
+
+def test_progress_sees_each_window():
+    level = parse_level(ROOM)
+    seen = []
+    optimise(level, "rRdrruLdlluRR", time_limit=None, window=1, progress=seen.append)
+    assert seen[0].pushes == 4 and seen[0].window == 1 and seen[0].at == 0 and seen[0].of == 4
+    assert all(0 <= s.at < s.of for s in seen)
+
+
+@pytest.mark.parametrize(
+    "lurd, message",
+    [
+        ("rRx", "move 3 'x': not one of u d l r U D L R"),
+        ("rr", "move 2 'r': is a push (write 'R')"),
+        ("rR", "the moves do not solve the level (0 of 1 boxes end on goals)"),
+    ],
+)
+def test_a_non_solution_is_refused_in_one_line(lurd, message):
+    with pytest.raises(ValueError, match=rf"^{message}$".replace("(", r"\(").replace(")", r"\)")):
+        optimise(parse_level(ROOM), lurd)
+
+
+@pytest.mark.parametrize("kwargs", [{"window": 0}, {"expansions": 0}, {"metric": "steps"}])
+def test_bad_settings_are_refused(kwargs):
+    with pytest.raises(ValueError):
+        optimise(parse_level(ROOM), "rRR", **kwargs)
+
+
+def test_pushes_of_names_each_push():
+    level = parse_level(ROOM)
+    assert pushes_of(level, "rRdrruLdlluRR") == [(level.cell((1, 3)), 3), (level.cell((1, 4)), 2)] + [
+        (level.cell((1, 3)), 3),
+        (level.cell((1, 4)), 3),
+    ]
