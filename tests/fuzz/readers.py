@@ -189,6 +189,7 @@ API_ROUTES: dict[str, dict[str, Any]] = {
     "/api/mines/article": {"example": "article", "text": "5 6 5 1\n..*...\n......\n....*.\n......\n......\n"},
     "/api/sokoban/state": {"level": {"collection": "mazekit", "index": 0}, "moves": "rRdL"},
     "/api/sokoban/solve": {"level": {"text": "#####\n#@$.#\n#####\n"}, "time_limit": 0.1},
+    "/api/sokoban/optimise": {"level": {"text": "#######\n#@ $ .#\n#     #\n#######\n"}, "lurd": "rRdrruLdlluRR"},
 }
 
 

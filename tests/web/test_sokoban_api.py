@@ -235,3 +235,43 @@ def test_socket_time_limit_is_capped(small_client):
 def test_the_bundled_collections_parse():
     levels, moves = collection("assignment")
     assert len(levels) == 1 and moves is not None
+
+
+ROOM = "#######\n#@ $ .#\n#     #\n#######"
+
+
+def test_optimise_shortens_a_solution(client):
+    r = client.post("/api/sokoban/optimise", json={"level": {"text": ROOM}, "lurd": "rRdrruLdlluRR", "time_limit": 5})
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert (a["lurd"], a["moves"], a["pushes"], a["before_moves"], a["before_pushes"]) == ("rRR", 3, 2, 13, 4)
+    assert a["stopped"] == "done" and a["message"].startswith("shortened in ")
+    # already the shortest: the same string back, and the message says so
+    a = client.post("/api/sokoban/optimise", json={"level": {"text": ROOM}, "lurd": "rRR", "metric": "pushes"}).json()
+    assert a["lurd"] == "rRR" and a["improvements"] == 0 and a["message"].startswith("nothing shorter found")
+
+
+def test_optimise_a_solver_solution_of_a_bundled_level(client):
+    level = {"collection": "mazekit", "index": 3}
+    sol = client.post("/api/sokoban/solve", json={"level": level, "time_limit": 10}).json()
+    a = client.post("/api/sokoban/optimise", json={"level": level, "lurd": sol["lurd"], "time_limit": 5}).json()
+    levels = parse_levels(examples.read_bytes("sokoban/mazekit.xsb"))
+    check = replay(levels[3], a["lurd"])
+    assert check.solved and (a["moves"], a["pushes"]) == (check.moves, check.pushes)
+    assert (a["moves"], a["pushes"]) <= (sol["moves"], sol["pushes"])
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"level": {"text": ROOM}, "lurd": "rR"}, "'lurd': the moves do not solve the level"),
+        ({"level": {"text": ROOM}, "lurd": "rr"}, "'lurd': move 2 'r': is a push (write 'R')"),
+        ({"level": {"text": ROOM}, "lurd": "rRx"}, "'lurd': 'x' at position 3 is not a move"),
+        ({"level": {"text": ROOM}}, "'lurd'"),
+        ({"level": {"text": ROOM}, "lurd": "rRR", "metric": "steps"}, "'metric' must be 'moves' or 'pushes'"),
+        ({"level": {"text": ROOM}, "lurd": "rRR", "time_limit": -1}, "'time_limit' must be between"),
+    ],
+)
+def test_optimise_bad_input_is_a_400(client, body, words):
+    r = client.post("/api/sokoban/optimise", json=body)
+    assert r.status_code == 400 and words in r.json()["error"], r.text

@@ -119,3 +119,27 @@ def test_a_bad_pasted_level_shows_the_error_line(page):
     page.click("#load-paste")
     page.wait_for_function("document.querySelector('#status').classList.contains('error')")
     assert "line 3" in page.locator("#status").inner_text()
+
+
+def test_shorten_a_hand_solution_then_the_solvers(page):
+    # a pasted room solved the long way round (a push right, round, back left, round again)
+    page.add_init_script("localStorage.clear()")
+    page.goto(f"{page.base}/sokoban")
+    page.wait_for_selector("#stats dd")
+    page.click("#paste-box summary")
+    page.fill("#paste", "#######\n#@ $ .#\n#     #\n#######\n")
+    page.click("#load-paste")
+    page.wait_for_function("document.querySelector('#title').textContent.startsWith('pasted')")
+    press(page, "rRdrruLdlluRR")
+    page.locator("#win").wait_for(state="visible")
+    page.click("[data-role=shorten-mine]")
+    page.locator("#player-box").wait_for(state="visible")
+    assert "Your solution: shortened" in page.locator("#solver-status").inner_text()
+    assert "13 → 3 moves, 4 → 2 pushes" in page.locator("#solver-status").inner_text()
+    assert "the shortened solution: rRR" in page.locator("#lurd").inner_text()
+    page.click("[data-role=instant]")
+    assert "The shortened solution: 3 moves and 2 pushes" in page.locator("#win").inner_text()
+    # shortening it again finds nothing shorter, and says so
+    page.click("#shorten")
+    page.wait_for_function("document.querySelector('#solver-status').textContent.includes('nothing shorter')")
+    assert page.locator("#player-box").is_visible()

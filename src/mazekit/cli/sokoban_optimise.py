@@ -39,9 +39,7 @@ def add_optimise_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("file", help="level file (XSB collection or assignment input)")
     p.add_argument("lurd", help="a solution in LURD (lower case a move, upper case a push); '-' reads stdin")
     p.add_argument("--level", "-l", default="1", metavar="N", help="level number (from 1) or title (default 1)")
-    p.add_argument(
-        "--metric", choices=("moves", "pushes"), default="moves", help="what counts first (default moves)"
-    )
+    p.add_argument("--metric", choices=("moves", "pushes"), default="moves", help="what counts first (default moves)")
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds to spend (default 10)")
     p.add_argument("-o", "--output", metavar="OUT", help="write the solution here (default: stdout)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
@@ -76,7 +74,8 @@ def run_optimise(args: argparse.Namespace) -> int:
             raise InputError(0, f"the solution: {exc}") from None
     write_output(args.output, res.lurd + "\n")
     if not args.quiet:
-        why = {"done": "every window searched to the end", "time": "time limit", "interrupted": "interrupted"}[res.stopped]
+        whys = {"done": "every window searched to the end", "time": "time limit", "interrupted": "interrupted"}
+        why = whys[res.stopped]
         print(
             f"moves {res.before_moves} -> {res.moves}, pushes {res.before_pushes} -> {res.pushes} "
             f"({res.improvements} window(s) shortened, {res.searches} searched, {res.time:.1f} s; stopped: {why})",

@@ -35,6 +35,7 @@ from ... import examples
 from ...errors import InputError
 from ...sokoban import Deadlocks, Level, State, format_level, replay, simulate, step
 from ...sokoban.rules import Game
+from ...sokoban.solver.optimise import Metric
 from ._common import (
     ApiError,
     Busy,
@@ -58,6 +59,7 @@ __all__ = [
     "board_payload",
     "collection",
     "frames",
+    "optimise_level",
     "read_level",
     "read_moves",
     "solve_level",
@@ -621,6 +623,57 @@ async def solve_socket(ws: WebSocket) -> None:
             pass
 
 
+# ---------------------------------------------------------------- shortening
+
+
+def optimise_level(ref: LevelRef, lurd: str, metric: Metric, time_limit: float) -> dict[str, Any]:
+    """Shorten a solution of the level from its start (see :func:`mazekit.sokoban.solver.optimise`);
+    the answer's JSON. A string that is not a solution is an :class:`ApiError`."""
+    from ...sokoban.solver import optimise
+
+    try:
+        res = optimise(ref.level, lurd, metric=metric, time_limit=time_limit)
+    except ValueError as exc:
+        raise ApiError(f"'lurd': {exc}") from None
+    if not replay(ref.level, res.lurd).solved:  # pragma: no cover - an optimiser bug
+        raise RuntimeError("the shortened solution did not replay")
+    gained = (res.before_moves - res.moves, res.before_pushes - res.pushes)
+    if gained == (0, 0):
+        message = f"nothing shorter found in {res.time:.1f} s: {res.moves} moves, {res.pushes} pushes"
+    else:
+        message = (
+            f"shortened in {res.time:.1f} s: {res.before_moves} \u2192 {res.moves} moves, "
+            f"{res.before_pushes} \u2192 {res.pushes} pushes"
+        )
+    return {
+        "lurd": res.lurd,
+        "moves": res.moves,
+        "pushes": res.pushes,
+        "before_moves": res.before_moves,
+        "before_pushes": res.before_pushes,
+        "improvements": res.improvements,
+        "searches": res.searches,
+        "time": round(res.time, 3),
+        "stopped": res.stopped,
+        "message": message,
+    }
+
+
+@endpoint
+async def optimise_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/sokoban/optimise``: shorten a solution (blocking, in a solver slot)."""
+    limits: Limits = request.app.state.limits
+    ref = read_level(body, limits)
+    lurd = read_moves(body, "lurd")
+    name = field_text(body, "metric", "moves", max_len=10)
+    if name not in ("moves", "pushes"):
+        raise ApiError(f"'metric' must be 'moves' or 'pushes', got {name!r}")
+    metric: Metric = "pushes" if name == "pushes" else "moves"
+    time_limit = _time_limit(body, limits)
+    slots: SolverSlots = request.app.state.slots
+    return answer(await slots.run(lambda: optimise_level(ref, lurd, metric, time_limit)))
+
+
 # ---------------------------------------------------------------- warm-up
 
 
@@ -641,5 +694,6 @@ ROUTES: list[BaseRoute] = [
     Route("/api/sokoban/levels", levels_route, methods=["GET"]),
     Route("/api/sokoban/state", state_route, methods=["POST"]),
     Route("/api/sokoban/solve", solve_route, methods=["POST"]),
+    Route("/api/sokoban/optimise", optimise_route, methods=["POST"]),
     WebSocketRoute("/api/sokoban/solve", solve_socket),
 ]

@@ -25,7 +25,8 @@ const S = {
   undo: [], redo: [], // actions: {kind: "move", ch} | {kind: "set", before, after}
   answer: null,       // the last /api/sokoban/state answer shown
   ws: null,           // the solver's socket while it runs
-  solution: null,     // {base, full, frames, moves, pushes} while a solution is shown
+  solution: null,     // {base, full, frames, moves, pushes, label} while a solution is shown
+  shortening: false,  // while the optimiser runs
 };
 
 const statusLine = $("#status"), solverLine = $("#solver-status");
@@ -134,9 +135,12 @@ function show(a) {
   if (a.solved && a.moves > 0 && !S.solution) {
     markSolved(a.moves, a.pushes);
     const next = nextUnsolved();
+    const mine = S.moves;
     win.replaceChildren(`Solved in ${fmt(a.moves)} moves and ${fmt(a.pushes)} pushes!`,
       next !== null ? el("button", { type: "button", class: "primary", onclick: () => openLevel(S.source, next) }, [`Next unsolved: ${next + 1}`])
-        : el("span", {}, [" Every level here is solved."]));
+        : el("span", {}, [" Every level here is solved."]),
+      el("button", { type: "button", "data-role": "shorten-mine", title: "Look for a shorter solution than yours (the optimiser; the solver's time limit)",
+        onclick: () => shorten(mine, "your solution") }, ["Shorten my solution"]));
     win.classList.remove("hidden");
     status(statusLine, "Solved! Undo (U) to look back, or go on to the next level (N).", "good");
   } else {
@@ -310,6 +314,34 @@ function stopSolver() {
   else { ws.close(); S.ws = null; setSolving(false); }
 }
 
+// ---------------------------------------------------------------- shortening a solution
+/** Ask the optimiser for a shorter solution than `full` (moves from the start that solve the
+ *  level) and play it back; `whose` names it in the status line. */
+async function shorten(full, whose) {
+  if (S.ws || S.shortening) return;
+  const tl = Math.max(1, +$("#time-limit").value || 10), key = levelKey(), ref = levelRef();
+  S.shortening = true; $("#solve").disabled = true; $("#shorten").disabled = true;
+  status(solverLine, `shortening ${whose}: the solver's A* over windows of it, up to ${tl} s…`);
+  let r;
+  try {
+    r = await api("/api/sokoban/optimise", { level: ref, lurd: full, time_limit: tl });
+  } catch (e) {
+    status(solverLine, e.message, "error");
+    return;
+  } finally {
+    S.shortening = false; $("#solve").disabled = Boolean(S.ws); $("#shorten").disabled = false;
+  }
+  const shorter = r.moves < r.before_moves || r.pushes < r.before_pushes;
+  stats($("#solver-stats"), [["before", `${fmt(r.before_moves)} moves, ${fmt(r.before_pushes)} pushes`],
+    ["after", `${fmt(r.moves)} moves, ${fmt(r.pushes)} pushes`], ["time", `${r.time.toFixed(1)} s`],
+    ["windows shortened", fmt(r.improvements)]]);
+  status(solverLine, `${whose[0].toUpperCase()}${whose.slice(1)}: ${r.message}${r.stopped === "time" ? " (more time may find more)" : ""}`, shorter ? "good" : "");
+  if (shorter && key === levelKey()) {
+    closeSolution();
+    await showSolution({ from: "", from_moves: 0, lurd: r.lurd, moves: r.moves, label: "The shortened solution" });
+  }
+}
+
 // ---------------------------------------------------------------- playing a solution back
 const playerBox = $("#player-box");
 const player = new Player(playerBox, (t) => drawFrame(t), { speed: 8, label: "move", onEnd: () => endOfSolution() });
@@ -318,11 +350,12 @@ async function showSolution(m) {
   const full = m.from + m.lurd;
   const a = await fetchState(full, { frames: true });
   const f = a.frames;
-  S.solution = { base: m.from_moves, full: a.lurd, player: unpack(f.player), boxes: unpack(f.boxes), pushes: unpack(f.pushes), nb: a.boxes.length, moves: m.moves };
+  S.solution = { base: m.from_moves, full: a.lurd, player: unpack(f.player), boxes: unpack(f.boxes), pushes: unpack(f.pushes), nb: a.boxes.length, moves: m.moves,
+    label: m.label || "The solver's solution" };
   playerBox.classList.remove("hidden");
   $("#win").classList.add("hidden");
   const out = $("#lurd");
-  out.textContent = `${m.from ? `your moves: ${m.from}\n` : ""}the solver's moves: ${m.lurd}`; out.classList.remove("hidden");
+  out.textContent = `${m.from ? `your moves: ${m.from}\n` : ""}${(m.label || "the solver's solution").toLowerCase()}: ${m.lurd}`; out.classList.remove("hidden");
   player.load(m.moves);
 }
 
@@ -340,7 +373,7 @@ function endOfSolution() {
   const sol = S.solution;
   if (!sol) return;
   const win = $("#win");
-  win.replaceChildren(`The solver's solution: ${fmt(sol.base + sol.moves)} moves and ${fmt(sol.pushes[sol.base + sol.moves])} pushes in all, every box home.`);
+  win.replaceChildren(`${sol.label}: ${fmt(sol.base + sol.moves)} moves and ${fmt(sol.pushes[sol.base + sol.moves])} pushes in all, every box home.`);
   win.classList.remove("hidden");
 }
 
@@ -415,6 +448,7 @@ $("#restart").addEventListener("click", restart);
 $("#solve").addEventListener("click", solve);
 $("#stop").addEventListener("click", stopSolver);
 $("#take-over").addEventListener("click", () => takeOver(true));
+$("#shorten").addEventListener("click", () => { if (S.solution) shorten(S.solution.full, S.solution.label.toLowerCase()); });
 
 window.addEventListener("keydown", (ev) => {
   if (typing(ev) || ev.altKey) return;
