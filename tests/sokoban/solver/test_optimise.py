@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import random
+from collections import deque
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from mazekit.sokoban import Level, generate_level, legal_pushes, parse_level, push, pushes_to_lurd, replay
+from mazekit.sokoban import (
+    Level,
+    State,
+    generate_level,
+    legal_pushes,
+    parse_level,
+    push,
+    pushes_to_lurd,
+    replay,
+    step,
+    walk,
+)
 from mazekit.sokoban.solver import optimise, solve
 from mazekit.sokoban.solver.optimise import pushes_of
+from tests.conftest import jit_mode
 from tests.sokoban.conftest import brute_force_path
 
 ROOM = "#######\n#@ $ .#\n#     #\n#######"
@@ -146,3 +159,48 @@ def test_pushes_of_names_each_push():
         (level.cell((1, 3)), 3),
         (level.cell((1, 4)), 3),
     ]
+
+
+def fewest_moves(level: Level, start: State, goal: State, stay: set[int], any_player: bool) -> int | None:
+    """Breadth-first over moves with the engine's ``step``, the boxes in ``stay`` never pushed."""
+    seen = {start}
+    todo = deque([(start, 0)])
+    while todo:
+        s, n = todo.popleft()
+        if s.boxes == goal.boxes and (any_player or s.player == goal.player):
+            return n
+        for d in range(4):
+            res = step(level, s, d)
+            if res.state is None or res.state in seen:
+                continue
+            if res.pushed and int(level.nbr[s.player, d]) in stay:
+                continue
+            seen.add(res.state)
+            todo.append((res.state, n + 1))
+    return None
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+@settings(max_examples=25, deadline=None)
+@given(generated_rooms(), st.integers(0, 2**32 - 1), st.integers(1, 10), st.data())
+def test_the_vicinity_search_finds_the_fewest_moves(mode, level, seed, detour, data):
+    from mazekit.sokoban.solver.optimise import _states, _vicinity
+
+    lurd = detour_solution(level, random.Random(seed), detour)
+    assert lurd is not None
+    states = _states(level, pushes_of(level, lurd))
+    n = len(states) - 1
+    i = data.draw(st.integers(0, n - 1))
+    k = data.draw(st.integers(i + 1, n))
+    final = data.draw(st.booleans()) if k == n else False
+    stay = set(states[i].boxes).intersection(*(set(s.boxes) for s in states[i + 1 : k + 1]))
+    with jit_mode(mode):
+        pushes, capped = _vicinity(level, states, i, k, final, 200_000)
+    assert not capped and pushes is not None  # the window's own moves are one way there
+    walked = pushes_to_lurd(level, states[i], pushes)
+    end = replay(level, walked, state=states[i]).state
+    assert end.boxes == states[k].boxes
+    walk_on = "" if final else walk(level, end, states[k].player)
+    assert walk_on is not None
+    expected = fewest_moves(level, states[i], states[k], stay, final)
+    assert len(walked) + len(walk_on) == expected

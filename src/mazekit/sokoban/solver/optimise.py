@@ -1,18 +1,25 @@
 """Shortening a solution: push-optimal searches over windows of it.
 
 A solution found in fast mode, or played by hand, is seldom the shortest. The
-optimiser cuts it into windows of consecutive pushes and, for each window, runs the
-solver's A* (fewest pushes) from the position where the window starts to the box
-layout where it ends, capped in expansions. The A*'s pushes replace the window's
-when the player can then walk to where the window left it and the whole solution
-is shorter. The windows overlap by half and double in size up to the whole
-solution (whose last window may end in any solved position); when a whole sweep
-changes nothing, the cap is raised fourfold, until the time is up.
+optimiser cuts it into windows of consecutive pushes and searches each window for
+a shorter way from the position where it starts to the one where it ends:
 
-What counts first is the caller's choice: moves (then pushes), what players
-compare most, or pushes (then moves). The walks between pushes are always the
-player's shortest, and a window is replaced only when the whole solution is then
-shorter, so the result is never longer than the input.
+* the solver's A* (fewest pushes) to the window's last box layout, capped in
+  expansions; its pushes count when the player can then walk to where the window
+  left it;
+* counting moves, also a breadth-first search over moves (YASS calls it a vicinity
+  search) in which only the boxes that move in the window may move (at most
+  four), the others standing as walls: the fewest moves between the two positions
+  under that restriction, the player ending exactly where the window left it.
+
+A window's way is taken when the whole solution is then shorter: fewer moves,
+then pushes (``metric="moves"``, what players compare most) or fewer pushes,
+then moves (``metric="pushes"``). The walks between pushes are always the
+player's shortest, so the result is never longer than the input. The windows
+overlap by half and double in size up to the whole solution (whose last window
+may end in any solved position); when a sweep changes nothing, the caps are
+raised fourfold, until the time is up or every window's searches have ended
+below their caps.
 
 >>> from mazekit.sokoban import parse_level
 >>> lv = parse_level("#######\\n#@ $ .#\\n#     #\\n#######")
@@ -30,6 +37,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
+from .. import _kernels as K
 from ..level import DIRECTIONS, Level, State
 from ..rules import push, pushes_to_lurd, replay, step, walk
 from .problem import Problem
@@ -43,6 +51,8 @@ _WINDOW_OPTIONS = SearchOptions()
 _WINDOW_MEMORY = 256 << 20
 #: Expansions per kernel call (fixed, so that a run does not depend on the clock).
 _SLICE = 4096
+#: Positions a vicinity search may store per expansion of the A*'s cap (its nodes are far cheaper).
+_VICINITY_PER_EXPANSION = 10
 
 
 class OptimiseStatus(NamedTuple):
@@ -160,6 +170,71 @@ def _candidate(
     return new, False
 
 
+#: The most boxes a vicinity search moves, and the most floor cells it can code.
+VICINITY_BOXES = 4
+_VICINITY_CELLS = 1 << K.VICINITY_BITS
+
+
+def _vicinity(
+    level: Level, states: list[State], i: int, k: int, final: bool, cap: int
+) -> tuple[list[tuple[int, int]] | None, bool]:
+    """The fewest moves from ``states[i]`` to ``states[k]`` (its boxes; its player too unless
+    ``final``) moving only the boxes that move in between (at most :data:`VICINITY_BOXES`),
+    the others standing still: a breadth-first search over moves of at most ``cap``
+    positions. Its pushes, or None; and whether it ended at its cap."""
+    stay = set(states[i].boxes).intersection(*(set(s.boxes) for s in states[i + 1 : k + 1]))
+    moving = [b for b in states[i].boxes if b not in stay]
+    target = [b for b in states[k].boxes if b not in stay]
+    cells = np.flatnonzero(level.floor.ravel()).astype(np.int32)
+    if not 1 <= len(moving) <= VICINITY_BOXES or len(cells) >= _VICINITY_CELLS:
+        return None, False
+    code = np.zeros(level.size, dtype=np.int64)
+    code[cells] = np.arange(len(cells))
+    bits = K.VICINITY_BITS
+
+    def key(player: int, boxes: list[int]) -> int:
+        out = 0
+        for b in sorted(boxes, reverse=True):  # codes grow with cells: the last box highest
+            out = (out << bits) | int(code[b])
+        return (out << bits) | int(code[player])
+
+    blocked = np.zeros(level.size, dtype=np.uint8)
+    blocked[list(stay)] = 1
+    keys = np.empty(cap, dtype=np.int64)
+    parent = np.empty(cap, dtype=np.int32)
+    table = np.full(1 << (2 * cap - 1).bit_length(), -1, dtype=np.int32)
+    node = K.vicinity_kernel.pick(cap)(
+        level.nbr,
+        blocked,
+        code,
+        cells,
+        len(moving),
+        key(states[i].player, moving),
+        key(states[k].player, target),
+        final,
+        keys,
+        parent,
+        table,
+    )
+    if node < 0:
+        return None, node == -2
+    players = []
+    while node >= 0:
+        players.append(int(cells[int(keys[node]) & K.VICINITY_MASK]))
+        node = int(parent[node])
+    players.reverse()
+    pushes: list[tuple[int, int]] = []
+    state = states[i]
+    for a, b in zip(players, players[1:], strict=False):
+        d = next(d for d in range(4) if int(level.nbr[a, d]) == b)
+        if b in state.boxes:
+            pushes.append((b, d))
+            state = push(level, state, b, d)
+        else:
+            state = State(b, state.boxes)
+    return pushes, False
+
+
 Metric = Literal["moves", "pushes"]
 
 
@@ -270,14 +345,21 @@ class _Run:
             if window not in self.settled:
                 # fewer pushes, or (counting moves first) as many in another order
                 most = k - i - (self.metric == "pushes")
-                new, cut = _candidate(self.level, states[i], states[k], most, k == n, cap, left)
+                found, cut = _candidate(self.level, states[i], states[k], most, k == n, cap, left)
+                tries = [found]
+                if self.metric == "moves":  # and the fewest moves of the boxes that move here
+                    near, cut_near = _vicinity(self.level, states, i, k, k == n, cap * _VICINITY_PER_EXPANSION)
+                    tries.append(near)
+                    cut = cut or cut_near
                 self.searches += 1
                 capped |= cut
                 if not cut:
                     self.settled.add(window)
-                if new is not None and self.replace(i, k, new):
-                    states = _states(self.level, self.pushes)
-                    changed = True
+                for new in tries:
+                    if new is not None and self.replace(i, k, new):
+                        states = _states(self.level, self.pushes)
+                        changed = True
+                        break
             i += max(1, size // 2)
         return changed, capped
 
