@@ -156,12 +156,23 @@ def refreshed_header(text: str) -> str:
     return block + "\n\n" + text.lstrip("\n")
 
 
+#: In a section of RESULTS.md, the notes below this line (the history of earlier runs, written
+#: by hand) are kept when a benchmark writes the section anew.
+KEEP_MARK = "<!-- notes kept across runs -->"
+
+
 def write_section(key: str, title: str, body: str) -> None:
-    """Replace the section ``key`` of RESULTS.md (creating the file or section if needed)."""
+    """Replace the section ``key`` of RESULTS.md (creating the file or section if needed),
+    keeping what follows :data:`KEEP_MARK` in the old section."""
     begin = f"<!-- BEGIN {key} -->"
     end = f"<!-- END {key} -->"
-    block = f"{begin}\n## {title}\n\n{body.rstrip()}\n{end}\n"
     text = refreshed_header(RESULTS.read_text() if RESULTS.exists() else "")
+    kept = ""
+    if begin in text and end in text:
+        old = text.split(begin, 1)[1].split(end, 1)[0]
+        if KEEP_MARK in old:
+            kept = "\n\n" + KEEP_MARK + old.split(KEEP_MARK, 1)[1].rstrip()
+    block = f"{begin}\n## {title}\n\n{body.rstrip()}{kept}\n{end}\n"
     if begin in text and end in text:
         head, rest = text.split(begin, 1)
         _, tail = rest.split(end, 1)
