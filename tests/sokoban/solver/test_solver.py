@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -415,3 +416,27 @@ def test_a_first_slice_in_plain_python_is_short_on_a_big_level():
     with jit_mode("never"):
         res = search_level(level, time_limit=1e-3)
     assert res.stats.stopped == "time" and res.stats.expanded <= 2
+
+
+def test_a_stall_is_no_fall_of_the_bounds_in_the_last_part_of_the_time():
+    from mazekit.sokoban.solver.search import STALL_MIN_SECONDS, _Search
+
+    search = _Search(as_problem(parse_level(SMALL[4])), SearchOptions(), False, 1 << 26)
+    search.improved = 1.0
+    assert not search.stalled(STALL_MIN_SECONDS - 0.1, 0.1)  # too early to tell
+    assert search.stalled(2.5, 0.5)  # 1.5 s without a fall, more than half of 2.5 s
+    assert not search.stalled(2.5, 0.7)
+    search.improved = 1.5
+    assert not search.stalled(2.5, 0.5)
+
+
+def test_the_bounds_history_only_falls():
+    from mazekit.sokoban.solver.search import _Search
+
+    level = _microban()[92]  # Microban 93: a few thousand expansions in each direction
+    search = _Search(as_problem(level), SearchOptions(), False, 1 << 28)
+    search.run(time.perf_counter(), None, None, 0.05, 256, 4096)
+    assert search.history
+    for direction in range(len(search.dirs)):
+        bounds = [b for _, d, b in search.history if d == direction]
+        assert bounds == sorted(bounds, reverse=True) and len(set(bounds)) == len(bounds)
