@@ -138,18 +138,50 @@ def _portfolio(runs: dict[int, dict[str, Any]], limit: float, stall: float | Non
 
 
 def analyse(args: argparse.Namespace) -> int:
+    import _harness as H
+
     data = json.loads(Path(args.file).read_text())
     by_level: dict[int, dict[int, dict[str, Any]]] = {}
     for r in data["runs"]:
         by_level.setdefault(r["level"], {})[r["member"]] = r
     limit = data["limit"]
     base = {n: _portfolio(rs, limit, None)[0] for n, rs in by_level.items()}
-    print(f"{len(by_level)} levels, {limit:g} s each; fixed shares solve {sum(base.values())}")
+    limits = _limits(limit, len(next(iter(by_level.values()))))
+    alone = sorted(
+        n
+        for n, rs in by_level.items()
+        if not base[n] and any(r["stopped"] == "solved" and r["time"] <= limits[m] for m, r in rs.items())
+    )
+    lines = [
+        f"Command: `python benchmarks/portfolio_members.py record --set {data['set']} --limit {limit:g}`, then "
+        f"`{H.command_line('benchmarks/portfolio_members.py', ['analyse', *args.argv])}`; {H.machine()}.",
+        "",
+        f"Each search of the portfolio ran alone on each of the {len(by_level)} levels for the longest time it "
+        f"could get in a portfolio run at {limit:g} s a level ({', '.join(f'{x:g} s' for x in limits)}). "
+        "The portfolio is then replayed from those runs: with fixed shares (each search an equal share of "
+        "the time left, as `search_level` runs it), and with a stall rule: a search whose lowest stored "
+        "bound (either direction) has not fallen in the last *stall* of its time (after 2 s) gives the "
+        "rest to the next.",
+        "",
+        "| shares | solved | gained | lost |",
+        "|---|---|---|---|",
+        f"| fixed | {sum(base.values())}/{len(by_level)} | | |",
+    ]
     for stall in args.stall:
         got = {n: _portfolio(rs, limit, stall)[0] for n, rs in by_level.items()}
-        gained = sorted(n for n in got if got[n] and not base[n])
-        lost = sorted(n for n in got if base[n] and not got[n])
-        print(f"stall {stall:g}: {sum(got.values())} solved; gained {gained or '-'}; lost {lost or '-'}")
+        gained = ", ".join(str(n) for n in sorted(n for n in got if got[n] and not base[n])) or "-"
+        lost = ", ".join(str(n) for n in sorted(n for n in got if base[n] and not got[n])) or "-"
+        lines.append(f"| stall {stall:g} | {sum(got.values())}/{len(by_level)} | {gained} | {lost} |")
+    lines += [
+        "",
+        "Levels the fixed shares leave unsolved that one search alone solves within its longest time: "
+        + (", ".join(map(str, alone)) or "none")
+        + ".",
+    ]
+    body = "\n".join(lines)
+    print(body)
+    if args.write:
+        H.write_section(f"portfolio-{data['set']}", f"Sokoban portfolio shares ({data['set']})", body)
     return 0
 
 
@@ -163,8 +195,10 @@ def main(argv: list[str]) -> int:
     r.add_argument("--jobs", type=int, default=2)
     a = sub.add_parser("analyse")
     a.add_argument("file")
-    a.add_argument("--stall", type=float, nargs="+", default=[0.5, 0.6, 0.7, 0.8])
+    a.add_argument("--stall", type=float, nargs="+", default=[0.3, 0.5, 0.7, 0.8, 0.9, 0.95])
+    a.add_argument("--write", action="store_true", help="write the section of benchmarks/RESULTS.md")
     args = ap.parse_args(argv)
+    args.argv = argv[1:] if argv and argv[0] == "analyse" else argv
     return record(args) if args.cmd == "record" else analyse(args)
 
 

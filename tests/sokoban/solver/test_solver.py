@@ -418,18 +418,6 @@ def test_a_first_slice_in_plain_python_is_short_on_a_big_level():
     assert res.stats.stopped == "time" and res.stats.expanded <= 2
 
 
-def test_a_stall_is_no_fall_of_the_bounds_in_the_last_part_of_the_time():
-    from mazekit.sokoban.solver.search import STALL_MIN_SECONDS, _Search
-
-    search = _Search(as_problem(parse_level(SMALL[4])), SearchOptions(), False, 1 << 26)
-    search.improved = 1.0
-    assert not search.stalled(STALL_MIN_SECONDS - 0.1, 0.1)  # too early to tell
-    assert search.stalled(2.5, 0.5)  # 1.5 s without a fall, more than half of 2.5 s
-    assert not search.stalled(2.5, 0.7)
-    search.improved = 1.5
-    assert not search.stalled(2.5, 0.5)
-
-
 def test_the_bounds_history_only_falls():
     from mazekit.sokoban.solver.search import _Search
 

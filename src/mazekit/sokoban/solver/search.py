@@ -41,9 +41,6 @@ __all__ = [
     "solve",
 ]
 
-#: A stall (see ``_Search.stalled``) ends a search only after this many seconds.
-STALL_MIN_SECONDS = 2.0
-
 #: Default memory cap of one search, in bytes (4 GiB).
 DEFAULT_MEMORY = 4 << 30
 
@@ -684,12 +681,11 @@ class _Search:
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
         self.dirs = [self.fwd] if self.bwd is None else [self.fwd, self.bwd]
         self.active = list(self.dirs)
-        #: the lowest bound each direction has stored so far, when one last fell, and the
-        #: history of those falls ``(seconds, direction, bound)``: how the search progresses
+        #: the lowest bound each direction has stored so far and the history of its falls
+        #: ``(seconds, direction, bound)``: how the search progresses (read by
+        #: ``benchmarks/portfolio_members.py``)
         self.best = [math.inf] * len(self.dirs)
-        self.improved = 0.0
         self.history: list[tuple[float, int, int]] = []
-        self.yielded = False  # stopped by a stall
         self.compile_seconds = 0.0
 
     def stats(self, elapsed: float, stopped: Stop) -> SearchStats:
@@ -724,13 +720,7 @@ class _Search:
             b = int(d.ctr[K.C_BEST_H])
             if b < self.best[i]:
                 self.best[i] = b
-                self.improved = elapsed
                 self.history.append((elapsed, i, b))
-
-    def stalled(self, elapsed: float, stall: float) -> bool:
-        """No bound has fallen in the last ``stall`` of the time spent (and at least
-        :data:`STALL_MIN_SECONDS` have been)."""
-        return elapsed >= STALL_MIN_SECONDS and elapsed - self.improved > stall * elapsed
 
     def adapt(self, cur: _Direction, spent: float, slice_seconds: float, fixed_slice: int) -> None:
         """Set the direction's next budget so that its slices take its share of the time."""
@@ -752,11 +742,9 @@ class _Search:
         slice_seconds: float,
         fixed_slice: int,
         max_expansions: int | None,
-        stall: float | None = None,
     ) -> tuple[Stop, _Direction | None]:
-        """Slices until a verdict, the time limit, the expansion cap, Ctrl-C or (with
-        ``stall``) a stall (see :meth:`stalled`): ``(why it stopped, the direction that
-        found the solution)``."""
+        """Slices until a verdict, the time limit, the expansion cap or Ctrl-C:
+        ``(why it stopped, the direction that found the solution)``."""
         from ..._jit import THRESHOLD
 
         # a first small slice runs uncompiled (tiny levels need no compiler); the rest compiled
@@ -794,9 +782,6 @@ class _Search:
                         return "interrupted", None
                     self.adapt(cur, now - ts, slice_seconds, fixed_slice)
                     self.note_progress(now - t0)
-                    if stall is not None and self.stalled(now - t0, stall):
-                        self.yielded = True
-                        return "time", None
                 if time_limit is not None and time.perf_counter() - t0 >= time_limit:
                     break
                 if max_expansions is not None and self.expanded() >= max_expansions:
@@ -832,16 +817,14 @@ def _search_one(
     slice_seconds: float = 0.05,
     fixed_slice: int = 0,
     max_expansions: int | None = None,
-    stall: float | None = None,
 ) -> SearchResult:
     """One search with one set of options (see :func:`search_level`); ``fixed_slice`` and
     ``max_expansions`` make a run independent of the clock (for tests and
-    ``benchmarks/solver_trace.py``); ``stall`` ends it early (``"time"``) when its bounds
-    stop falling (see :meth:`_Search.stalled`)."""
+    ``benchmarks/solver_trace.py``)."""
     t0 = time.perf_counter()
     deadline = math.inf if time_limit is None else t0 + time_limit
     search = _Search(prob, opts, optimal, memory, deadline)
-    stopped, winner = search.run(t0, time_limit, progress, slice_seconds, fixed_slice, max_expansions, stall)
+    stopped, winner = search.run(t0, time_limit, progress, slice_seconds, fixed_slice, max_expansions)
     stats = search.stats(time.perf_counter() - t0 - search.compile_seconds, stopped)
     if winner is None:
         return SearchResult(None, stats)
