@@ -8,6 +8,7 @@ only the text between that section's two marker comments.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import shlex
@@ -15,7 +16,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +200,13 @@ def fmt_ms(seconds: float | None) -> str:
 
 def python() -> str:
     return sys.executable
+
+
+def chosen_sets(ap: argparse.ArgumentParser, spec: str, known: Iterable[str]) -> list[str]:
+    """The comma-separated set names of ``spec``; an unknown one is the parser's error."""
+    known = list(known)
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    for n in names:
+        if n not in known:
+            ap.error(f"unknown set {n!r}; choose from {', '.join(known)}")
+    return names

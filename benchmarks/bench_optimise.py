@@ -146,10 +146,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--first", type=int, default=None, help="only the first N levels of each set")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
-    names = [s.strip() for s in args.sets.split(",") if s.strip()]
-    for n in names:
-        if n not in SETS:
-            ap.error(f"unknown set {n!r}; choose from {', '.join(SETS)}")
+    names = H.chosen_sets(ap, args.sets, SETS)
     from mazekit.sokoban import parse_level
     from mazekit.sokoban.solver import _kernels as K
     from mazekit.sokoban.solver import optimise

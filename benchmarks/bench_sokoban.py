@@ -110,10 +110,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--memory", type=float, default=4.0, help="GiB for all jobs together")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
-    names = [s.strip() for s in args.sets.split(",") if s.strip()]
-    for n in names:
-        if n not in SETS:
-            ap.error(f"unknown set {n!r}; choose from {', '.join(SETS)}")
+    names = H.chosen_sets(ap, args.sets, SETS)
     # compile (or load) the kernels once before the workers fork
     from mazekit.sokoban import parse_level
     from mazekit.sokoban.solver import solve
