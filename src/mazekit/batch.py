@@ -18,7 +18,9 @@ Where the tasks run (:class:`BatchOptions`):
   worker under its nanny and reruns its task elsewhere.
 
 A task that keeps killing its worker (out of memory, a crash) is tried
-``retries + 1`` times, then recorded as failed with the reason. Dask has no task
+``retries + 1`` times, then recorded as failed with the reason. (Locally, a
+worker's death stops every task of the pool; those that were running beside
+it run again one at a time, so that only the task that dies alone is charged.) Dask has no task
 timeout: the tasks enforce their own time and memory limits (the Sokoban
 solver's ``time_limit`` and ``memory``). Workers are long-lived and load the
 compiled kernels once; ``warm`` runs first on one worker per host (numba's disk
@@ -262,52 +264,82 @@ def _init_worker(warm: Callable[[], Any] | None) -> None:
 def _run_pool(
     todo: Sequence[Task], fn: TaskFn, options: BatchOptions, finish: Callable[[dict[str, Any]], None]
 ) -> None:
-    """Local worker processes; a dead worker breaks the pool: its tasks go to a fresh one."""
+    """Local worker processes; a dead worker breaks the pool: its tasks go to a fresh one.
+
+    A death is charged to a task only when it ran alone: when the pool breaks with
+    several tasks running (the pool stops them all), each of them runs next in a
+    pool of one worker, so that a task beside the one that died is not charged for it.
+    """
+    if options.warm is not None:
+        options.warm()  # fill the compiled-kernel cache once, before the workers read it
+    runs = {t.id: 0 for t in todo}
+    deaths = {t.id: 0 for t in todo}
+    pending, suspects = list(todo), list[Task]()
+    while pending or suspects:
+        alone = bool(suspects)
+        batch = suspects if alone else pending
+        if alone:
+            suspects = []
+        else:
+            pending = []
+        in_flight, not_started = _pool_round(batch, fn, 1 if alone else options.jobs, options, runs, finish)
+        pending.extend(not_started)
+        if len(in_flight) > 1:
+            suspects.extend(in_flight)
+        for task in in_flight if len(in_flight) == 1 else []:
+            deaths[task.id] += 1
+            if deaths[task.id] > options.retries:
+                n = deaths[task.id]
+                why = f"its worker process died {n} time{'s' * (n != 1)} (killed, or out of memory)"
+                finish(_failure(task, why, runs[task.id]))
+            else:
+                suspects.append(task)
+
+
+def _pool_round(
+    tasks: Sequence[Task],
+    fn: TaskFn,
+    width: int,
+    options: BatchOptions,
+    runs: dict[str, int],
+    finish: Callable[[dict[str, Any]], None],
+) -> tuple[list[Task], list[Task]]:
+    """Run ``tasks`` in a pool of ``width`` workers until all are recorded or a worker dies:
+    ``(the tasks running when it died, the tasks not started)``."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    if options.warm is not None:
-        options.warm()  # fill the compiled-kernel cache once, before the workers read it
-    attempts = {t.id: 0 for t in todo}
-    pending = list(todo)
-    jobs = min(options.jobs, len(todo))
     ctx = multiprocessing.get_context("spawn")
-    while pending:
-        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(options.warm,)) as pool:
-            running: dict[Any, Task] = {}
-            queue, pending = list(pending), []
-            try:
-                while queue or running:
-                    while queue and len(running) < jobs:
-                        task = queue[0]
-                        running[pool.submit(_timed, fn, task.args)] = task  # raises when the pool broke
-                        queue.pop(0)
-                        attempts[task.id] += 1
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for fut in done:
-                        _settle(fut, running[fut], attempts, finish)  # a broken pool raises: the task stays
-                        del running[fut]
-            except BrokenProcessPool:
-                # a worker died (killed, out of memory): what it was running is tried again
-                for fut, task in running.items():
-                    if fut.done() and not isinstance(fut.exception(), BrokenProcessPool):
-                        _settle(fut, task, attempts, finish)
-                    elif attempts[task.id] > options.retries:
-                        finish(
-                            _failure(
-                                task,
-                                f"its worker process died {attempts[task.id]} times (killed, or out of memory)",
-                                attempts[task.id],
-                            )
-                        )
-                    else:
-                        pending.append(task)
-                pending.extend(queue)
-            except KeyboardInterrupt:
-                for proc in list(getattr(pool, "_processes", {}).values()):
-                    proc.terminate()
-                raise
+    jobs = min(width, len(tasks))
+    queue = list(tasks)
+    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(options.warm,)) as pool:
+        running: dict[Any, Task] = {}
+        try:
+            while queue or running:
+                while queue and len(running) < jobs:
+                    task = queue[0]
+                    running[pool.submit(_timed, fn, task.args)] = task  # raises when the pool broke
+                    queue.pop(0)
+                    runs[task.id] += 1
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    _settle(fut, running[fut], runs, finish)  # a broken pool raises: the task stays
+                    del running[fut]
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): what the pool was running is tried again
+            in_flight = []
+            for fut, task in running.items():
+                if fut.done() and not isinstance(fut.exception(), BrokenProcessPool):
+                    _settle(fut, task, runs, finish)
+                else:
+                    in_flight.append(task)
+            return in_flight, queue
+        except KeyboardInterrupt:
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()
+            raise
+    return [], []
 
 
 def _settle(fut: Any, task: Task, attempts: Mapping[str, int], finish: Callable[[dict[str, Any]], None]) -> None:

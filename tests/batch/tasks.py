@@ -29,3 +29,12 @@ def always_die(i: int) -> dict[str, int]:
 
 def fail(i: int) -> dict[str, int]:
     raise ValueError(f"task {i} does not like its input")
+
+
+def die_if_zero(i: int) -> dict[str, int]:
+    """Task 0 kills its worker every time; the others take a moment (so that they are
+    running when it dies) and succeed."""
+    if i == 0:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.5)
+    return {"square": i * i}

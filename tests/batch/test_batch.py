@@ -65,6 +65,20 @@ def test_local_pool_survives_a_killed_worker(tmp_path: Path) -> None:
     assert report.failed == 0 and max(r["attempts"] for r in recs) >= 2
 
 
+def test_a_task_running_beside_a_dying_one_is_not_charged_for_it(tmp_path: Path) -> None:
+    # the pool stops every task when one worker dies; only the task that died alone is charged
+    path = tmp_path / "r.jsonl"
+    report = run_batch(
+        [Task("killer", (0,)), Task("bystander", (3,))],
+        T.die_if_zero,
+        BatchOptions(jobs=2, results=str(path), retries=0),
+    )
+    recs = read_results(str(path))
+    assert recs["bystander"]["status"] == "done" and recs["bystander"]["result"]["square"] == 9
+    assert recs["killer"]["status"] == "failed" and "died 1 time " in recs["killer"]["error"]
+    assert report.failed == 1
+
+
 def test_local_pool_gives_up_after_the_retries(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     report = run_batch(
