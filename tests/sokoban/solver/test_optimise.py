@@ -195,7 +195,7 @@ def test_the_vicinity_search_finds_the_fewest_moves(mode, level, seed, detour, d
     final = data.draw(st.booleans()) if k == n else False
     stay = set(states[i].boxes).intersection(*(set(s.boxes) for s in states[i + 1 : k + 1]))
     with jit_mode(mode):
-        pushes, capped = _vicinity(level, states, i, k, final, 200_000)
+        pushes, capped, _ = _vicinity(level, states, i, k, final, 200_000)
     assert not capped and pushes is not None  # the window's own moves are one way there
     walked = pushes_to_lurd(level, states[i], pushes)
     end = replay(level, walked, state=states[i]).state

@@ -65,6 +65,15 @@ class OptimiseStatus(NamedTuple):
     of: int
 
 
+class _Found(NamedTuple):
+    """A window search's answer: its pushes (None: nothing short enough), whether it ended at
+    its cap (a larger one might find more), and the seconds spent compiling its kernel."""
+
+    pushes: list[tuple[int, int]] | None
+    capped: bool
+    compile_time: float = 0.0
+
+
 #: Called before each window; True stops the optimiser (``stopped == "interrupted"``).
 OptimiseProgress = Callable[[OptimiseStatus], bool | None]
 
@@ -86,9 +95,13 @@ class Optimised:
     improvements : int
         Windows replaced by a shorter sequence.
     time : float
-        Seconds spent.
+        Seconds spent, compiling included.
     stopped : str
-        ``"done"`` (a whole round changed nothing), ``"time"`` or ``"interrupted"``.
+        ``"done"`` (every window's searches ended below their caps), ``"time"`` or
+        ``"interrupted"``.
+    compile_time : float
+        Seconds of ``time`` spent compiling the searches' kernels (the first run of an
+        installation); not charged to the time limit.
     """
 
     lurd: str
@@ -100,6 +113,7 @@ class Optimised:
     improvements: int
     time: float
     stopped: Literal["done", "time", "interrupted"]
+    compile_time: float = 0.0
 
 
 def pushes_of(level: Level, lurd: str) -> list[tuple[int, int]]:
@@ -137,13 +151,12 @@ def _states(level: Level, pushes: list[tuple[int, int]]) -> list[State]:
 
 def _candidate(
     level: Level, a: State, b: State, most: int, final: bool, expansions: int, seconds: float | None
-) -> tuple[list[tuple[int, int]] | None, bool]:
+) -> _Found:
     """At most ``most`` pushes from ``a`` to ``b``'s box layout (any solved position when
     ``final``), the player then able to walk to ``b.player``: the A*'s, capped at
-    ``expansions`` and ``seconds``, or None; and whether the A* ended at a cap (a
-    larger one might find more)."""
+    ``expansions`` and ``seconds`` (its compile not counted)."""
     if not final and a.boxes == b.boxes:
-        return ([] if a.player == b.player or walk(level, a, b.player) is not None else None), False
+        return _Found([] if a.player == b.player or walk(level, a, b.player) is not None else None, False)
     goals = level.goals
     if not final:
         goals = np.zeros(level.shape, dtype=np.bool_)
@@ -161,13 +174,14 @@ def _candidate(
     if res.stats.stopped == "interrupted":
         raise KeyboardInterrupt
     capped = res.stats.stopped in ("time", "memory")
+    compiling = res.stats.compile_time
     if res.solution is None or res.solution.pushes > most:
-        return None, capped
+        return _Found(None, capped, compiling)
     new = pushes_of(sub, res.solution.lurd)
     end = _states(sub, new)[-1]
     if not final and end.player != b.player and walk(level, end, b.player) is None:
-        return None, False  # the layout, but the player shut out of the window's end
-    return new, False
+        return _Found(None, False, compiling)  # the layout, but the player shut out of the window's end
+    return _Found(new, False, compiling)
 
 
 #: The most boxes a vicinity search moves, and the most floor cells it can code.
@@ -175,19 +189,17 @@ VICINITY_BOXES = 4
 _VICINITY_CELLS = 1 << K.VICINITY_BITS
 
 
-def _vicinity(
-    level: Level, states: list[State], i: int, k: int, final: bool, cap: int
-) -> tuple[list[tuple[int, int]] | None, bool]:
+def _vicinity(level: Level, states: list[State], i: int, k: int, final: bool, cap: int) -> _Found:
     """The fewest moves from ``states[i]`` to ``states[k]`` (its boxes; its player too unless
     ``final``) moving only the boxes that move in between (at most :data:`VICINITY_BOXES`),
     the others standing still: a breadth-first search over moves of at most ``cap``
-    positions. Its pushes, or None; and whether it ended at its cap."""
+    positions."""
     stay = set(states[i].boxes).intersection(*(set(s.boxes) for s in states[i + 1 : k + 1]))
     moving = [b for b in states[i].boxes if b not in stay]
     target = [b for b in states[k].boxes if b not in stay]
     cells = np.flatnonzero(level.floor.ravel()).astype(np.int32)
     if not 1 <= len(moving) <= VICINITY_BOXES or len(cells) >= _VICINITY_CELLS:
-        return None, False
+        return _Found(None, False)
     code = np.zeros(level.size, dtype=np.int64)
     code[cells] = np.arange(len(cells))
     bits = K.VICINITY_BITS
@@ -203,7 +215,10 @@ def _vicinity(
     keys = np.empty(cap, dtype=np.int64)
     parent = np.empty(cap, dtype=np.int32)
     table = np.full(1 << (2 * cap - 1).bit_length(), -1, dtype=np.int32)
-    node = K.vicinity_kernel.pick(cap)(
+    kernel = K.vicinity_kernel.pick(cap)
+    compiling = kernel is not K.vicinity_kernel.py_func and not kernel.signatures  # its first call compiles it
+    t0 = time.perf_counter()
+    node = kernel(
         level.nbr,
         blocked,
         code,
@@ -216,8 +231,9 @@ def _vicinity(
         parent,
         table,
     )
+    compile_time = time.perf_counter() - t0 if compiling else 0.0
     if node < 0:
-        return None, node == -2
+        return _Found(None, node == -2, compile_time)
     players = []
     while node >= 0:
         players.append(int(cells[int(keys[node]) & K.VICINITY_MASK]))
@@ -232,7 +248,7 @@ def _vicinity(
             state = push(level, state, b, d)
         else:
             state = State(b, state.boxes)
-    return pushes, False
+    return _Found(pushes, False, compile_time)
 
 
 Metric = Literal["moves", "pushes"]
@@ -283,8 +299,9 @@ def optimise(
     if run.key(len(out), len(run.pushes)) >= run.key(*before):
         out = given
     r = replay(level, out)
+    elapsed = time.perf_counter() - t0
     return Optimised(
-        out, r.moves, r.pushes, before[0], before[1], run.searches, run.improvements, time.perf_counter() - t0, stopped
+        out, r.moves, r.pushes, before[0], before[1], run.searches, run.improvements, elapsed, stopped, run.compile_time
     )
 
 
@@ -306,6 +323,7 @@ class _Run:
         self.level, self.pushes, self.metric = level, pushes, metric
         self.deadline, self.progress = deadline, progress
         self.searches = self.improvements = 0
+        self.compile_time = 0.0
         #: windows (first position, last position, whether it is the end) whose A* ended below its cap
         self.settled: set[tuple[State, State, bool]] = set()
         self.cost = self.key(len(pushes_to_lurd(level, level.start, pushes)), len(pushes))
@@ -345,23 +363,28 @@ class _Run:
             if window not in self.settled:
                 # fewer pushes, or (counting moves first) as many in another order
                 most = k - i - (self.metric == "pushes")
-                found, cut = _candidate(self.level, states[i], states[k], most, k == n, cap, left)
-                tries = [found]
+                found = [_candidate(self.level, states[i], states[k], most, k == n, cap, left)]
                 if self.metric == "moves":  # and the fewest moves of the boxes that move here
-                    near, cut_near = _vicinity(self.level, states, i, k, k == n, cap * _VICINITY_PER_EXPANSION)
-                    tries.append(near)
-                    cut = cut or cut_near
+                    found.append(_vicinity(self.level, states, i, k, k == n, cap * _VICINITY_PER_EXPANSION))
                 self.searches += 1
+                self.compiled(sum(f.compile_time for f in found))
+                cut = any(f.capped for f in found)
                 capped |= cut
                 if not cut:
                     self.settled.add(window)
-                for new in tries:
+                for new in (f.pushes for f in found):
                     if new is not None and self.replace(i, k, new):
                         states = _states(self.level, self.pushes)
                         changed = True
                         break
             i += max(1, size // 2)
         return changed, capped
+
+    def compiled(self, seconds: float) -> None:
+        """Compiling a kernel (once per installation) is not charged to the time limit."""
+        self.compile_time += seconds
+        if self.deadline is not None:
+            self.deadline += seconds
 
     def replace(self, i: int, k: int, new: list[tuple[int, int]]) -> bool:
         """Put ``new`` in place of pushes ``i:k`` if the whole solution is then shorter."""
