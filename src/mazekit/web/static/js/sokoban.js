@@ -321,7 +321,7 @@ async function shorten(full, whose) {
   if (S.ws || S.shortening) return;
   const tl = Math.max(1, +$("#time-limit").value || 10), key = levelKey(), ref = levelRef();
   S.shortening = true; $("#solve").disabled = true; $("#shorten").disabled = true;
-  status(solverLine, `shortening ${whose}: the solver's A* over windows of it, up to ${tl} s…`);
+  status(solverLine, `shortening ${whose}: the solver's searches over windows of it, up to ${tl} s (the first run of an installation compiles them first)…`);
   let r;
   try {
     r = await api("/api/sokoban/optimise", { level: ref, lurd: full, time_limit: tl });
