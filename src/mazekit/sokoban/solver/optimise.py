@@ -51,8 +51,10 @@ _WINDOW_OPTIONS = SearchOptions()
 _WINDOW_MEMORY = 256 << 20
 #: Expansions per kernel call (fixed, so that a run does not depend on the clock).
 _SLICE = 4096
-#: Positions a vicinity search may store per expansion of the A*'s cap (its nodes are far cheaper).
+#: Positions a vicinity search may store per expansion of the A*'s cap (its nodes are far cheaper),
+#: and at most (20 bytes a position: 80 MB).
 _VICINITY_PER_EXPANSION = 10
+_VICINITY_MAX_NODES = 4 << 20
 
 
 class OptimiseStatus(NamedTuple):
@@ -173,7 +175,7 @@ def _candidate(
     )
     if res.stats.stopped == "interrupted":
         raise KeyboardInterrupt
-    capped = res.stats.stopped in ("time", "memory")
+    capped = res.stats.stopped == "time"  # (at the memory cap, a larger expansion cap does not help)
     compiling = res.stats.compile_time
     if res.solution is None or res.solution.pushes > most:
         return _Found(None, capped, compiling)
@@ -212,6 +214,7 @@ def _vicinity(level: Level, states: list[State], i: int, k: int, final: bool, ca
 
     blocked = np.zeros(level.size, dtype=np.uint8)
     blocked[list(stay)] = 1
+    cap = min(cap, _VICINITY_MAX_NODES)
     keys = np.empty(cap, dtype=np.int64)
     parent = np.empty(cap, dtype=np.int32)
     table = np.full(1 << (2 * cap - 1).bit_length(), -1, dtype=np.int32)
@@ -232,8 +235,8 @@ def _vicinity(level: Level, states: list[State], i: int, k: int, final: bool, ca
         table,
     )
     compile_time = time.perf_counter() - t0 if compiling else 0.0
-    if node < 0:
-        return _Found(None, node == -2, compile_time)
+    if node < 0:  # -2: out of room; a larger cap helps only below the largest
+        return _Found(None, node == -2 and cap < _VICINITY_MAX_NODES, compile_time)
     players = []
     while node >= 0:
         players.append(int(cells[int(keys[node]) & K.VICINITY_MASK]))
