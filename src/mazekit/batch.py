@@ -276,24 +276,25 @@ def _run_pool(
     deaths = {t.id: 0 for t in todo}
     pending, suspects = list(todo), list[Task]()
     while pending or suspects:
-        alone = bool(suspects)
-        batch = suspects if alone else pending
+        alone = bool(suspects)  # the suspects first, one at a time
+        batch, width = (suspects, 1) if alone else (pending, options.jobs)
         if alone:
             suspects = []
         else:
             pending = []
-        in_flight, not_started = _pool_round(batch, fn, 1 if alone else options.jobs, options, runs, finish)
+        in_flight, not_started = _pool_round(batch, fn, width, options, runs, finish)
         pending.extend(not_started)
-        if len(in_flight) > 1:
-            suspects.extend(in_flight)
-        for task in in_flight if len(in_flight) == 1 else []:
-            deaths[task.id] += 1
-            if deaths[task.id] > options.retries:
-                n = deaths[task.id]
-                why = f"its worker process died {n} time{'s' * (n != 1)} (killed, or out of memory)"
-                finish(_failure(task, why, runs[task.id]))
-            else:
-                suspects.append(task)
+        if len(in_flight) != 1:
+            suspects.extend(in_flight)  # which of them died is not known
+            continue
+        task = in_flight[0]
+        deaths[task.id] += 1
+        n = deaths[task.id]
+        if n <= options.retries:
+            suspects.append(task)
+        else:
+            why = f"its worker process died {n} time{'s' * (n != 1)} (killed, or out of memory)"
+            finish(_failure(task, why, runs[task.id]))
 
 
 def _pool_round(

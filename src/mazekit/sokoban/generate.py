@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .level import DIRECTIONS, Level, State
-from .rules import pushes_to_lurd
+from .rules import lurd_pushes, pushes_to_lurd
 
 __all__ = ["Generated", "generate_level", "generate_levels"]
 
@@ -68,7 +68,6 @@ def _reverse_game(
     flat = floor.ravel()
     offs = (-cols, cols, -1, 1)
     moves: list[str] = []
-    moved = 0
     swaps = 0  # times the pulling passed from one box to another
     last = -1
     for _ in range(pulls):
@@ -82,7 +81,6 @@ def _reverse_game(
             boxes.remove(behind)
             boxes.add(player)
             moves.append(back.upper())
-            moved += 1
             swaps += behind != last
             last = player
         else:
@@ -150,14 +148,7 @@ def generate_level(
 
 def _tidy(level: Level, lurd: str) -> str:
     """The same pushes with shortest walks between them (the reverse game wanders)."""
-    pushes = []
-    pos = level.start.player
-    for ch in lurd:
-        d = DIRECTIONS.index(ch.lower())
-        pos = int(level.nbr[pos, d])
-        if ch.isupper():
-            pushes.append((pos, d))
-    return pushes_to_lurd(level, level.start, pushes)
+    return pushes_to_lurd(level, level.start, lurd_pushes(level, lurd))
 
 
 def _dist(a: int, b: int, cols: int) -> int:

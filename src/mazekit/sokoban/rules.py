@@ -27,6 +27,7 @@ __all__ = [
     "Step",
     "canonical",
     "legal_pushes",
+    "lurd_pushes",
     "push",
     "pushes_to_lurd",
     "reachable",
@@ -191,6 +192,31 @@ def pushes_to_lurd(level: Level, state: State, pushes: Iterable[tuple[int, int]]
         parts.append(path + DIRECTIONS[d].upper())
         state = push(level, state, box, d)
     return "".join(parts)
+
+
+def lurd_pushes(level: Level, lurd: str, *, state: State | None = None) -> list[tuple[int, int]]:
+    """The pushes ``(box cell, direction)`` of a LURD string played from the start (or ``state``):
+    the inverse of :func:`pushes_to_lurd` up to the walks. Whitespace is skipped; an illegal
+    move raises ValueError with :func:`replay`'s message.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("######\\n#@ $.#\\n######")
+    >>> lurd_pushes(lv, "rR")
+    [(9, 3)]
+    """
+    cur = level.start if state is None else state
+    out: list[tuple[int, int]] = []
+    for ch in lurd:
+        if ch.isspace():
+            continue
+        d = DIRECTIONS.find(ch.lower())
+        res = step(level, cur, d) if d >= 0 and len(ch.lower()) == 1 else None
+        if res is None or res.state is None or res.pushed != ch.isupper():
+            raise ValueError(replay(level, lurd, state=state).error)
+        if res.pushed:
+            out.append((int(level.nbr[cur.player, d]), d))
+        cur = res.state
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,14 +36,24 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .. import _kernels as K
-from ..level import DIRECTIONS, Level, State
-from ..rules import push, pushes_to_lurd, replay, step, walk
+from ..level import Level, State
+from ..rules import lurd_pushes, push, pushes_to_lurd, replay, walk
 from .problem import Problem
 from .search import SearchOptions, _search_one
 
-__all__ = ["Metric", "OptimiseProgress", "OptimiseStatus", "Optimised", "optimise", "pushes_of"]
+__all__ = [
+    "FloorCodes",
+    "Metric",
+    "OptimiseProgress",
+    "OptimiseStatus",
+    "Optimised",
+    "floor_codes",
+    "optimise",
+    "pushes_of",
+]
 
 #: The A*'s options for a window (see :meth:`SearchOptions.for_optimal`).
 _WINDOW_OPTIONS = SearchOptions()
@@ -123,24 +133,12 @@ def pushes_of(level: Level, lurd: str) -> list[tuple[int, int]]:
 
     Raises ValueError naming the first illegal move, or when the moves do not solve the level.
     """
-    r = replay(level, lurd)
-    if r.error:
-        raise ValueError(r.error)
-    if not r.solved:
-        on = sum(level.goals.flat[b] for b in r.state.boxes)
-        raise ValueError(f"the moves do not solve the level ({on} of {len(r.state.boxes)} boxes end on goals)")
-    out: list[tuple[int, int]] = []
-    state = level.start
-    for ch in lurd:
-        if ch.isspace():
-            continue
-        d = DIRECTIONS.index(ch.lower())
-        res = step(level, state, d)
-        if res.pushed:
-            out.append((int(level.nbr[state.player, d]), d))
-        assert res.state is not None  # replayed above
-        state = res.state
-    return out
+    pushes = lurd_pushes(level, lurd)
+    end = _states(level, pushes)[-1]
+    if not level.is_solved(end):
+        on = sum(level.goals.flat[b] for b in end.boxes)
+        raise ValueError(f"the moves do not solve the level ({on} of {len(end.boxes)} boxes end on goals)")
+    return pushes
 
 
 def _states(level: Level, pushes: list[tuple[int, int]]) -> list[State]:
@@ -191,7 +189,22 @@ VICINITY_BOXES = 4
 _VICINITY_CELLS = 1 << K.VICINITY_BITS
 
 
-def _vicinity(level: Level, states: list[State], i: int, k: int, final: bool, cap: int) -> _Found:
+class FloorCodes(NamedTuple):
+    """The floor cells numbered for vicinity keys: ``cells[code]`` and ``code[cell]``."""
+
+    cells: NDArray[np.int32]
+    code: NDArray[np.int64]
+
+
+def floor_codes(level: Level) -> FloorCodes:
+    """Number the level's floor cells (once per optimisation)."""
+    cells = np.flatnonzero(level.floor.ravel()).astype(np.int32)
+    code = np.zeros(level.size, dtype=np.int64)
+    code[cells] = np.arange(len(cells))
+    return FloorCodes(cells, code)
+
+
+def _vicinity(level: Level, codes: FloorCodes, states: list[State], i: int, k: int, final: bool, cap: int) -> _Found:
     """The fewest moves from ``states[i]`` to ``states[k]`` (its boxes; its player too unless
     ``final``) moving only the boxes that move in between (at most :data:`VICINITY_BOXES`),
     the others standing still: a breadth-first search over moves of at most ``cap``
@@ -199,11 +212,9 @@ def _vicinity(level: Level, states: list[State], i: int, k: int, final: bool, ca
     stay = set(states[i].boxes).intersection(*(set(s.boxes) for s in states[i + 1 : k + 1]))
     moving = [b for b in states[i].boxes if b not in stay]
     target = [b for b in states[k].boxes if b not in stay]
-    cells = np.flatnonzero(level.floor.ravel()).astype(np.int32)
+    cells, code = codes
     if not 1 <= len(moving) <= VICINITY_BOXES or len(cells) >= _VICINITY_CELLS:
         return _Found(None, False)
-    code = np.zeros(level.size, dtype=np.int64)
-    code[cells] = np.arange(len(cells))
     bits = K.VICINITY_BITS
 
     def key(player: int, boxes: list[int]) -> int:
@@ -301,7 +312,9 @@ def optimise(
     out = pushes_to_lurd(level, level.start, run.pushes)
     if run.key(len(out), len(run.pushes)) >= run.key(*before):
         out = given
-    r = replay(level, out)
+    r = replay(level, out)  # the engine checks the result: its counts are the ones reported
+    if not r.solved:  # pragma: no cover - an optimiser bug
+        raise RuntimeError(f"the shortened solution does not solve the level: {r.error or 'boxes off goals'}")
     elapsed = time.perf_counter() - t0
     return Optimised(
         out, r.moves, r.pushes, before[0], before[1], run.searches, run.improvements, elapsed, stopped, run.compile_time
@@ -327,6 +340,7 @@ class _Run:
         self.deadline, self.progress = deadline, progress
         self.searches = self.improvements = 0
         self.compile_time = 0.0
+        self.codes = floor_codes(level)
         #: windows (first position, last position, whether it is the end) whose A* ended below its cap
         self.settled: set[tuple[State, State, bool]] = set()
         self.cost = self.key(len(pushes_to_lurd(level, level.start, pushes)), len(pushes))
@@ -368,7 +382,7 @@ class _Run:
                 most = k - i - (self.metric == "pushes")
                 found = [_candidate(self.level, states[i], states[k], most, k == n, cap, left)]
                 if self.metric == "moves":  # and the fewest moves of the boxes that move here
-                    found.append(_vicinity(self.level, states, i, k, k == n, cap * _VICINITY_PER_EXPANSION))
+                    found.append(_vicinity(self.level, self.codes, states, i, k, k == n, cap * _VICINITY_PER_EXPANSION))
                 self.searches += 1
                 self.compiled(sum(f.compile_time for f in found))
                 cut = any(f.capped for f in found)

@@ -635,8 +635,6 @@ def optimise_level(ref: LevelRef, lurd: str, metric: Metric, time_limit: float) 
         res = optimise(ref.level, lurd, metric=metric, time_limit=time_limit)
     except ValueError as exc:
         raise ApiError(f"'lurd': {exc}") from None
-    if not replay(ref.level, res.lurd).solved:  # pragma: no cover - an optimiser bug
-        raise RuntimeError("the shortened solution did not replay")
     gained = (res.before_moves - res.moves, res.before_pushes - res.pushes)
     took = f"{res.time:.1f} s"
     if res.compile_time >= 0.5:
