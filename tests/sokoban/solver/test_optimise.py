@@ -204,3 +204,13 @@ def test_the_vicinity_search_finds_the_fewest_moves(mode, level, seed, detour, d
     assert walk_on is not None
     expected = fewest_moves(level, states[i], states[k], stay, final)
     assert len(walked) + len(walk_on) == expected
+
+
+def test_a_position_that_comes_back_is_searched_again_in_a_longer_window():
+    # a box pushed up and down 13 times (Hypothesis found it): the start position comes back
+    # at push 4 of the once-shortened solution, and that one-push window's search must not
+    # stand for the five-push window from the start
+    level = parse_level("######\n###  #\n###+ #\n###$ #\n###  #\n######")
+    lurd = "rddlU" + "ruulDrddlU" * 6
+    r = optimise(level, lurd, metric="pushes", time_limit=None, expansions=1_000_000)
+    assert (r.lurd, r.pushes, r.before_pushes) == ("rddlU", 1, 13)

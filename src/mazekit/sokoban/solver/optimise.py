@@ -341,8 +341,9 @@ class _Run:
         self.searches = self.improvements = 0
         self.compile_time = 0.0
         self.codes = floor_codes(level)
-        #: windows (first position, last position, whether it is the end) whose A* ended below its cap
-        self.settled: set[tuple[State, State, bool]] = set()
+        #: windows (first position, last position, whether it is the end, pushes between) whose
+        #: searches ended below their caps: a position that comes back makes another window
+        self.settled: set[tuple[State, State, bool, int]] = set()
         self.cost = self.key(len(pushes_to_lurd(level, level.start, pushes)), len(pushes))
 
     def key(self, moves: int, pushes: int) -> tuple[int, int]:
@@ -376,7 +377,7 @@ class _Run:
             if self.progress is not None and self.progress(OptimiseStatus(n, size, i, n)):
                 raise KeyboardInterrupt
             k = min(i + size, n)
-            window = (states[i], states[k], k == n)
+            window = (states[i], states[k], k == n, k - i)  # the same positions, as many pushes apart
             if window not in self.settled:
                 # fewer pushes, or (counting moves first) as many in another order
                 most = k - i - (self.metric == "pushes")
