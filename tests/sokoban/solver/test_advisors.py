@@ -16,7 +16,7 @@ from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver.problem import Problem
 from tests.sokoban.conftest import rows_level
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
-from tests.strategies import tiny_sokoban_levels
+from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 
 def lone_box_pushes(prob: Problem, others: set[int], box: int, player: int, target: int) -> int | None:
@@ -145,3 +145,97 @@ def test_move_weights_and_the_packing_advisor_keep_solutions_valid(text, move_we
         assert res.solution is not None
         r = replay(level, res.solution.lurd)
         assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
+def free_regions(prob: Problem, boxes: set[int]) -> int:
+    """Regions of free floor (floor without boxes), by flood fill."""
+    off = [int(x) for x in prob.off]
+    seen: set[int] = set()
+    n = 0
+    for x0 in np.flatnonzero(prob.floor):
+        x0 = int(x0)
+        if x0 in boxes or x0 in seen:
+            continue
+        n += 1
+        seen.add(x0)
+        todo = [x0]
+        while todo:
+            x = todo.pop()
+            for o in off:
+                y = x + o
+                if prob.floor[y] and y not in boxes and y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+    return n
+
+
+def joining_cells(prob: Problem, boxes: list[int], box: int, player: int) -> set[int]:
+    """The reference connectivity advisor: the cells, fewest pushes first (all of that count), to
+    which the player can push ``box`` alone with the free floor in fewer regions; empty if none."""
+    others = set(boxes) - {box}
+    nreg = free_regions(prob, set(boxes))
+    depth = {}
+    for target in np.flatnonzero(prob.floor):
+        target = int(target)
+        if target != box and target not in others:
+            n = lone_box_pushes(prob, others, box, player, target)
+            if n is not None:
+                depth[target] = n
+    better = [c for c in depth if free_regions(prob, others | {c}) < nreg]
+    if not better:
+        return set()
+    least = min(depth[c] for c in better)
+    return {c for c in better if depth[c] == least}
+
+
+# A box in a doorway between two rooms: one push leaves it in the way of the doorway's mouth,
+# the second joins the rooms.
+DOORWAY = [
+    "#######",
+    "#  #  #",
+    "# @$ .#",
+    "#  #  #",
+    "#######",
+]
+
+
+def conn_advice(prob: Problem, mode: str, boxes: list[int], player: int, bound: int) -> list[int]:
+    n = prob.height * prob.width
+    boxat = np.full(n, -1, dtype=np.int32)
+    for j, c in enumerate(boxes):
+        boxat[c] = j
+    before = boxat.copy()
+    scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
+    out = np.full(len(boxes), -7, dtype=np.int64)
+    got = K.conn_advice_kernel.pick(10**9 if mode == "always" else 0)(
+        prob.floor, prob.dead, boxat, prob.off, np.array(boxes, np.int64), player, bound, *scratch,
+        np.zeros(n, np.int64), np.empty(n, np.int64), out,
+    )  # fmt: skip
+    assert (boxat == before).all()  # the boxes are put back
+    assert got == int((out >= 0).sum())
+    return [int(x) for x in out]
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_the_connectivity_advisor_pushes_a_box_out_of_a_doorway(mode):
+    prob = as_problem(rows_level(DOORWAY))
+    box = int(prob.boxes[0])
+    assert conn_advice(prob, mode, [box], int(prob.player), 100) == [box + 2]
+    assert conn_advice(prob, mode, [box], int(prob.player), 1) == [-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(sokoban_levels(sides=(3, 6), border=True, wall_percent=25, max_boxes=4))
+def test_the_connectivity_advisor_matches_a_reference(level):
+    """Each box gets a cell among the reference's (the fewest pushes that join regions), or -1
+    when the reference has none; with a small bound, the same cell or -1."""
+    prob = as_problem(level)
+    boxes = sorted(int(c) for c in prob.boxes)
+    player = int(prob.player)
+    want = [joining_cells(prob, boxes, b, player) for b in boxes]
+    for mode in ("never", "always"):
+        got = conn_advice(prob, mode, boxes, player, 10**6)
+        for cell, cells in zip(got, want, strict=True):
+            assert (cell in cells) if cells else cell == -1
+        small = conn_advice(prob, mode, boxes, player, 3)
+        assert all(s in (-1, g) for s, g in zip(small, got, strict=True))

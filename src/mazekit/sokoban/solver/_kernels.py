@@ -873,6 +873,94 @@ def pack_advice_kernel(  # type: ignore[no-untyped-def]
 
 
 @njit
+def conn_advice_kernel(floor, dead, boxat, off, cells, player, bound, vis, vstamp, qbox, qpl, qg, mark, queue, ca_tgt):  # type: ignore[no-untyped-def]
+    """The connectivity advisor's choices: for each box ``i``, ``ca_tgt[i]`` the cell, fewest
+    pushes first, to which the player (on ``player``) can push that box alone so that the free
+    floor falls into fewer regions (-1 when there is none within ``bound`` states of its
+    lone-box search). Only a box that touches two regions or more can join them, so only
+    those are searched. Returns how many boxes got a cell.
+
+    ``mark`` is stamped from the one-slot counter ``vstamp``.
+    """
+    nb = cells.shape[0]
+    base = vstamp[0] + 1
+    nreg = 0
+    for x0 in range(floor.shape[0]):
+        if floor[x0] != 0 and boxat[x0] < 0 and mark[x0] < base:
+            flood_min_kernel(floor, boxat, off, x0, base + nreg, mark, queue)
+            nreg += 1
+    vstamp[0] = base + nreg
+    for i in range(nb):  # first the boxes that touch two regions (-2), while ``mark`` holds them
+        ca_tgt[i] = -1
+        if nreg < 2:
+            continue
+        first = -1
+        for d in range(4):
+            w = cells[i] + off[d]
+            if floor[w] != 0 and boxat[w] < 0:
+                if first < 0:
+                    first = mark[w]
+                elif mark[w] != first:
+                    ca_tgt[i] = -2
+    n = 0
+    for i in range(nb):
+        if ca_tgt[i] == -2:
+            ca_tgt[i] = joining_push_kernel(
+                floor, dead, boxat, off, cells[i], player, bound, nreg, vis, vstamp, qbox, qpl, qg, mark, queue
+            )
+            if ca_tgt[i] >= 0:
+                n += 1
+    return n
+
+
+@njit
+def joining_push_kernel(floor, dead, boxat, off, start, player, bound, nreg, vis, vstamp, qbox, qpl, qg, mark, queue):  # type: ignore[no-untyped-def]
+    """The first cell (breadth-first over at most ``bound`` states of the lone box, as in
+    :func:`goal_macro_kernel`) to which the box on ``start`` can be pushed with the free floor
+    in fewer than ``nreg`` regions; -1 if none. ``qg[k]`` is 1 for a state whose cell is new:
+    a cell is scored once, when it is first taken from the queue."""
+    saved = boxat[start]
+    boxat[start] = -1
+    vstamp[0] += 1
+    vs = vstamp[0]
+    qbox[0] = start
+    qpl[0] = player
+    qg[0] = 0
+    head = 0
+    tail = 1
+    res = -1
+    while head < tail and head < bound and res < 0:
+        b = qbox[head]
+        pl = qpl[head]
+        new = qg[head]
+        head += 1
+        boxat[b] = saved
+        if new == 1 and regions_kernel(floor, boxat, off, mark, vstamp, queue) < nreg:
+            res = b
+        else:
+            vstamp[0] += 1
+            ms = vstamp[0]
+            flood_min_kernel(floor, boxat, off, pl, ms, mark, queue)
+            for d in range(4):
+                behind = b - off[d]
+                to = b + off[d]
+                if mark[behind] != ms or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0 or vis[to * 4 + d] == vs:
+                    continue
+                fresh = 0 if to == start else 1
+                for e in range(4):
+                    if vis[to * 4 + e] == vs:
+                        fresh = 0
+                vis[to * 4 + d] = vs
+                qbox[tail] = to
+                qpl[tail] = b
+                qg[tail] = fresh
+                tail += 1
+        boxat[b] = -1
+    boxat[start] = saved
+    return res
+
+
+@njit
 def meld_kernel(a, b, mch, mkey):  # type: ignore[no-untyped-def]
     """Meld two skew heaps of nodes (roots ``a``, ``b``, -1 empty; children in
     ``mch[2 * node]`` and ``mch[2 * node + 1]``, keys in ``mkey``); return the root."""
@@ -1068,7 +1156,8 @@ class Scratch(NamedTuple):
     ``sorted_cells`` (a child's sorted boxes); ``mark``/``mark2`` the player's
     region of the node and of a child (by stamp), ``queue`` for floods; ``fz``
     frozen boxes; ``lab``, ``bseen``, ``allow`` the PI-corral test's; ``pa_box``,
-    ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area.
+    ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area; ``ca_tgt`` the
+    connectivity advisor's cell per box.
     """
 
     boxat: Any
@@ -1084,6 +1173,7 @@ class Scratch(NamedTuple):
     pa_box: Any
     pa_tgt: Any
     pa_end: Any
+    ca_tgt: Any
 
 
 class Assign(NamedTuple):
@@ -1124,8 +1214,8 @@ class Settings(NamedTuple):
     ``corral_nodes``/``corral_boxes``/``corral_grow`` (the corral-deadlock test's
     bounds, 0 nodes: off), ``player_penalty`` (added to the backward bound when the
     player cannot reach the goal region), ``move_weight`` (the key's share of the
-    pushes that improved no feature) and ``pack_advisor`` (the advisor's search
-    bound, 0: off).
+    pushes that improved no feature), ``pack_advisor`` and ``conn_advisor`` (the
+    packing and connectivity advisors' search bounds, 0: off).
     """
 
     optimal: int
@@ -1141,6 +1231,7 @@ class Settings(NamedTuple):
     player_penalty: int
     move_weight: int
     pack_advisor: int
+    conn_advisor: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -1314,7 +1405,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     loop here rather than functions of their own.
     """
     floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart = board
-    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end = sc
+    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt = sc
     u, v, p, way, minv, used, u2, v2, p2 = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
     otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
@@ -1355,24 +1446,36 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         advice = 0
         if s.pack_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
             advice = pack_advice_kernel(boxat, cells, goals, garea, forder, fstart, dist, pa_end, pa_box, pa_tgt)
+        joins = 0
+        if s.conn_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
+            joins = conn_advice_kernel(
+                floor, dead, boxat, off, cells, pplayer[k], s.conn_advisor, gs.vis, gstamp, gs.qbox, gs.qpl, gs.qg,
+                gmark, queue, ca_tgt,
+            )  # fmt: skip
+        nmoves = 6 if joins > 0 else (5 if advice > 0 else 4)
         parent_key = phash[k] ^ zpl[pplayer[k]]
         status = RUNNING
         for i in range(nb):
             c = cells[i]
-            for d in range(5 if advice > 0 else 4):
+            for d in range(nmoves):
                 # phase 3: the move's first step: a push (a pull backward) if the player can get
                 # behind the box, the way is free and not dead, and a PI-corral allows it; d == 4,
-                # the packing advisor's move of box i (written out here, not called: an array
-                # passed to a function costs two atomic reference counts a call, per move)
+                # the packing advisor's move of box i, d == 5 the connectivity advisor's (written
+                # out here, not called: an array passed to a function costs two atomic reference
+                # counts a call, per move)
                 to0, pl0, steps0 = c + off[d & 3], c, 1
-                if d == 4:
+                if d >= 4:
                     tgt = -1
-                    for a in range(pa_box.shape[0]):
-                        if pa_box[a] == i:
-                            tgt = pa_tgt[a]
+                    if d == 5:
+                        tgt = ca_tgt[i]
+                    elif advice > 0:
+                        for a in range(pa_box.shape[0]):
+                            if pa_box[a] == i:
+                                tgt = pa_tgt[a]
                     if tgt < 0:
                         continue
-                    to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, s.pack_advisor, pplayer[k], c, tgt)
+                    bound = s.conn_advisor if d == 5 else s.pack_advisor
+                    to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
                     if steps0 == 0:
                         continue
                 elif s.backward != 0:
@@ -1391,7 +1494,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                     boxat[to] = i
                     cells[i] = to
                     macro = 0
-                    if d == 4:
+                    if d >= 4:
                         macro = 1
                         ctr[C_MACROS] += 1
                     elif s.macros != 0 and s.backward == 0:

@@ -158,6 +158,11 @@ class SearchOptions:
         goal area with an unfinished packing order, the box nearest to its next goal
         all the way there) when a lone-box search of at most this many states finds
         the way; 0: off.
+    conn_advisor : int
+        With ``fess``: the connectivity advisor's moves (each expansion pushes each box
+        that separates two regions of free floor, alone, to the nearest cell where the
+        floor falls into fewer regions) when a lone-box search of at most this many
+        states finds one; 0: off.
     """
 
     weight: int = 10
@@ -173,6 +178,7 @@ class SearchOptions:
     player_penalty: int = 0
     move_weight: int = 0
     pack_advisor: int = 0
+    conn_advisor: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -499,6 +505,7 @@ class _Direction:
             pa_box=np.full(nareas, -1, dtype=np.int64),
             pa_tgt=np.full(nareas, -1, dtype=np.int64),
             pa_end=np.empty(nareas, dtype=np.int64),
+            ca_tgt=np.full(nbm, -1, dtype=np.int64),
         )
         self.assign = K.Assign(
             u=np.zeros(nbm + 1, dtype=np.int64),
@@ -661,6 +668,7 @@ class _Search:
             player_penalty=opts.player_penalty,
             move_weight=opts.move_weight,
             pack_advisor=opts.pack_advisor,
+            conn_advisor=opts.conn_advisor,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas

@@ -1,0 +1,102 @@
+"""One search's settings on some levels: the tool behind the solver's option choices.
+
+``python benchmarks/try_options.py --set xsokoban --levels 16,18-21 --limit 20 \\
+    --member 0 --with conn_advisor=200``
+
+runs one search of :data:`mazekit.sokoban.solver.PORTFOLIO` (``--member``, its settings
+changed by ``--with name=value ...``), or the whole portfolio (``--member all``, each
+search changed alike), on each level with ``--limit`` seconds, ``--jobs`` levels at once,
+replays every solution with the engine, and prints a line a level and the levels solved.
+``--json FILE`` keeps the rows, ``--against FILE`` prints the levels gained and lost
+against such a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_sokoban import _ignore_interrupts  # noqa: E402
+from portfolio_members import _levels, _pick  # noqa: E402
+
+
+#: Bytes a level may use (two levels at once, as in ``run.py sokoban``).
+MEMORY = 2 << 30
+
+
+def _options(member: str, changes: list[str]) -> tuple[Any, ...]:
+    from mazekit.sokoban.solver import PORTFOLIO, SearchOptions
+
+    fields = {f.name: f.type for f in dataclasses.fields(SearchOptions)}
+    values: dict[str, Any] = {}
+    for change in changes:
+        name, _, text = change.partition("=")
+        if name not in fields:
+            raise SystemExit(f"try_options: no option {name!r} (one of {', '.join(fields)})")
+        kind = fields[name]
+        values[name] = text in ("1", "true", "True") if kind == "bool" else (float(text) if kind == "float" else int(text))
+    chosen = PORTFOLIO if member == "all" else (PORTFOLIO[int(member)],)
+    return tuple(dataclasses.replace(o, **values) for o in chosen)
+
+
+def _run(job: tuple[str, int, float, str, list[str]]) -> dict[str, Any]:
+    from mazekit.sokoban import replay
+    from mazekit.sokoban.solver import search_level
+
+    name, number, limit, member, changes = job
+    level = _levels(name)[number - 1]
+    portfolio = _options(member, changes)
+    t0 = time.perf_counter()
+    result = search_level(level, time_limit=limit, portfolio=portfolio, memory=MEMORY)
+    took = time.perf_counter() - t0 - result.stats.compile_time
+    row: dict[str, Any] = {"level": number, "solved": result.solution is not None, "time": round(took, 2)}
+    row["nodes"] = result.stats.nodes
+    if result.solution is not None:
+        if not replay(level, result.solution.lurd).solved:
+            raise SystemExit(f"try_options: level {number}: the solution does not win")
+        row["pushes"] = result.solution.pushes
+    return row
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--set", default="xsokoban")
+    ap.add_argument("--levels", help="level numbers, e.g. 1,5-9 (default all)")
+    ap.add_argument("--limit", type=float, default=20.0)
+    ap.add_argument("--member", default="0", help="a search of the portfolio (0, 1, 2) or 'all'")
+    ap.add_argument("--with", dest="changes", nargs="*", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", help="write the rows here")
+    ap.add_argument("--against", help="compare with rows written by --json")
+    args = ap.parse_args(argv)
+    _options(args.member, args.changes)  # a misspelt option fails before any work
+    numbers = _pick(args.levels, len(_levels(args.set)))
+    jobs = [(args.set, n, args.limit, args.member, args.changes) for n in numbers]
+    rows: list[dict[str, Any]] = []
+    with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=_ignore_interrupts) as pool:
+        for row in pool.imap_unordered(_run, jobs):
+            rows.append(row)
+            mark = f"{row['time']:6.2f} s" if row["solved"] else "   -    "
+            print(f"{args.set} {row['level']:4d} {mark} {row['nodes']:>12,} nodes", flush=True)
+    rows.sort(key=lambda r: r["level"])
+    solved = [r["level"] for r in rows if r["solved"]]
+    print(f"solved {len(solved)}/{len(rows)}: {', '.join(map(str, solved))}")
+    if args.against:
+        before = {r["level"] for r in json.loads(Path(args.against).read_text()) if r["solved"]}
+        print("gained:", sorted(set(solved) - before), "lost:", sorted(before - set(solved) & set(numbers)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
