@@ -173,7 +173,8 @@ def augment_kernel(i, cells, dist, u, v, p, way, minv, used):  # type: ignore[no
                 if cur < minv[j]:
                     minv[j] = cur
                     way[j] = j0
-                if minv[j] < delta:
+                if minv[j] < delta or (minv[j] == delta and p[j] == 0 and p[j1] != 0):
+                    # of the columns at the least reduced cost, a free one ends the path here
                     delta = minv[j]
                     j1 = j
         for j in range(m + 1):
