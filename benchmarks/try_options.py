@@ -20,17 +20,34 @@ import multiprocessing
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bench_sokoban import _ignore_interrupts  # noqa: E402
-from portfolio_members import _levels, _pick  # noqa: E402
-
+from portfolio_members import SETS, _levels, _pick  # noqa: E402
 
 #: Bytes a level may use (two levels at once, as in ``run.py sokoban``).
 MEMORY = 2 << 30
+
+
+def _fail(message: str) -> NoReturn:
+    """One line on stderr and exit status 2: a bad argument."""
+    print(f"try_options: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _value(name: str, kind: str, text: str) -> Any:
+    """The value of ``--with name=text`` for an option of type ``kind``."""
+    if kind == "bool":
+        if text not in ("0", "1", "true", "false", "True", "False"):
+            _fail(f"{name} takes 0 or 1, got {text!r}")
+        return text in ("1", "true", "True")
+    try:
+        return float(text) if kind == "float" else int(text)
+    except ValueError:
+        _fail(f"{name} takes a number, got {text!r}")
 
 
 def _options(member: str, changes: list[str]) -> tuple[Any, ...]:
@@ -41,11 +58,15 @@ def _options(member: str, changes: list[str]) -> tuple[Any, ...]:
     for change in changes:
         name, _, text = change.partition("=")
         if name not in fields:
-            raise SystemExit(f"try_options: no option {name!r} (one of {', '.join(fields)})")
-        kind = fields[name]
-        values[name] = text in ("1", "true", "True") if kind == "bool" else (float(text) if kind == "float" else int(text))
+            _fail(f"no option {name!r} (one of {', '.join(fields)})")
+        values[name] = _value(name, fields[name], text)
+    if member != "all" and member not in [str(k) for k in range(len(PORTFOLIO))]:
+        _fail(f"--member takes 0 to {len(PORTFOLIO) - 1} or 'all', got {member!r}")
     chosen = PORTFOLIO if member == "all" else (PORTFOLIO[int(member)],)
-    return tuple(dataclasses.replace(o, **values) for o in chosen)
+    try:
+        return tuple(dataclasses.replace(o, **values) for o in chosen)
+    except (TypeError, ValueError) as e:
+        _fail(str(e))
 
 
 def _run(job: tuple[str, int, float, str, list[str]]) -> dict[str, Any]:
@@ -79,7 +100,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--against", help="compare with rows written by --json")
     args = ap.parse_args(argv)
     _options(args.member, args.changes)  # a misspelt option fails before any work
-    numbers = _pick(args.levels, len(_levels(args.set)))
+    if args.set not in SETS:
+        _fail(f"no level set {args.set!r} (one of {', '.join(SETS)})")
+    try:
+        numbers = _pick(args.levels, len(_levels(args.set)))
+    except ValueError:
+        _fail(f"--levels takes numbers and ranges such as 1,5-9, got {args.levels!r}")
+    if not numbers or min(numbers) < 1 or max(numbers) > len(_levels(args.set)):
+        _fail(f"--levels: {args.set} has levels 1 to {len(_levels(args.set))}")
     jobs = [(args.set, n, args.limit, args.member, args.changes) for n in numbers]
     rows: list[dict[str, Any]] = []
     with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=_ignore_interrupts) as pool:
