@@ -25,8 +25,8 @@ from typing import Any, NoReturn
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_sokoban import _ignore_interrupts  # noqa: E402
-from portfolio_members import SETS, _levels, _pick  # noqa: E402
+from bench_sokoban import SETS, _ignore_interrupts  # noqa: E402
+from portfolio_members import _levels, _pick  # noqa: E402
 
 #: Bytes a level may use (two levels at once, as in ``run.py sokoban``).
 MEMORY = 2 << 30
@@ -102,12 +102,13 @@ def main(argv: list[str]) -> int:
     _options(args.member, args.changes)  # a misspelt option fails before any work
     if args.set not in SETS:
         _fail(f"no level set {args.set!r} (one of {', '.join(SETS)})")
+    count = len(_levels(args.set))
     try:
-        numbers = _pick(args.levels, len(_levels(args.set)))
+        numbers = _pick(args.levels, count)
     except ValueError:
         _fail(f"--levels takes numbers and ranges such as 1,5-9, got {args.levels!r}")
-    if not numbers or min(numbers) < 1 or max(numbers) > len(_levels(args.set)):
-        _fail(f"--levels: {args.set} has levels 1 to {len(_levels(args.set))}")
+    if not numbers or min(numbers) < 1 or max(numbers) > count:
+        _fail(f"--levels: {args.set} has levels 1 to {count}")
     jobs = [(args.set, n, args.limit, args.member, args.changes) for n in numbers]
     rows: list[dict[str, Any]] = []
     with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=_ignore_interrupts) as pool:

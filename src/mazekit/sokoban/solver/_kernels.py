@@ -690,6 +690,32 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
 
 
 @njit
+def lone_box_start_kernel(boxat, start, player, vstamp, qbox, qpl, qg):  # type: ignore[no-untyped-def]
+    """Begin a breadth-first search of one box's pushes (the other boxes fixed): take the box
+    off ``start`` (its entry is returned, to put back), queue the first state (the box on
+    ``start``, the player on ``player``, ``qg`` 0) and take a new stamp for the visited
+    states; ``(saved entry, stamp)``."""
+    saved = boxat[start]
+    boxat[start] = -1
+    vstamp[0] += 1
+    qbox[0] = start
+    qpl[0] = player
+    qg[0] = 0
+    return saved, vstamp[0]
+
+
+@njit
+def lone_box_region_kernel(floor, boxat, off, b, saved, player, vstamp, mark, queue):  # type: ignore[no-untyped-def]
+    """Stamp in ``mark`` the player's region with the lone box (entry ``saved``) on ``b``;
+    the box is off the board again afterwards. Returns the stamp."""
+    vstamp[0] += 1
+    boxat[b] = saved
+    flood_min_kernel(floor, boxat, off, player, vstamp[0], mark, queue)
+    boxat[b] = -1
+    return vstamp[0]
+
+
+@njit
 def goal_macro_kernel(  # type: ignore[no-untyped-def]
     floor,
     dead,
@@ -723,13 +749,7 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
     if start == target:
         out[0] = start_pl
         return 0
-    saved = boxat[start]
-    boxat[start] = -1
-    vstamp[0] += 1
-    vs = vstamp[0]
-    qbox[0] = start
-    qpl[0] = start_pl
-    qg[0] = 0
+    saved, vs = lone_box_start_kernel(boxat, start, start_pl, vstamp, qbox, qpl, qg)
     head = 0
     tail = 1
     res = -1
@@ -738,12 +758,7 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
         pl = qpl[head]
         gg = qg[head]
         head += 1
-        # flood the player's region around the box on b
-        vstamp[0] += 1
-        ms = vstamp[0]
-        boxat[b] = saved
-        flood_min_kernel(floor, boxat, off, pl, ms, mark, queue)
-        boxat[b] = -1
+        ms = lone_box_region_kernel(floor, boxat, off, b, saved, pl, vstamp, mark, queue)
         for d in range(4):
             behind = b - off[d]
             to = b + off[d]
@@ -891,10 +906,11 @@ def conn_advice_kernel(floor, dead, boxat, off, cells, player, bound, vis, vstam
             flood_min_kernel(floor, boxat, off, x0, base + nreg, mark, queue)
             nreg += 1
     vstamp[0] = base + nreg
-    for i in range(nb):  # first the boxes that touch two regions (-2), while ``mark`` holds them
+    for i in range(nb):
         ca_tgt[i] = -1
-        if nreg < 2:
-            continue
+    if nreg < 2:
+        return 0
+    for i in range(nb):  # first the boxes that touch two regions (-2), while ``mark`` holds them
         first = -1
         for d in range(4):
             w = cells[i] + off[d]
@@ -920,13 +936,7 @@ def joining_push_kernel(floor, dead, boxat, off, start, player, bound, nreg, vis
     :func:`goal_macro_kernel`) to which the box on ``start`` can be pushed with the free floor
     in fewer than ``nreg`` regions; -1 if none. ``qg[k]`` is 1 for a state whose cell is new:
     a cell is scored once, when it is first taken from the queue."""
-    saved = boxat[start]
-    boxat[start] = -1
-    vstamp[0] += 1
-    vs = vstamp[0]
-    qbox[0] = start
-    qpl[0] = player
-    qg[0] = 0
+    saved, vs = lone_box_start_kernel(boxat, start, player, vstamp, qbox, qpl, qg)
     head = 0
     tail = 1
     res = -1
@@ -936,12 +946,12 @@ def joining_push_kernel(floor, dead, boxat, off, start, player, bound, nreg, vis
         new = qg[head]
         head += 1
         boxat[b] = saved
-        if new == 1 and regions_kernel(floor, boxat, off, mark, vstamp, queue) < nreg:
+        joined = new == 1 and regions_kernel(floor, boxat, off, mark, vstamp, queue) < nreg
+        boxat[b] = -1
+        if joined:
             res = b
         else:
-            vstamp[0] += 1
-            ms = vstamp[0]
-            flood_min_kernel(floor, boxat, off, pl, ms, mark, queue)
+            ms = lone_box_region_kernel(floor, boxat, off, b, saved, pl, vstamp, mark, queue)
             for d in range(4):
                 behind = b - off[d]
                 to = b + off[d]
@@ -956,7 +966,6 @@ def joining_push_kernel(floor, dead, boxat, off, start, player, bound, nreg, vis
                 qpl[tail] = b
                 qg[tail] = fresh
                 tail += 1
-        boxat[b] = -1
     boxat[start] = saved
     return res
 
@@ -1580,10 +1589,10 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
 
 @njit
 def advisor_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[no-untyped-def]
-    """Phase 3, the packing advisor's move: the box on ``c`` goes all the way to the goal
-    ``tgt`` the advisor chose for it (:func:`pack_advice_kernel`) when a lone-box search of
-    at most ``bound`` (box cell, side) states finds the way: ``(goal, player, pushes)``,
-    pushes 0 otherwise."""
+    """Phase 3, an advisor's move: the box on ``c`` goes all the way to the cell ``tgt`` the
+    advisor chose for it (a goal, :func:`pack_advice_kernel`, or a cell that joins regions,
+    :func:`conn_advice_kernel`) when a lone-box search of at most ``bound`` (box cell, side)
+    states finds the way: ``(cell, player, pushes)``, pushes 0 otherwise."""
     steps = goal_macro_kernel(
         board.floor, board.dead, sc.boxat, board.off, board.garea, -1, c, player, tgt, gs.vis, gs.stamp, gs.qbox,
         gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound,
