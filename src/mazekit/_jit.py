@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import types
 from collections.abc import Callable
 from typing import Any, Literal
 
-__all__ = ["THRESHOLD", "Kernel", "get_mode", "njit", "numba_available", "set_mode"]
+__all__ = ["THRESHOLD", "Kernel", "compile_seconds", "get_mode", "njit", "numba_available", "set_mode"]
 
 Mode = Literal["auto", "always", "never"]
 
@@ -43,6 +44,40 @@ THRESHOLD: int = int(os.environ.get("MAZEKIT_JIT_THRESHOLD", "40000"))
 
 _lock = threading.RLock()
 _python_work = 0  # work done uncompiled in this process, all kernels together
+_compile_clock: Any = None  # the listener of numba's compile events, once a kernel is compiled
+
+
+def compile_seconds() -> float:
+    """Seconds numba has spent compiling (or loading from its cache) kernels in this
+    process so far, nested compiles counted once. Time limits subtract what a piece of
+    work spent here, so that the first run after installing is not cut short."""
+    return 0.0 if _compile_clock is None else _compile_clock.total
+
+
+def _start_compile_clock() -> None:
+    """Listen to numba's ``numba:compile`` events (once per process)."""
+    global _compile_clock
+    from numba.core import event
+
+    class Clock(event.Listener):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.total = 0.0
+            self.local = threading.local()
+
+        def on_start(self, ev: Any) -> None:
+            depth = getattr(self.local, "depth", 0)
+            if depth == 0:
+                self.local.t0 = time.perf_counter()
+            self.local.depth = depth + 1
+
+        def on_end(self, ev: Any) -> None:
+            self.local.depth -= 1
+            if self.local.depth == 0:
+                with _lock:
+                    self.total += time.perf_counter() - self.local.t0
+
+    _compile_clock = Clock()
+    event.register("numba:compile", _compile_clock)
 
 
 def set_mode(mode: Mode) -> None:
@@ -134,6 +169,9 @@ class Kernel:
 
     def _compile(self) -> Any:
         import numba
+
+        if _compile_clock is None:
+            _start_compile_clock()
 
         func = self.py_func
         kernels = {

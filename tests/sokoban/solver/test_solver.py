@@ -429,3 +429,38 @@ def test_the_bounds_history_only_falls():
     for direction in range(len(search.dirs)):
         bounds = [b for _, d, b in search.history if d == direction]
         assert bounds == sorted(bounds, reverse=True) and len(set(bounds)) == len(bounds)
+
+
+@pytest.mark.parametrize("where", ["as_problem", "_Search"])
+def test_compiling_while_preparing_is_not_charged_to_the_time_limit(monkeypatch, where):
+    """The first solve after installing compiles the kernels that prepare the level; that time
+    (numba's compile events, :func:`mazekit._jit.compile_seconds`) is not the search's. Here
+    preparing "compiles" for 0.6 s against a limit of 0.3 s, and the level is still solved."""
+    from mazekit.sokoban.solver import search as S
+
+    clock = [0.0]
+    monkeypatch.setattr(S, "compile_seconds", lambda: clock[0])
+    real = getattr(S, where)
+
+    def slow(*args, **kwargs):
+        time.sleep(0.6)
+        clock[0] += 0.6
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(S, where, slow)
+    res = search_level(parse_level("#######\n#@$  .#\n#######"), time_limit=0.3)
+    assert res.solution is not None and res.solution.lurd == "RRR"
+    assert res.stats.compile_time >= 0.6
+
+
+def test_the_compile_clock_counts_numba_compiles():
+    """A kernel numba has not seen in this process (a fresh function object, so nothing in the
+    cache either) moves :func:`mazekit._jit.compile_seconds` forward when it compiles."""
+    pytest.importorskip("numba")
+    source = "def twice(a):\n    return a * 2\n"
+    space: dict[str, object] = {}
+    exec(compile(source, "<twice>", "exec"), space)  # noqa: S102  # a function numba cannot have cached
+    kernel = _jit.Kernel(space["twice"], {"cache": False})
+    before = _jit.compile_seconds()
+    assert kernel.compiled()(21) == 42
+    assert _jit.compile_seconds() > before
