@@ -59,7 +59,7 @@ def _start_compile_clock() -> None:
     global _compile_clock
     from numba.core import event
 
-    class Clock(event.Listener):  # type: ignore[misc]
+    class Clock(event.Listener):
         def __init__(self) -> None:
             self.total = 0.0
             self.local = threading.local()
@@ -77,7 +77,7 @@ def _start_compile_clock() -> None:
                     self.total += time.perf_counter() - self.local.t0
 
     _compile_clock = Clock()
-    event.register("numba:compile", _compile_clock)
+    event.register("numba:compile", _compile_clock)  # type: ignore[no-untyped-call,unused-ignore]
 
 
 def set_mode(mode: Mode) -> None:
