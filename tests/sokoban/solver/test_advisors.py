@@ -239,3 +239,138 @@ def test_the_connectivity_advisor_matches_a_reference(level):
             assert (cell in cells) if cells else cell == -1
         small = conn_advice(prob, mode, boxes, player, 3)
         assert all(s in (-1, g) for s, g in zip(small, got, strict=True))
+
+
+def reaches_a_goal(prob: Problem, start: int, wall: int) -> bool:
+    """Whether a lone box on ``start`` can be pushed to some goal (the player anywhere, as in
+    the solver's distances) with a wall on ``wall``: a breadth-first search of pushes."""
+    off = [int(x) for x in prob.off]
+    goals = {int(g) for g in prob.goals} - {wall}
+    seen, todo = {start}, [start]
+    while todo:
+        b = todo.pop()
+        if b in goals:
+            return True
+        for o in off:
+            to, pl = b + o, b - o
+            if prob.floor[to] and prob.floor[pl] and wall not in (to, pl) and to not in seen:
+                seen.add(to)
+                todo.append(to)
+    return False
+
+
+def hot_reference(prob: Problem) -> np.ndarray:
+    """``hot[x, y]``: a box on ``x`` cuts a lone box on ``y`` off every goal."""
+    n = prob.height * prob.width
+    hot = np.zeros((n, n), dtype=np.uint8)
+    floor = [int(c) for c in np.flatnonzero(prob.floor)]
+    for y in floor:
+        if reaches_a_goal(prob, y, -1):
+            for x in floor:
+                if x != y and not reaches_a_goal(prob, y, x):
+                    hot[x, y] = 1
+    return hot
+
+
+def hot_kernels(
+    prob: Problem, mode: str, boxes: list[int], player: int, bound: int
+) -> tuple[np.ndarray, int, int, int]:
+    """The hotspot table, then for ``boxes``: (table, hotspot boxes, the advisor's box, its cell)."""
+    n = prob.height * prob.width
+    pick = 10**9 if mode == "always" else 0
+    hot = np.zeros((n, n), dtype=np.uint8)
+    K.hot_table_kernel.pick(pick)(prob.floor, prob.off, prob.goals, hot, np.zeros(n, np.int64), np.empty(n, np.int64))
+    cells = np.array(boxes, np.int64)
+    nhot, best = K.hotspots_kernel.pick(pick)(hot, prob.goalm, cells)
+    boxat = np.full(n, -1, dtype=np.int32)
+    for j, c in enumerate(boxes):
+        boxat[c] = j
+    before = boxat.copy()
+    want = np.zeros(n, np.uint8)
+    cell = -1
+    if best >= 0:
+        K.cool_cells_kernel.pick(pick)(hot, prob.goalm, cells, best, want)
+        scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
+        cell = K.nearest_push_kernel.pick(pick)(
+            prob.floor, prob.dead, boxat, prob.off, boxes[best], player, bound, 0, want, *scratch,
+            np.zeros(n, np.int64), np.empty(n, np.int64),
+        )  # fmt: skip
+    assert (boxat == before).all()  # the boxes are put back
+    return hot, int(nhot), int(best), int(cell)
+
+
+# A box in the corridor that leads to the goals' room: the box behind it is cut off until it is
+# pushed on into the room (two pushes: one more leaves it in the corridor's mouth).
+CORRIDOR = [
+    "#########",
+    "#  @    #",
+    "# $ $  .#",
+    "#####  .#",
+    "#########",
+]
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_the_hotspot_advisor_pushes_a_box_out_of_a_corridor(mode):
+    """The box in front of the corridor to the goals cuts the other off them."""
+    level = rows_level([
+        "##########",
+        "#    #####",
+        "# $@$  ..#",
+        "#    #####",
+        "##########",
+    ])  # fmt: skip
+    prob = as_problem(level)
+    left, right = sorted(int(c) for c in prob.boxes)
+    hot, nhot, best, cell = hot_kernels(prob, mode, [left, right], int(prob.player), 100)
+    assert hot[right, left] == 1 and hot[left, right] == 0
+    assert (nhot, best) == (1, 1)
+    # anywhere in the corridor it still blocks the way, and on the first goal the second is cut
+    # off: the nearest cool cell is the far goal, four pushes on
+    assert cell == right + 4
+    assert hot_kernels(prob, mode, [left, right], int(prob.player), 3)[3] == -1
+
+
+@settings(max_examples=200, deadline=None)
+@given(sokoban_levels(sides=(3, 6), border=True, wall_percent=25, max_boxes=4))
+def test_the_hotspot_table_and_advisor_match_a_reference(level):
+    """The table is the reference's; the hotspot count and the advisor's box follow from it; the
+    advisor's cell is one of the nearest (by the reference lone-box search) where that box cuts
+    no other off-goal box off every goal."""
+    prob = as_problem(level)
+    boxes = sorted(int(c) for c in prob.boxes)
+    player = int(prob.player)
+    ref = hot_reference(prob)
+    counts = [sum(ref[x, y] for y in boxes if y != x and not prob.goalm[y]) for x in boxes]
+    for mode in ("never", "always"):
+        hot, nhot, best, cell = hot_kernels(prob, mode, boxes, player, 10**6)
+        assert (hot == ref).all()
+        assert nhot == sum(c > 0 for c in counts)
+        assert best == (-1 if nhot == 0 else counts.index(max(counts)))
+        if best < 0:
+            continue
+        others = set(boxes) - {boxes[best]}
+        cool = {
+            int(z)
+            for z in np.flatnonzero(prob.floor)
+            if int(z) not in others and all(ref[z, y] == 0 for y in others if not prob.goalm[y])
+        } - {boxes[best]}
+        depth = {z: lone_box_pushes(prob, others, boxes[best], player, z) for z in cool}
+        reach = {z: d for z, d in depth.items() if d is not None}
+        if not reach:
+            assert cell == -1
+        else:
+            assert cell in reach and reach[cell] == min(reach.values())
+
+
+@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(CORRIDOR)])
+@pytest.mark.parametrize("feature", [False, True])
+@pytest.mark.parametrize("advisor", [0, 1, 400])
+def test_the_hotspot_feature_and_advisor_keep_solutions_valid(text, feature, advisor):
+    level = parse_level(text)
+    for move_weight in (0, 1000):
+        opts = SearchOptions(move_weight=move_weight, hot_feature=feature, hot_advisor=advisor, pack_advisor=400)
+        res = search_level(level, time_limit=20, options=opts)
+        assert res.solution is not None
+        r = replay(level, res.solution.lurd)
+        assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)

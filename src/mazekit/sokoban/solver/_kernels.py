@@ -62,6 +62,10 @@ NCTR = 17
 NCONN = 4
 #: Out-of-plan buckets of the feature-space search (none, some).
 NOOP = 2
+#: Hotspot buckets of the feature-space search (no hotspot box, one, two or more).
+NHOT = 3
+#: Levels of more cells (walls included) get no hotspot table (it takes cells squared bytes).
+HOT_MAX_CELLS = 4096
 
 # statuses
 RUNNING = 0
@@ -119,6 +123,94 @@ def push_distances_kernel(floor, off, sources, dist, queue):  # type: ignore[no-
                     dist[k, x] = dist[k, y] + 1
                     queue[tail] = x
                     tail += 1
+    return 0
+
+
+@njit
+def goal_reach_kernel(floor, off, goals, wall, stamp, reach, queue):  # type: ignore[no-untyped-def]
+    """Stamp ``reach[y]`` for every cell ``y`` from which a lone box can be pushed to some goal,
+    with the cell ``wall`` (-1: none) a wall for the box and the player: the pulls of
+    :func:`pull_distances_kernel` from all goals at once. Returns how many cells."""
+    tail = 0
+    for k in range(goals.shape[0]):
+        g = goals[k]
+        if g != wall and reach[g] != stamp:
+            reach[g] = stamp
+            queue[tail] = g
+            tail += 1
+    head = 0
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for d in range(4):
+            y = x - off[d]
+            pl = y - off[d]
+            if floor[y] != 0 and floor[pl] != 0 and y != wall and pl != wall and reach[y] != stamp:
+                reach[y] = stamp
+                queue[tail] = y
+                tail += 1
+    return tail
+
+
+@njit
+def hot_table_kernel(floor, off, goals, hot, reach, queue):  # type: ignore[no-untyped-def]
+    """Fill ``hot[x, y]`` (uint8, cells x cells) with 1 when a box on ``x`` would cut a lone box on
+    ``y`` off every goal: one can reach a goal from ``y`` (see :func:`goal_reach_kernel`), but not
+    with a wall on ``x``. ``reach`` is scratch (int64, zeros) and ``queue`` one slot a cell."""
+    goal_reach_kernel(floor, off, goals, -1, 1, reach, queue)
+    n = floor.shape[0]
+    base = np.zeros(n, dtype=np.uint8)
+    for y in range(n):
+        if reach[y] == 1:
+            base[y] = 1
+    stamp = 1
+    for x in range(n):
+        if floor[x] == 0:
+            continue
+        stamp += 1
+        goal_reach_kernel(floor, off, goals, x, stamp, reach, queue)
+        for y in range(n):
+            if base[y] != 0 and reach[y] != stamp and y != x:
+                hot[x, y] = 1
+    return 0
+
+
+@njit
+def hotspots_kernel(hot, goalm, cells):  # type: ignore[no-untyped-def]
+    """The hotspot feature: ``(boxes that cut another box off a goal-less cell from every goal,
+    the box among them that cuts off the most (index into cells; -1 when none))``, by the
+    table of :func:`hot_table_kernel`; a box on a goal is never counted as cut off."""
+    nb = cells.shape[0]
+    nhot = 0
+    best = -1
+    most = 0
+    for i in range(nb):
+        x = cells[i]
+        m = 0
+        for j in range(nb):
+            y = cells[j]
+            if j != i and goalm[y] == 0 and hot[x, y] != 0:
+                m += 1
+        if m > 0:
+            nhot += 1
+            if m > most:
+                most = m
+                best = i
+    return nhot, best
+
+
+@njit
+def cool_cells_kernel(hot, goalm, cells, i, want):  # type: ignore[no-untyped-def]
+    """``want[z] = 1`` for each cell ``z`` where box ``i`` would cut no other box (off its
+    goal) off every goal, by the hotspot table; 0 elsewhere."""
+    nb = cells.shape[0]
+    for z in range(want.shape[0]):
+        ok = 1
+        for j in range(nb):
+            if j != i and goalm[cells[j]] == 0 and hot[z, cells[j]] != 0:
+                ok = 0
+                break
+        want[z] = ok
     return 0
 
 
@@ -832,10 +924,11 @@ def regions_kernel(floor, boxat, off, mark, stamp, queue):  # type: ignore[no-un
 @njit
 def improves_kernel(before, after):  # type: ignore[no-untyped-def]
     """Whether feature cell ``after`` (see :func:`feature_cell_kernel`) improves on ``before`` in
-    some feature: more packed, fewer out of plan, or fewer regions."""
+    some feature: more packed, fewer out of plan, fewer hotspots or fewer regions."""
     return (
-        after // (NOOP * NCONN) > before // (NOOP * NCONN)
-        or (after // NCONN) % NOOP < (before // NCONN) % NOOP
+        after // (NOOP * NHOT * NCONN) > before // (NOOP * NHOT * NCONN)
+        or (after // (NHOT * NCONN)) % NOOP < (before // (NHOT * NCONN)) % NOOP
+        or (after // NCONN) % NHOT < (before // NCONN) % NHOT
         or after % NCONN < before % NCONN
     )
 
@@ -922,8 +1015,8 @@ def conn_advice_kernel(floor, dead, boxat, off, cells, player, bound, vis, vstam
     n = 0
     for i in range(nb):
         if ca_tgt[i] == -2:
-            ca_tgt[i] = joining_push_kernel(
-                floor, dead, boxat, off, cells[i], player, bound, nreg, vis, vstamp, qbox, qpl, qg, mark, queue
+            ca_tgt[i] = nearest_push_kernel(
+                floor, dead, boxat, off, cells[i], player, bound, nreg, ca_tgt, vis, vstamp, qbox, qpl, qg, mark, queue
             )
             if ca_tgt[i] >= 0:
                 n += 1
@@ -931,11 +1024,14 @@ def conn_advice_kernel(floor, dead, boxat, off, cells, player, bound, vis, vstam
 
 
 @njit
-def joining_push_kernel(floor, dead, boxat, off, start, player, bound, nreg, vis, vstamp, qbox, qpl, qg, mark, queue):  # type: ignore[no-untyped-def]
+def nearest_push_kernel(  # type: ignore[no-untyped-def]
+    floor, dead, boxat, off, start, player, bound, nreg, want, vis, vstamp, qbox, qpl, qg, mark, queue
+):
     """The first cell (breadth-first over at most ``bound`` states of the lone box, as in
     :func:`goal_macro_kernel`) to which the box on ``start`` can be pushed with the free floor
-    in fewer than ``nreg`` regions; -1 if none. ``qg[k]`` is 1 for a state whose cell is new:
-    a cell is scored once, when it is first taken from the queue."""
+    in fewer than ``nreg`` regions (``nreg`` > 0), or, with ``nreg`` 0, a cell ``z`` with
+    ``want[z]`` != 0; -1 if none. ``qg[k]`` is 1 for a state whose cell is new: a cell is
+    scored once, when it is first taken from the queue."""
     saved, vs = lone_box_start_kernel(boxat, start, player, vstamp, qbox, qpl, qg)
     head = 0
     tail = 1
@@ -945,9 +1041,11 @@ def joining_push_kernel(floor, dead, boxat, off, start, player, bound, nreg, vis
         pl = qpl[head]
         new = qg[head]
         head += 1
-        boxat[b] = saved
-        joined = new == 1 and regions_kernel(floor, boxat, off, mark, vstamp, queue) < nreg
-        boxat[b] = -1
+        joined = new == 1 and nreg == 0 and want[b] != 0
+        if new == 1 and nreg > 0:
+            boxat[b] = saved
+            joined = regions_kernel(floor, boxat, off, mark, vstamp, queue) < nreg
+            boxat[b] = -1
         if joined:
             res = b
         else:
@@ -1007,12 +1105,15 @@ def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-unty
 
 
 @njit
-def feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue):  # type: ignore[no-untyped-def]
-    """The feature-space cell of the position in ``boxat``: packing, out of plan (0 or 1 and more)
-    and connectivity (1, 2, 3, 4 and more regions), as ``(packing * NOOP + out) * NCONN + conn``."""
+def feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot):  # type: ignore[no-untyped-def]
+    """The feature-space cell of the position in ``boxat``: packing, out of plan (0 or 1 and more),
+    hotspots (``nhot``, see :func:`hotspots_kernel`: 0, 1, 2 and more; 0 when the feature is
+    off) and connectivity (1, 2, 3, 4 and more regions), as
+    ``((packing * NOOP + out) * NHOT + hot) * NCONN + conn``."""
     r = regions_kernel(floor, boxat, off, mark, stamp, queue)
     ooo = out_of_plan_kernel(boxat, forder, fstart)
-    return (packed_kernel(boxat, goals, garea, forder, fstart) * NOOP + min(ooo, NOOP - 1)) * NCONN + min(r, NCONN) - 1
+    packing = packed_kernel(boxat, goals, garea, forder, fstart)
+    return ((packing * NOOP + min(ooo, NOOP - 1)) * NHOT + min(nhot, NHOT - 1)) * NCONN + min(r, NCONN) - 1
 
 
 @njit
@@ -1111,7 +1212,7 @@ class Board(NamedTuple):
     the start's box cells); ``zbox``/``zpl`` are the Zobrist keys of a box and of
     the normalised player on each cell; ``garea``/``forder``/``fstart`` the goal
     areas and their packing orders (see ``search.goal_areas``; one empty area when
-    unused).
+    unused); ``hot`` the hotspot table (:func:`hot_table_kernel`; 1 x 1 when unused).
     """
 
     floor: Any
@@ -1125,6 +1226,7 @@ class Board(NamedTuple):
     garea: Any
     forder: Any
     fstart: Any
+    hot: Any
 
 
 class Pool(NamedTuple):
@@ -1167,7 +1269,7 @@ class Scratch(NamedTuple):
     region of the node and of a child (by stamp), ``queue`` for floods; ``fz``
     frozen boxes; ``lab``, ``bseen``, ``allow`` the PI-corral test's; ``pa_box``,
     ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area; ``ca_tgt`` the
-    connectivity advisor's cell per box.
+    connectivity advisor's cell per box; ``ha`` the hotspot advisor's box and cell.
     """
 
     boxat: Any
@@ -1184,6 +1286,7 @@ class Scratch(NamedTuple):
     pa_tgt: Any
     pa_end: Any
     ca_tgt: Any
+    ha: Any
 
 
 class Assign(NamedTuple):
@@ -1203,7 +1306,8 @@ class Assign(NamedTuple):
 
 class GoalScratch(NamedTuple):
     """Working arrays of the lone-box searches of the goal macros and the packing
-    advisor (:func:`goal_macro_kernel`) and of the feature cells' flood."""
+    advisor (:func:`goal_macro_kernel`) and of the feature cells' flood; ``want`` the cells
+    the hotspot advisor looks for (:func:`cool_cells_kernel`)."""
 
     vis: Any
     stamp: Any
@@ -1212,6 +1316,7 @@ class GoalScratch(NamedTuple):
     qg: Any
     mark: Any
     out: Any
+    want: Any
 
 
 class Settings(NamedTuple):
@@ -1224,8 +1329,9 @@ class Settings(NamedTuple):
     ``corral_nodes``/``corral_boxes``/``corral_grow`` (the corral-deadlock test's
     bounds, 0 nodes: off), ``player_penalty`` (added to the backward bound when the
     player cannot reach the goal region), ``move_weight`` (the key's share of the
-    pushes that improved no feature), ``pack_advisor`` and ``conn_advisor`` (the
-    packing and connectivity advisors' search bounds, 0: off).
+    pushes that improved no feature), ``pack_advisor``, ``conn_advisor`` and
+    ``hot_advisor`` (the packing, connectivity and hotspot advisors' search bounds, 0:
+    off), ``hot_feature`` (the feature cell counts hotspots).
     """
 
     optimal: int
@@ -1242,6 +1348,8 @@ class Settings(NamedTuple):
     move_weight: int
     pack_advisor: int
     conn_advisor: int
+    hot_advisor: int
+    hot_feature: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -1318,9 +1426,10 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
         if s.fess != 0:
             for j in range(nb):
                 sc.boxat[sc.cells[j]] = j
+            nhot = hotspots_kernel(board.hot, board.goalm, sc.cells)[0] if s.hot_feature != 0 else 0
             cell = feature_cell_kernel(
                 board.floor, sc.boxat, board.off, board.goals, board.garea, board.forder, board.fstart, gs.mark,
-                gs.stamp, sc.queue,
+                gs.stamp, sc.queue, nhot,
             )  # fmt: skip
             for j in range(nb):
                 sc.boxat[sc.cells[j]] = -1
@@ -1414,8 +1523,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     (see the notes above :class:`Board`): this is why the phases are the parts of one
     loop here rather than functions of their own.
     """
-    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart = board
-    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt = sc
+    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot = board
+    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, ha = sc
     u, v, p, way, minv, used, u2, v2, p2 = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
     otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
@@ -1443,7 +1552,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         pcell = 0
         if s.fess != 0 and s.move_weight > 0:
-            pcell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue)
+            nhot = hotspots_kernel(hot, goalm, cells)[0] if s.hot_feature != 0 else 0
+            pcell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot)
         restricted = False
         if s.corrals != 0 and s.backward == 0:
             res = pi_corral_kernel(
@@ -1462,7 +1572,10 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 floor, dead, boxat, off, cells, pplayer[k], s.conn_advisor, gs.vis, gstamp, gs.qbox, gs.qpl, gs.qg,
                 gmark, queue, ca_tgt,
             )  # fmt: skip
-        nmoves = 6 if joins > 0 else (5 if advice > 0 else 4)
+        ha[0] = -1
+        if s.hot_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
+            hot_advice_kernel(board, sc, gs, s.hot_advisor, pplayer[k])
+        nmoves = 7 if ha[0] >= 0 else (6 if joins > 0 else (5 if advice > 0 else 4))
         parent_key = phash[k] ^ zpl[pplayer[k]]
         status = RUNNING
         for i in range(nb):
@@ -1470,21 +1583,25 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
             for d in range(nmoves):
                 # phase 3: the move's first step: a push (a pull backward) if the player can get
                 # behind the box, the way is free and not dead, and a PI-corral allows it; d == 4,
-                # the packing advisor's move of box i, d == 5 the connectivity advisor's (written
+                # the packing advisor's move of box i, d == 5 the connectivity advisor's, d == 6
+                # the hotspot advisor's (written
                 # out here, not called: an array passed to a function costs two atomic reference
                 # counts a call, per move)
                 to0, pl0, steps0 = c + off[d & 3], c, 1
                 if d >= 4:
                     tgt = -1
-                    if d == 5:
-                        tgt = ca_tgt[i]
+                    if d == 6:
+                        tgt = ha[1] if ha[0] == i else -1
+                    elif d == 5:
+                        if joins > 0:
+                            tgt = ca_tgt[i]
                     elif advice > 0:
                         for a in range(pa_box.shape[0]):
                             if pa_box[a] == i:
                                 tgt = pa_tgt[a]
                     if tgt < 0:
                         continue
-                    bound = s.conn_advisor if d == 5 else s.pack_advisor
+                    bound = s.hot_advisor if d == 6 else (s.conn_advisor if d == 5 else s.pack_advisor)
                     to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
                     if steps0 == 0:
                         continue
@@ -1561,8 +1678,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                             met = lookup_kernel(otable, ohash, oplayer, oboxes, key, sorted_cells, pl)
                             cell = 0
                             if s.fess != 0 and met < 0:
+                                nhot = hotspots_kernel(hot, goalm, cells)[0] if s.hot_feature != 0 else 0
                                 cell = feature_cell_kernel(
-                                    floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue
+                                    floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot
                                 )
                             away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
                             status = insert_kernel(
@@ -1585,6 +1703,28 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         if status == SOLVED:
             return SOLVED
     return RUNNING
+
+
+@njit
+def hot_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-def]
+    """The hotspot advisor's choice, in ``sc.ha``: the box that cuts the most others off every
+    goal (:func:`hotspots_kernel`) and the first cell, fewest pushes first (a lone-box search of
+    at most ``bound`` states from the player on ``player``), where it cuts off none
+    (:func:`cool_cells_kernel`); ``ha[0]`` -1 when there is no hotspot or no such cell."""
+    ha = sc.ha
+    ha[0] = -1
+    best = hotspots_kernel(board.hot, board.goalm, sc.cells)[1]
+    if best < 0:
+        return 0
+    cool_cells_kernel(board.hot, board.goalm, sc.cells, best, gs.want)
+    tgt = nearest_push_kernel(
+        board.floor, board.dead, sc.boxat, board.off, sc.cells[best], player, bound, 0, gs.want, gs.vis, gs.stamp,
+        gs.qbox, gs.qpl, gs.qg, gs.mark, sc.queue,
+    )  # fmt: skip
+    if tgt >= 0:
+        ha[0] = best
+        ha[1] = tgt
+    return 0
 
 
 @njit

@@ -165,6 +165,15 @@ class SearchOptions:
         that separates two regions of free floor, alone, to the nearest cell where the
         floor falls into fewer regions) when a lone-box search of at most this many
         states finds one; 0: off.
+    hot_advisor : int
+        With ``fess``: the hotspot advisor's move (each expansion pushes the box that cuts
+        the most others off every goal, alone, to the nearest cell where it cuts off none;
+        see ``hot_feature``) when a lone-box search of at most this many states finds one;
+        0: off.
+    hot_feature : bool
+        With ``fess``: the feature cells count hotspots too (0, 1, 2 or more boxes, each of
+        which, were it a wall, would cut another box off its cell from every goal: a box
+        in a corridor or a doorway that others must pass).
     """
 
     weight: int = 10
@@ -181,6 +190,8 @@ class SearchOptions:
     move_weight: int = 0
     pack_advisor: int = 0
     conn_advisor: int = 0
+    hot_advisor: int = 0
+    hot_feature: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -460,6 +471,10 @@ def lurd_of(prob: Problem, pushes: list[tuple[int, int]]) -> str:
     return pushes_to_lurd(level, level.start, [(prob.level_cell(cell), d) for cell, d in pushes])
 
 
+#: The hotspot table of a search that does not use one.
+_NO_HOT = np.zeros((1, 1), dtype=np.uint8)
+
+
 class _Direction:
     """One search direction: its static arrays, its growable pool and its scratch space."""
 
@@ -508,6 +523,7 @@ class _Direction:
             pa_tgt=np.full(nareas, -1, dtype=np.int64),
             pa_end=np.empty(nareas, dtype=np.int64),
             ca_tgt=np.full(nbm, -1, dtype=np.int64),
+            ha=np.full(2, -1, dtype=np.int64),
         )
         self.assign = K.Assign(
             u=np.zeros(nbm + 1, dtype=np.int64),
@@ -528,12 +544,15 @@ class _Direction:
             qg=np.empty(4 * ncells + 1, dtype=np.int64),
             mark=np.zeros(ncells, dtype=np.int64),
             out=np.zeros(1, dtype=np.int64),
+            want=np.zeros(ncells, dtype=np.uint8),
         )
         # the corral test runs in the forward search only: the backward one gets placeholders
         self.corral_scratch = _corral_scratch(1, 1, 0, 1) if backward else _corral_scratch(ncells, nbm)
         garea, forder, fstart = _NO_AREAS if areas is None else areas
-        self.board = K.Board(prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart)
-        self.croot = np.full((nb + 1) * K.NCONN * K.NOOP, -1, dtype=np.int32)
+        self.board = K.Board(
+            prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT
+        )
+        self.croot = np.full((nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
 
@@ -607,6 +626,20 @@ def _areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArra
 _NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
+def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
+    """The hotspot table of :func:`~._kernels.hot_table_kernel` (``hot[x, y]`` 1 when a box on
+    ``x`` cuts a lone box on ``y`` off every goal), or None for a level of more than
+    :data:`~._kernels.HOT_MAX_CELLS` cells."""
+    ncells = prob.height * prob.width
+    if ncells > K.HOT_MAX_CELLS:
+        return None
+    hot = np.zeros((ncells, ncells), dtype=np.uint8)
+    K.hot_table_kernel.pick(ncells * ncells)(
+        prob.floor, prob.off, prob.goals, hot, np.zeros(ncells, dtype=np.int64), np.empty(ncells, dtype=np.int64)
+    )
+    return hot
+
+
 def _regions(prob: Problem, boxes: NDArray[np.int64]) -> list[int]:
     """One cell of each region of free floor around ``boxes`` (the backward search's players)."""
     occupied = set(int(b) for b in boxes)
@@ -656,6 +689,9 @@ class _Search:
         zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
         zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
         areas = _areas_of(prob, deadline) if (macros and nb) or opts.fess else None
+        hot = hot_table(prob) if opts.fess and (opts.hot_advisor or opts.hot_feature) else None
+        if hot is None:  # off, or too large a level: both hotspot options off
+            opts = replace(opts, hot_advisor=0, hot_feature=False)
         settings = K.Settings(
             optimal=int(optimal),
             weight=opts.weight,
@@ -671,10 +707,14 @@ class _Search:
             move_weight=opts.move_weight,
             pack_advisor=opts.pack_advisor,
             conn_advisor=opts.conn_advisor,
+            hot_advisor=opts.hot_advisor,
+            hot_feature=int(opts.hot_feature),
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
         )
+        if hot is not None:
+            self.fwd.board = self.fwd.board._replace(hot=hot)
         self.bwd: _Direction | None = None
         if bidirectional:
             bdist = np.full((nb, ncells), -1, dtype=np.int32)
