@@ -366,11 +366,106 @@ def test_the_hotspot_table_and_advisor_match_a_reference(level):
 @pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(CORRIDOR)])
 @pytest.mark.parametrize("feature", [False, True])
 @pytest.mark.parametrize("advisor", [0, 1, 400])
-def test_the_hotspot_feature_and_advisor_keep_solutions_valid(text, feature, advisor):
+def test_the_hotspot_and_out_of_plan_advisors_keep_solutions_valid(text, feature, advisor):
     level = parse_level(text)
     for move_weight in (0, 1000):
-        opts = SearchOptions(move_weight=move_weight, hot_feature=feature, hot_advisor=advisor, pack_advisor=400)
+        opts = SearchOptions(
+            move_weight=move_weight, hot_feature=feature, hot_advisor=advisor, oop_advisor=advisor, pack_advisor=400
+        )
         res = search_level(level, time_limit=20, options=opts)
         assert res.solution is not None
         r = replay(level, res.solution.lurd)
         assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
+def oop_advice(prob: Problem, mode: str, boxes: list[int], player: int, bound: int) -> tuple[int, int]:
+    """The out-of-plan advisor on the forward search's own arrays: (box index, cell); (-1, -1)
+    when it has no advice."""
+    from mazekit.sokoban.solver.search import _Search
+
+    fwd = _Search(prob, SearchOptions(oop_advisor=bound, bidirectional=False), False, 1 << 24).fwd
+    sc, gs = fwd.scratch, fwd.goal_scratch
+    cells = np.array(boxes, np.int64)
+    sc.cells[:] = cells
+    for j, c in enumerate(boxes):
+        sc.boxat[c] = j
+    before = sc.boxat.copy()
+    K.oop_advice_kernel.pick(10**9 if mode == "always" else 0)(fwd.board, sc, gs, bound, player)
+    assert (sc.boxat == before).all()  # the boxes are put back
+    return (int(sc.one[2]), int(sc.one[3])) if sc.one[2] >= 0 else (-1, -1)
+
+
+def oop_reference(prob: Problem, boxes: list[int], player: int) -> tuple[int, set[int]]:
+    """The first box out of plan (areas in order, each area's goals after the first empty one)
+    and the nearest cells where it is out of plan no more; (-1, empty) when no box is."""
+    from mazekit.sokoban.solver.search import goal_areas
+
+    garea, forder, fstart = goal_areas(prob)
+    for a in range(len(fstart) - 1):
+        order = [int(g) for g in forder[fstart[a] : fstart[a + 1]]]
+        nxt = next((t for t, g in enumerate(order) if g not in boxes), len(order))
+        late = [g for g in order[nxt + 1 :] if g in boxes]
+        if not late:
+            continue
+        box = late[0]
+        others = set(boxes) - {box}
+        fine = {int(z) for z in np.flatnonzero(prob.floor) if garea[z] < 0} | {order[nxt]}
+        depth = {z: lone_box_pushes(prob, others, box, player, z) for z in fine - others - {box}}
+        reach = {z: d for z, d in depth.items() if d is not None}
+        least = min(reach.values(), default=None)
+        return boxes.index(box), {z for z, d in reach.items() if d == least}
+    return -1, set()
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_the_out_of_plan_advisor_packs_a_box_filled_too_early(mode):
+    """In the goal corridor filled from its dead end, a box on the middle goal with the end's
+    goal empty is out of plan: one push on packs it."""
+    prob = as_problem(rows_level(GOAL_CORRIDOR))
+    end, middle = prob.cell(1, 1), prob.cell(1, 2)
+    boxes = sorted([middle, prob.cell(3, 3), prob.cell(3, 5)])
+    player = prob.cell(1, 3)
+    assert oop_reference(prob, boxes, player) == (boxes.index(middle), {end})
+    assert oop_advice(prob, mode, boxes, player, 100) == (boxes.index(middle), end)
+
+
+@st.composite
+def goal_row_levels(draw: st.DrawFn) -> str:
+    """A walled room with a few inner walls and a row of 2-4 goals (a goal area), some of its
+    goals holding boxes already, the other boxes and the player on free floor."""
+    rows, cols = draw(st.integers(3, 6)), draw(st.integers(4, 7))
+    grid = [["#" if draw(st.integers(0, 99)) < 12 else " " for _ in range(cols)] for _ in range(rows)]
+    n = draw(st.integers(2, min(4, cols)))
+    r, c0 = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - n))
+    goals = [(r, c0 + k) for k in range(n)]
+    on = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    for (gr, gc), b in zip(goals, on, strict=True):
+        grid[gr][gc] = "*" if b else "."
+    free = [(i, j) for i in range(rows) for j in range(cols) if grid[i][j] == " "]
+    need = n - sum(on) + 1  # the boxes off the goals and the player
+    if len(free) < need:  # too many walls: none inside
+        free = [(i, j) for i in range(rows) for j in range(cols) if grid[i][j] in " #"]
+        for i, j in free:
+            grid[i][j] = " "
+    picks = draw(st.lists(st.sampled_from(free), min_size=need, max_size=need, unique=True))
+    for i, j in picks[1:]:
+        grid[i][j] = "$"
+    grid[picks[0][0]][picks[0][1]] = "@"
+    return "\n".join(["#" * (cols + 2)] + ["#" + "".join(row) + "#" for row in grid] + ["#" * (cols + 2)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(goal_row_levels())
+def test_the_out_of_plan_advisor_matches_a_reference(text):
+    """The advisor's box is the reference's first box out of plan and its cell one of the
+    nearest where that box is out of plan no more (none when the reference finds none)."""
+    prob = as_problem(parse_level(text))
+    boxes = sorted(int(c) for c in prob.boxes)
+    player = int(prob.player)
+    want_box, want_cells = oop_reference(prob, boxes, player)
+    for mode in ("never", "always"):
+        box, cell = oop_advice(prob, mode, boxes, player, 10**6)
+        if want_box < 0 or not want_cells:
+            assert (box, cell) == (-1, -1)
+        else:
+            assert box == want_box and cell in want_cells

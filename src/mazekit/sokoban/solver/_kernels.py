@@ -130,11 +130,12 @@ def push_distances_kernel(floor, off, sources, dist, queue):  # type: ignore[no-
 def goal_reach_kernel(floor, off, goals, wall, stamp, reach, queue):  # type: ignore[no-untyped-def]
     """Stamp ``reach[y]`` for every cell ``y`` from which a lone box can be pushed to some goal,
     with the cell ``wall`` (-1: none) a wall for the box and the player: the pulls of
-    :func:`pull_distances_kernel` from all goals at once. Returns how many cells."""
+    :func:`pull_distances_kernel` from all goals at once (a goal off the floor, one no box
+    can be pushed onto, left out). Returns how many cells."""
     tail = 0
     for k in range(goals.shape[0]):
         g = goals[k]
-        if g != wall and reach[g] != stamp:
+        if g != wall and floor[g] != 0 and reach[g] != stamp:
             reach[g] = stamp
             queue[tail] = g
             tail += 1
@@ -1269,7 +1270,9 @@ class Scratch(NamedTuple):
     region of the node and of a child (by stamp), ``queue`` for floods; ``fz``
     frozen boxes; ``lab``, ``bseen``, ``allow`` the PI-corral test's; ``pa_box``,
     ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area; ``ca_tgt`` the
-    connectivity advisor's cell per box; ``ha`` the hotspot advisor's box and cell.
+    connectivity advisor's cell per box; ``one`` the hotspot advisor's box and cell
+    (``one[0]``, ``one[1]``, box -1: no advice) and the out-of-plan advisor's (``one[2]``,
+    ``one[3]``).
     """
 
     boxat: Any
@@ -1286,7 +1289,7 @@ class Scratch(NamedTuple):
     pa_tgt: Any
     pa_end: Any
     ca_tgt: Any
-    ha: Any
+    one: Any
 
 
 class Assign(NamedTuple):
@@ -1330,8 +1333,8 @@ class Settings(NamedTuple):
     bounds, 0 nodes: off), ``player_penalty`` (added to the backward bound when the
     player cannot reach the goal region), ``move_weight`` (the key's share of the
     pushes that improved no feature), ``pack_advisor``, ``conn_advisor`` and
-    ``hot_advisor`` (the packing, connectivity and hotspot advisors' search bounds, 0:
-    off), ``hot_feature`` (the feature cell counts hotspots).
+    ``hot_advisor``, ``oop_advisor`` (the packing, connectivity, hotspot and out-of-plan
+    advisors' search bounds, 0: off), ``hot_feature`` (the feature cell counts hotspots).
     """
 
     optimal: int
@@ -1349,6 +1352,7 @@ class Settings(NamedTuple):
     pack_advisor: int
     conn_advisor: int
     hot_advisor: int
+    oop_advisor: int
     hot_feature: int
 
 
@@ -1524,7 +1528,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     loop here rather than functions of their own.
     """
     floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot = board
-    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, ha = sc
+    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one = sc
     u, v, p, way, minv, used, u2, v2, p2 = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
     otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
@@ -1572,10 +1576,13 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 floor, dead, boxat, off, cells, pplayer[k], s.conn_advisor, gs.vis, gstamp, gs.qbox, gs.qpl, gs.qg,
                 gmark, queue, ca_tgt,
             )  # fmt: skip
-        ha[0] = -1
+        one[0] = -1
+        one[2] = -1
         if s.hot_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
             hot_advice_kernel(board, sc, gs, s.hot_advisor, pplayer[k])
-        nmoves = 7 if ha[0] >= 0 else (6 if joins > 0 else (5 if advice > 0 else 4))
+        if s.oop_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
+            oop_advice_kernel(board, sc, gs, s.oop_advisor, pplayer[k])
+        nmoves = 8 if one[2] >= 0 else (7 if one[0] >= 0 else (6 if joins > 0 else (5 if advice > 0 else 4)))
         parent_key = phash[k] ^ zpl[pplayer[k]]
         status = RUNNING
         for i in range(nb):
@@ -1584,14 +1591,15 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 # phase 3: the move's first step: a push (a pull backward) if the player can get
                 # behind the box, the way is free and not dead, and a PI-corral allows it; d == 4,
                 # the packing advisor's move of box i, d == 5 the connectivity advisor's, d == 6
-                # the hotspot advisor's (written
+                # the hotspot advisor's, d == 7 the out-of-plan advisor's (written
                 # out here, not called: an array passed to a function costs two atomic reference
                 # counts a call, per move)
                 to0, pl0, steps0 = c + off[d & 3], c, 1
                 if d >= 4:
                     tgt = -1
-                    if d == 6:
-                        tgt = ha[1] if ha[0] == i else -1
+                    if d >= 6:  # one[0:2] the hotspot advisor's box and cell, one[2:4] the out-of-plan's
+                        w = 2 * (d - 6)
+                        tgt = one[w + 1] if one[w] == i else -1
                     elif d == 5:
                         if joins > 0:
                             tgt = ca_tgt[i]
@@ -1601,7 +1609,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 tgt = pa_tgt[a]
                     if tgt < 0:
                         continue
-                    bound = s.hot_advisor if d == 6 else (s.conn_advisor if d == 5 else s.pack_advisor)
+                    bound = s.pack_advisor
+                    if d >= 5:
+                        bound = s.oop_advisor if d == 7 else (s.hot_advisor if d == 6 else s.conn_advisor)
                     to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
                     if steps0 == 0:
                         continue
@@ -1710,9 +1720,9 @@ def hot_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-
     """The hotspot advisor's choice, in ``sc.ha``: the box that cuts the most others off every
     goal (:func:`hotspots_kernel`) and the first cell, fewest pushes first (a lone-box search of
     at most ``bound`` states from the player on ``player``), where it cuts off none
-    (:func:`cool_cells_kernel`); ``ha[0]`` -1 when there is no hotspot or no such cell."""
-    ha = sc.ha
-    ha[0] = -1
+    (:func:`cool_cells_kernel`); ``one[0]`` -1 when there is no hotspot or no such cell."""
+    one = sc.one
+    one[0] = -1
     best = hotspots_kernel(board.hot, board.goalm, sc.cells)[1]
     if best < 0:
         return 0
@@ -1722,8 +1732,38 @@ def hot_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-
         gs.qbox, gs.qpl, gs.qg, gs.mark, sc.queue,
     )  # fmt: skip
     if tgt >= 0:
-        ha[0] = best
-        ha[1] = tgt
+        one[0] = best
+        one[1] = tgt
+    return 0
+
+
+@njit
+def oop_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-def]
+    """The out-of-plan advisor's choice, in ``sc.one[2:4]``: the first box out of plan (on a goal
+    of a goal area past the filled prefix of its packing order, see :func:`out_of_plan_kernel`)
+    and the first cell, fewest pushes first (a lone-box search of at most ``bound`` states from
+    the player on ``player``), where it is out of plan no more: off every goal area, or on its
+    area's next goal; ``one[2]`` -1 when no box is out of plan or none finds such a cell."""
+    one = sc.one
+    one[2] = -1
+    garea, forder, fstart, boxat, want = board.garea, board.forder, board.fstart, sc.boxat, gs.want
+    for a in range(fstart.shape[0] - 1):
+        nxt = prefix_end_kernel(boxat, forder, fstart[a], fstart[a + 1])
+        for q in range(nxt + 1, fstart[a + 1]):
+            i = boxat[forder[q]]
+            if i < 0:
+                continue
+            for z in range(want.shape[0]):
+                want[z] = 1 if garea[z] < 0 else 0
+            want[forder[nxt]] = 1
+            tgt = nearest_push_kernel(
+                board.floor, board.dead, boxat, board.off, sc.cells[i], player, bound, 0, want, gs.vis, gs.stamp,
+                gs.qbox, gs.qpl, gs.qg, gs.mark, sc.queue,
+            )  # fmt: skip
+            if tgt >= 0:
+                one[2] = i
+                one[3] = tgt
+            return 0
     return 0
 
 

@@ -170,6 +170,12 @@ class SearchOptions:
         the most others off every goal, alone, to the nearest cell where it cuts off none;
         see ``hot_feature``) when a lone-box search of at most this many states finds one;
         0: off.
+    oop_advisor : int
+        With ``fess``: the out-of-plan advisor's move (each expansion pushes the first box
+        out of plan, on a goal of a goal area past the filled prefix of its packing order,
+        alone, to the nearest cell where it is out of plan no more: off the goal areas, or
+        on its area's next goal) when a lone-box search of at most this many states finds
+        one; 0: off.
     hot_feature : bool
         With ``fess``: the feature cells count hotspots too (0, 1, 2 or more boxes, each of
         which, were it a wall, would cut another box off its cell from every goal: a box
@@ -191,6 +197,7 @@ class SearchOptions:
     pack_advisor: int = 0
     conn_advisor: int = 0
     hot_advisor: int = 0
+    oop_advisor: int = 0
     hot_feature: bool = False
 
     def __post_init__(self) -> None:
@@ -523,7 +530,7 @@ class _Direction:
             pa_tgt=np.full(nareas, -1, dtype=np.int64),
             pa_end=np.empty(nareas, dtype=np.int64),
             ca_tgt=np.full(nbm, -1, dtype=np.int64),
-            ha=np.full(2, -1, dtype=np.int64),
+            one=np.full(4, -1, dtype=np.int64),
         )
         self.assign = K.Assign(
             u=np.zeros(nbm + 1, dtype=np.int64),
@@ -708,6 +715,7 @@ class _Search:
             pack_advisor=opts.pack_advisor,
             conn_advisor=opts.conn_advisor,
             hot_advisor=opts.hot_advisor,
+            oop_advisor=opts.oop_advisor,
             hot_feature=int(opts.hot_feature),
         )
         self.fwd = _Direction(
