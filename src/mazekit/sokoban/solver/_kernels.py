@@ -1693,8 +1693,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                     floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot
                                 )
                             away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
+                            free = pcell if d < 4 else -1  # an advisor's move is free
                             status = insert_kernel(
-                                pool, fr, ctr, s, k, found, pl, g2, h2, code, key, sorted_cells, met, away, pcell, cell
+                                pool, fr, ctr, s, k, found, pl, g2, h2, code, key, sorted_cells, met, away, free, cell
                             )
                     boxat[to] = -1  # undo the move
                     boxat[c] = i
@@ -1921,8 +1922,8 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
     would need the player elsewhere); A*'s is ``g + h``. In the feature-space search
     the node goes to its feature cell's heap (``cell``), and with ``move_weight`` its key
     grows by that weight times the pushes on its way that improved no feature (one that
-    improves a feature over the parent's cell ``pcell`` is free, as an advisor's move
-    is), so a cell's shallow states come first.
+    improves a feature over the parent's cell ``pcell`` is free, as an advisor's move is:
+    ``pcell`` -1), so a cell's shallow states come first.
     """
     n = ctr[C_NODES]
     if n >= ctr[C_CAP] or ctr[C_HEAP] >= fr.hkey.shape[0] - 1:
@@ -1944,7 +1945,8 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
         ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], hk, n)
         return RUNNING
     if s.move_weight > 0:
-        pool.acc[n] = pool.acc[k] + (0 if improves_kernel(pcell, cell) else 1)
+        free = pcell < 0 or improves_kernel(pcell, cell)
+        pool.acc[n] = pool.acc[k] + (0 if free else 1)
         hk += np.int64(s.move_weight * pool.acc[n]) << KEY_SHIFT
     cell_push_kernel(fr.croot, cell, n, hk, fr.mch, fr.mkey)
     ctr[C_OPEN] += 1
