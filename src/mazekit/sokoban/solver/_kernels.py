@@ -1310,7 +1310,7 @@ class Assign(NamedTuple):
 class GoalScratch(NamedTuple):
     """Working arrays of the lone-box searches of the goal macros and the packing
     advisor (:func:`goal_macro_kernel`) and of the feature cells' flood; ``want`` the cells
-    the hotspot advisor looks for (:func:`cool_cells_kernel`)."""
+    the hotspot and out-of-plan advisors look for (:func:`nearest_push_kernel`)."""
 
     vis: Any
     stamp: Any
@@ -1718,7 +1718,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
 
 @njit
 def hot_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-def]
-    """The hotspot advisor's choice, in ``sc.ha``: the box that cuts the most others off every
+    """The hotspot advisor's choice, in ``sc.one[0:2]``: the box that cuts the most others off every
     goal (:func:`hotspots_kernel`) and the first cell, fewest pushes first (a lone-box search of
     at most ``bound`` states from the player on ``player``), where it cuts off none
     (:func:`cool_cells_kernel`); ``one[0]`` -1 when there is no hotspot or no such cell."""
