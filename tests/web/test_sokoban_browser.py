@@ -143,3 +143,62 @@ def test_shorten_a_hand_solution_then_the_solvers(page):
     page.click("#shorten")
     page.wait_for_function("document.querySelector('#solver-status').textContent.includes('nothing shorter')")
     assert page.locator("#player-box").is_visible()
+
+
+RECORD_SHORTENING = """() => { window.seen = [];
+  const line = document.querySelector('#solver-status'), bar = document.querySelector('#solver-bar');
+  const note = () => window.seen.push({text: line.textContent, bar: !bar.classList.contains('hidden'),
+    value: bar.hasAttribute('value') ? bar.value : null, stop: !document.querySelector('#stop').disabled});
+  new MutationObserver(note).observe(line, {childList: true, characterData: true, subtree: true});
+  new MutationObserver(note).observe(bar, {attributes: true}); }"""
+
+
+def test_solve_then_shorten_shows_a_bar_then_the_shorter_solution(page):
+    open_level(page, "c=mazekit&i=2")
+    page.click("#solve")
+    page.locator("#player-box").wait_for(state="visible", timeout=90_000)
+    solver = page.locator("#lurd").inner_text()
+    page.evaluate(RECORD_SHORTENING)
+    page.click("#shorten")
+    page.wait_for_function("document.querySelector('#solver-status').textContent.startsWith('The solver')")
+    seen = page.evaluate("window.seen")
+    shown = [s for s in seen if s["bar"] and s["stop"]]
+    assert shown and any(s["text"].startswith("shortening") for s in shown), seen
+    assert page.locator("#solver-bar").is_hidden() and page.locator("#stop").is_disabled()
+    line = page.locator("#solver-status").inner_text()
+    assert "The solver's solution: shortened in" in line and "→" in line, line
+    assert "the shortened solution:" in page.locator("#lurd").inner_text() != solver
+    page.click("[data-role=instant]")
+    assert "The shortened solution:" in page.locator("#win").inner_text()
+
+
+def test_stop_shortening_keeps_the_best_so_far(page):
+    from urllib.parse import quote
+
+    from mazekit.sokoban import format_level, generate_level
+
+    g = generate_level(rows=20, cols=20, boxes=10, seed=1, pulls=1500)  # shortens for many seconds
+    open_level(page, f"t={quote(format_level(g.level))}")
+    page.fill("#time-limit", "30")  # the server's cap
+    page.click("#solve")
+    page.locator("#player-box").wait_for(state="visible", timeout=90_000)
+    page.evaluate(RECORD_SHORTENING)
+    page.click("#shorten")
+    # the bar fills with the time limit used, and the line says so beside the best so far
+    page.wait_for_function(
+        "document.querySelector('#solver-bar').value > 0.01"
+        " && /windows shortened[1-9]/.test(document.querySelector('#solver-stats').textContent)",
+        timeout=60_000,
+    )
+    line = page.locator("#solver-status").inner_text()
+    assert "s of the 30 s time limit used" in line and "best so far" in line, line
+    assert page.locator("#solver-bar").is_visible()
+    page.click("#stop")
+    page.wait_for_function("document.querySelector('#solver-status').textContent.includes('stopped after')")
+    line = page.locator("#solver-status").inner_text()
+    assert "the best so far:" in line and "→" in line, line
+    assert page.locator("#solver-bar").is_hidden() and page.locator("#solve").is_enabled()
+    page.locator("#player-box").wait_for(state="visible")
+    assert "the shortened solution:" in page.locator("#lurd").inner_text()
+    values = [s["value"] for s in page.evaluate("window.seen") if s["bar"] and s["value"] is not None]
+    assert values and values == sorted(values), values  # the bar only moves forward
