@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -208,6 +209,23 @@ def test_socket_stop_answers_quickly(client):
     gaps = [b["elapsed"] - a["elapsed"] for a, b in zip(progress, progress[1:], strict=False)]
     assert max(gaps, default=0) <= 0.5 + 0.3, gaps  # at least every half second (slack for a busy machine)
     assert time.perf_counter() - t0 < 25
+
+
+def test_socket_solve_progress_measures_the_time_limit_used(client):
+    with client.websocket_connect("/api/sokoban/solve") as ws:
+        ws.send_text(json.dumps({"level": {"text": HARD}, "time_limit": 2}))
+        out, _ = messages(ws)
+    assert out[-1]["type"] == "result" and out[-1]["stopped"] == "time", out[-1]
+    progress = [m for m in out if m["type"] == "progress"]
+    assert all(m["time_limit"] == 2.0 for m in progress)
+    assert all(m["fraction"] is None for m in progress if m["phase"] != "searching")  # a bar without a measure
+    searching = [m for m in progress if m["phase"] == "searching"]
+    assert len(searching) >= 3, [m["message"] for m in progress]  # every 0.25 s over 2 s
+    for m in searching:
+        assert 0 <= m["used"] <= min(2.0, m["elapsed"]) and m["fraction"] == pytest.approx(m["used"] / 2, abs=1e-3), m
+        said = re.search(r"· (\d+\.\d) s of the 2 s time limit used \(it may end sooner\)$", m["message"])
+        assert said and abs(float(said[1]) - m["used"]) <= 0.051, m
+    assert searching[-1]["fraction"] > 0.5
 
 
 @pytest.mark.parametrize(

@@ -382,11 +382,29 @@ def frames(level: Level, lurd: str) -> dict[str, Any]:
 # ----------------------------------------------------------------- solving
 
 
+def _clock(started: float, compile_time: float, time_limit: float, measured: bool) -> tuple[dict[str, Any], str]:
+    """A run's time against its limit, for the solver's and the optimiser's progress messages:
+    the fields ``elapsed`` (seconds since ``started``, compiling included; 0 before it starts),
+    ``time_limit``, ``used`` (what the limit counts: ``elapsed`` less ``compile_time``, at most
+    the limit) and ``fraction`` (``used / time_limit``, what the page's bar shows; None unless
+    ``measured``, a bar without a measure), and the phrase that says so."""
+    elapsed = time.perf_counter() - started if started else 0.0
+    used = min(time_limit, max(0.0, elapsed - compile_time))
+    fields = {
+        "elapsed": round(elapsed, 3),
+        "time_limit": time_limit,
+        "used": round(used, 3),
+        "fraction": round(used / time_limit, 3) if measured else None,
+    }
+    return fields, f"{used:.1f} s of the {time_limit:g} s time limit used (it may end sooner)"
+
+
 class _Watch:
     """What the solver's thread tells the event loop: phase and stats so far; the stop flag."""
 
-    def __init__(self) -> None:
+    def __init__(self, time_limit: float) -> None:
         self.stop = threading.Event()
+        self.time_limit = time_limit
         self.phase = "queued"
         self.started = 0.0
         self.nodes = 0
@@ -399,23 +417,25 @@ class _Watch:
         return self.stop.is_set()
 
     def message(self) -> dict[str, Any]:
-        elapsed = time.perf_counter() - self.started if self.started else 0.0
+        searching = self.phase == "searching"  # the time limit's share is known once the search reports
+        clock, limit_text = _clock(self.started, self.compile_time, self.time_limit, searching)
         text = {
             "queued": "waiting for a free solver slot",
             "preparing": "preparing the level (deadlock tables, distances)",
             "compiling": "compiling the solver (once per installation; later runs load it from the cache)",
-            "searching": f"searching: {self.nodes:,} states stored, {self.expanded:,} expanded",
+            "searching": f"searching: {self.nodes:,} states stored, {self.expanded:,} expanded · {limit_text}",
         }.get(self.phase, self.phase)
-        if self.phase == "preparing" and elapsed > 1.0:
+        if self.phase == "preparing" and clock["elapsed"] > 1.0:
             text += "; the first run also compiles some kernels (once per installation)"
         if self.stop.is_set():
             text = "stopping… " + text
         return {
             "type": "progress",
             "phase": self.phase,
-            "elapsed": round(elapsed, 3),
+            **clock,
             "nodes": self.nodes,
             "expanded": self.expanded,
+            "compile_time": round(self.compile_time, 3),
             "message": text,
         }
 
@@ -438,7 +458,7 @@ def solve_level(
     """
     from ...sokoban.solver import search_level
 
-    watch = watch or _Watch()
+    watch = watch or _Watch(time_limit)
     watch.started = time.perf_counter()
     b = board(ref, moves)
     if b.illegal is not None:
@@ -631,7 +651,7 @@ def _solve_start(
     board_now = board(ref, moves)
     if board_now.illegal is not None:
         raise ApiError(f"'moves': {board_now.illegal['message']}")
-    watch = _Watch()
+    watch = _Watch(time_limit)
     watch.phase = "queued" if queued else "preparing"
     started = {"time_limit": time_limit, "memory_mb": limits.solver_memory_mb, "boxes": len(ref.level.start.boxes)}
     return lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb, watch), watch, started
@@ -664,9 +684,8 @@ class _ShortenWatch:
         return self.stop.is_set()
 
     def message(self) -> dict[str, Any]:
-        st, phase, limit = self.status, self.phase, self.time_limit
-        elapsed = time.perf_counter() - self.started if self.started else 0.0
-        used = min(limit, max(0.0, elapsed - st.compile_time))  # what the time limit counts
+        st, phase = self.status, self.phase
+        clock, limit_text = _clock(self.started, st.compile_time, self.time_limit, phase == "shortening")
         before_moves, before_pushes = self.before
         text = {
             "queued": "waiting for a free solver slot",
@@ -676,17 +695,14 @@ class _ShortenWatch:
             text = (
                 f"shortening: sweep {st.sweep}, windows of {st.window} pushes, at push {st.at + 1} of {st.of}"
                 f" · best so far {st.moves:,} moves, {st.pushes:,} pushes (from {before_moves:,}, {before_pushes:,})"
-                f" · {used:.1f} s of the {limit:g} s time limit used (it may end sooner)"
+                f" · {limit_text}"
             )
         if self.stop.is_set():
             text = "stopping… " + text
         return {
             "type": "progress",
             "phase": phase,
-            "elapsed": round(elapsed, 3),
-            "time_limit": limit,
-            "used": round(used, 3),
-            "fraction": round(used / limit, 3) if phase == "shortening" else None,
+            **clock,
             "sweep": st.sweep,
             "window": st.window,
             "at": st.at,
@@ -777,8 +793,9 @@ def _optimise_start(
 
 
 async def optimise_socket(ws: WebSocket) -> None:
-    """``/api/sokoban/optimise`` (WebSocket): shorten with live progress; ``{"stop": true}``
-    stops and answers the best so far."""
+    """``/api/sokoban/optimise`` (WebSocket): shorten with live progress; ``{"stop": true}`` stops.
+
+    A stop answers the best solution found so far."""
     await _run_socket(ws, "optimiser", _optimise_start)
 
 

@@ -283,6 +283,8 @@ function showBar(fraction, label = "") {
 
 /** Run a job over the WebSocket at `path` (the solver's protocol): send `body`, hand the
  *  `started`, `progress` and `result` messages to `on`; an error goes to the solver's line.
+ *  The bar shows the share of the time limit used (`fraction` of a progress message; no
+ *  measure before the first, or while queued, preparing or compiling) and goes at the end.
  *  Stop sends {"stop": true}; `what` names the job in messages. */
 function runSocket(path, body, what, on) {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`);
@@ -293,11 +295,13 @@ function runSocket(path, body, what, on) {
   ws.onmessage = async (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "error") {
-      finished = true;
+      finished = true; showBar(undefined);
       status(solverLine, m.error, "error");
       return;
     }
-    if (m.type === "result") finished = true;
+    if (m.type === "started") showBar(null, "starting");
+    else if (m.type === "progress") showBar(m.fraction, m.fraction === null ? m.phase : `${m.used.toFixed(1)} s of the ${m.time_limit} s time limit used`);
+    else if (m.type === "result") { finished = true; showBar(undefined); }
     if (on[m.type]) await on[m.type](m);
   };
   ws.onerror = () => { if (!finished) status(solverLine, `the ${what}'s connection failed (is the server still running?)`, "error"); };
@@ -314,7 +318,7 @@ function solve() {
   runSocket("/api/sokoban/solve", { level: levelRef(), moves: S.moves, time_limit: tl }, "solver", {
     started: (m) => status(solverLine, m.queued ? "waiting for a free solver slot…" : `solver started (time limit ${m.time_limit} s)`),
     progress: (m) => {
-      status(solverLine, `${m.message} · ${m.elapsed.toFixed(1)} s`);
+      status(solverLine, m.fraction === null ? `${m.message} · ${m.elapsed.toFixed(1)} s` : m.message);
       stats($("#solver-stats"), [["elapsed", `${m.elapsed.toFixed(1)} s`], ["states stored", fmt(m.nodes)], ["expanded", fmt(m.expanded)]]);
     },
     result: async (m) => {
@@ -344,13 +348,11 @@ function shorten(full, whose) {
   const Whose = `${whose[0].toUpperCase()}${whose.slice(1)}`;
   runSocket("/api/sokoban/optimise", { level: levelRef(), lurd: full, time_limit: tl }, "optimiser", {
     started: (m) => {
-      showBar(null, "starting");
       stats($("#solver-stats"), [["moves", fmt(m.before_moves)], ["pushes", fmt(m.before_pushes)]]);
       status(solverLine, m.queued ? "waiting for a free solver slot…"
         : `shortening ${whose} (${fmt(m.before_moves)} moves, ${fmt(m.before_pushes)} pushes) for up to ${m.time_limit} s…`);
     },
     progress: (m) => {
-      showBar(m.fraction, m.fraction === null ? m.phase : `${m.used.toFixed(1)} s of the ${m.time_limit} s time limit used`);
       status(solverLine, m.message);
       stats($("#solver-stats"), [["moves", `${fmt(m.before_moves)} → ${fmt(m.moves)}`], ["pushes", `${fmt(m.before_pushes)} → ${fmt(m.pushes)}`],
         ["windows shortened", fmt(m.improvements)], ["elapsed", `${m.elapsed.toFixed(1)} s`]]);
