@@ -339,7 +339,8 @@ def test_socket_optimise_sends_progress_then_the_result(client):
     working = [m for m in progress if m["phase"] == "shortening" and m["sweep"] >= 1]
     assert working, [m["message"] for m in progress]
     last = working[-1]
-    assert 0 < last["fraction"] <= 1 and last["fraction"] == round(last["used"] / 2, 3)
+    # both are rounded to 3 places on their own: equal to within one unit of the last place
+    assert 0 < last["fraction"] <= 1 and abs(last["fraction"] - last["used"] / 2) <= 0.0011
     fractions = [m["fraction"] for m in working]
     assert fractions == sorted(fractions)  # the bar never goes back (no compiling here)
     assert f"{last['used']:.1f} s of the 2 s time limit used" in last["message"]
