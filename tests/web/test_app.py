@@ -54,6 +54,14 @@ def test_api_index_lists_the_routes(client: Any) -> None:
     paths = {r["path"] for r in got["routes"]}
     assert {"/api/search", "/api/article"} <= paths
     assert got["limits"]["max_cells"] == Limits().max_cells
+    # the WebSockets are listed too, beside their blocking POST forms, and marked as such
+    kinds = {(r["path"], r["websocket"]): r for r in got["routes"]}
+    for path in ("/api/sokoban/solve", "/api/sokoban/optimise"):
+        socket, post = kinds[path, True], kinds[path, False]
+        assert socket["methods"] == [] and "(WebSocket)" in socket["about"] and socket["about"].endswith("."), socket
+        assert post["methods"] == ["POST"]
+    assert [r["path"] for r in got["routes"] if r["websocket"]] == ["/api/sokoban/solve", "/api/sokoban/optimise"]
+    assert all(r["methods"] for r in got["routes"] if not r["websocket"])
 
 
 def test_body_limit(small_client: Any) -> None:

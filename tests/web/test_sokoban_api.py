@@ -1,16 +1,18 @@
-"""The Sokoban routes: levels, the board after a move string, the solver (HTTP and WebSocket)."""
+"""The Sokoban routes: levels, the board after a move string, the solver and the optimiser (HTTP and WebSocket)."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.websockets import WebSocketDisconnect
 
 from mazekit import examples
-from mazekit.sokoban import parse_levels, replay
+from mazekit.sokoban import format_level, generate_level, parse_levels, replay
 from mazekit.web.api.sokoban import collection
 
 LEVELS = parse_levels(examples.read_text("sokoban/mazekit.xsb"))
@@ -165,13 +167,15 @@ def test_blocking_solve_bad_input(client):
     assert r.status_code == 400 and "time_limit" in r.json()["error"]
 
 
-def messages(ws, *, stop_after_progress=False, limit=400):
+def messages(ws, *, stop=None, limit=400):
+    """A socket's messages up to the result (or an error); ``stop(m)`` True on a progress
+    message sends ``{"stop": true}`` (once). Returns the messages and when the stop was sent."""
     out = []
     sent = None
     for _ in range(limit):
         m = ws.receive_json()
         out.append(m)
-        if stop_after_progress and sent is None and m["type"] == "progress" and m["phase"] == "searching":
+        if stop is not None and sent is None and m["type"] == "progress" and stop(m):
             ws.send_text(json.dumps({"stop": True}))
             sent = time.perf_counter()
         if m["type"] in ("result", "error"):
@@ -195,7 +199,7 @@ def test_socket_stop_answers_quickly(client):
     with client.websocket_connect("/api/sokoban/solve") as ws:
         ws.send_text(json.dumps({"level": {"text": HARD}, "time_limit": 30}))
         t0 = time.perf_counter()
-        out, sent = messages(ws, stop_after_progress=True)
+        out, sent = messages(ws, stop=lambda m: m["phase"] == "searching")
     assert sent is not None, "no 'searching' progress message came"
     res = out[-1]
     assert res["type"] == "result" and not res["solved"] and res["stopped"] == "interrupted"
@@ -205,6 +209,23 @@ def test_socket_stop_answers_quickly(client):
     gaps = [b["elapsed"] - a["elapsed"] for a, b in zip(progress, progress[1:], strict=False)]
     assert max(gaps, default=0) <= 0.5 + 0.3, gaps  # at least every half second (slack for a busy machine)
     assert time.perf_counter() - t0 < 25
+
+
+def test_socket_solve_progress_measures_the_time_limit_used(client):
+    with client.websocket_connect("/api/sokoban/solve") as ws:
+        ws.send_text(json.dumps({"level": {"text": HARD}, "time_limit": 2}))
+        out, _ = messages(ws)
+    assert out[-1]["type"] == "result" and out[-1]["stopped"] == "time", out[-1]
+    progress = [m for m in out if m["type"] == "progress"]
+    assert all(m["time_limit"] == 2.0 for m in progress)
+    assert all(m["fraction"] is None for m in progress if m["phase"] != "searching")  # a bar without a measure
+    searching = [m for m in progress if m["phase"] == "searching"]
+    assert len(searching) >= 3, [m["message"] for m in progress]  # every 0.25 s over 2 s
+    for m in searching:
+        assert 0 <= m["used"] <= min(2.0, m["elapsed"]) and m["fraction"] == pytest.approx(m["used"] / 2, abs=1e-3), m
+        said = re.search(r"· (\d+\.\d) s of the 2 s time limit used \(it may end sooner\)$", m["message"])
+        assert said and abs(float(said[1]) - m["used"]) <= 0.051, m
+    assert searching[-1]["fraction"] > 0.5
 
 
 @pytest.mark.parametrize(
@@ -275,3 +296,96 @@ def test_optimise_a_solver_solution_of_a_bundled_level(client):
 def test_optimise_bad_input_is_a_400(client, body, words):
     r = client.post("/api/sokoban/optimise", json=body)
     assert r.status_code == 400 and words in r.json()["error"], r.text
+
+
+# a 20x20 room of 10 boxes with the generator's wandering solution (225 moves, 68 pushes): the
+# optimiser shortens it within a second and has more to try for many seconds after
+WANDER = generate_level(rows=20, cols=20, boxes=10, seed=1, pulls=1500)
+WANDER_LEVEL = {"text": format_level(WANDER.level)}
+
+
+def test_socket_optimise_answers_as_the_post_does(client):
+    body = {"level": {"text": ROOM}, "lurd": "rRdrruLdlluRR", "time_limit": 5}
+    post = client.post("/api/sokoban/optimise", json=body).json()
+    with client.websocket_connect("/api/sokoban/optimise") as ws:
+        ws.send_text(json.dumps(body))
+        out, _ = messages(ws)
+    assert out[0] == {
+        "type": "started",
+        "time_limit": 5.0,
+        "metric": "moves",
+        "before_moves": 13,
+        "before_pushes": 4,
+        "queued": False,
+    }
+    assert out[1]["type"] == "progress" and out[-1]["type"] == "result"
+    res = out[-1]
+    assert set(res) == set(post) | {"type"}
+    for key in ("lurd", "moves", "pushes", "before_moves", "before_pushes", "improvements", "stopped"):
+        assert res[key] == post[key], key
+    assert res["lurd"] == "rRR" and res["message"].startswith("shortened in ")
+
+
+def test_socket_optimise_sends_progress_then_the_result(client):
+    with client.websocket_connect("/api/sokoban/optimise") as ws:
+        ws.send_text(json.dumps({"level": WANDER_LEVEL, "lurd": WANDER.solution, "time_limit": 2}))
+        out, _ = messages(ws)
+    assert [m["type"] for m in (out[0], out[-1])] == ["started", "result"]
+    assert (out[0]["before_moves"], out[0]["before_pushes"]) == (225, 68)
+    progress = [m for m in out if m["type"] == "progress"]
+    assert len(progress) >= 4, [m["message"] for m in progress]  # every 0.25 s over 2 s
+    assert all(m["phase"] in ("queued", "compiling", "shortening") for m in progress)
+    assert all(0 <= m["at"] < m["of"] or m["sweep"] == 0 for m in progress)
+    working = [m for m in progress if m["phase"] == "shortening" and m["sweep"] >= 1]
+    assert working, [m["message"] for m in progress]
+    last = working[-1]
+    # both are rounded to 3 places on their own: equal to within one unit of the last place
+    assert 0 < last["fraction"] <= 1 and abs(last["fraction"] - last["used"] / 2) <= 0.0011
+    fractions = [m["fraction"] for m in working]
+    assert fractions == sorted(fractions)  # the bar never goes back (no compiling here)
+    assert f"{last['used']:.1f} s of the 2 s time limit used" in last["message"]
+    assert f"at push {last['at'] + 1} of {last['of']}" in last["message"]
+    assert f"best so far {last['moves']:,} moves" in last["message"]
+    assert last["moves"] < 225 and last["improvements"] >= 1  # the best so far, as it goes down
+    res = out[-1]
+    assert res["stopped"] in ("time", "done") and res["moves"] <= last["moves"]
+    check = replay(WANDER.level, res["lurd"])
+    assert check.solved and (res["moves"], res["pushes"]) == (check.moves, check.pushes)
+
+
+def test_socket_optimise_stop_keeps_the_best_so_far(client):
+    with client.websocket_connect("/api/sokoban/optimise") as ws:
+        ws.send_text(json.dumps({"level": WANDER_LEVEL, "lurd": WANDER.solution, "time_limit": 30}))
+        t0 = time.perf_counter()
+        out, sent = messages(ws, stop=lambda m: m["improvements"] >= 1)
+    assert sent is not None, "no progress message with a shorter solution came"
+    res = out[-1]
+    assert res["type"] == "result" and res["stopped"] == "interrupted", res
+    assert time.perf_counter() - sent < 5 and time.perf_counter() - t0 < 20
+    assert res["message"].startswith("stopped after ") and "the best so far: 225 \u2192" in res["message"]
+    seen = [m for m in out if m["type"] == "progress"]
+    assert res["moves"] <= min(m["moves"] for m in seen) < 225  # at least what the progress showed
+    check = replay(WANDER.level, res["lurd"])
+    assert check.solved and (res["moves"], res["pushes"]) == (check.moves, check.pushes)
+
+
+@pytest.mark.parametrize(
+    "payload, words",
+    [
+        ("not json", "malformed JSON at line 1 column 1"),
+        ("[1, 2]", "expected a JSON object, got a list"),
+        (json.dumps({"level": {"text": ROOM}, "lurd": "rr"}), "'lurd': move 2 'r': is a push (write 'R')"),
+        (json.dumps({"level": {"text": ROOM}, "lurd": "rR"}), "'lurd': the moves do not solve the level"),
+        (json.dumps({"level": {"text": ROOM}, "lurd": "rRx"}), "'lurd': 'x' at position 3 is not a move"),
+        (json.dumps({"level": {"text": ROOM}, "lurd": "rRR", "metric": "steps"}), "'metric' must be"),
+        (json.dumps({"level": {"collection": "nope"}, "lurd": "rRR"}), "no collection"),
+    ],
+)
+def test_socket_optimise_bad_input_is_one_line_then_a_close(client, payload, words):
+    with client.websocket_connect("/api/sokoban/optimise") as ws:
+        ws.send_text(payload)
+        m = ws.receive_json()
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    assert m["type"] == "error" and words in m["error"], m
+    assert "\n" not in m["error"] and "Traceback" not in m["error"]

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from mazekit import examples
+
+#: The API tests' long run: 14 boxes in an open room, four of them a 2x2 block off goals (the page
+#: says at once that it cannot be solved); the solver does not look for that in its start
+#: position and searches to its time limit.
+HARD = """\
+##########################
+#@                       #
+#  $ $ $ $ $ $ $ $ $ $   #
+#           $$           #
+#           $$           #
+#  ..........    ....    #
+#                        #
+##########################
+"""
 
 PURPLE_PIXELS = """() => {
   const cv = document.querySelector('#board'), ctx = cv.getContext('2d');
@@ -12,6 +28,15 @@ PURPLE_PIXELS = """() => {
   for (let i = 0; i < d.length; i += 4) if (near(i, 142) && near(i + 1, 68) && near(i + 2, 173)) n++;
   return n;
 }"""
+
+#: Records the solver's line, its bar and the Stop button as they change (in ``window.seen``).
+RECORD_RUN = """() => { window.seen = [];
+  const line = document.querySelector('#solver-status'), bar = document.querySelector('#solver-bar');
+  const note = () => window.seen.push({text: line.textContent, bar: !bar.classList.contains('hidden'),
+    value: bar.hasAttribute('value') ? bar.value : null, stop: !document.querySelector('#stop').disabled});
+  new MutationObserver(note).observe(line, {childList: true, characterData: true, subtree: true});
+  new MutationObserver(note).observe(bar, {attributes: true}); }"""
+
 
 KEYS = {"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}
 
@@ -73,6 +98,23 @@ def test_solve_a_level_with_the_solve_button(page):
     page.click("[data-role=back]")
     page.keyboard.press("ArrowLeft")
     page.locator("#player-box").wait_for(state="hidden")
+    # a run that lasts: the bar fills with the share of the time limit used, then goes
+    open_level(page, f"t={quote(HARD)}")
+    page.fill("#time-limit", "3")
+    page.evaluate(RECORD_RUN)
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#solver-bar').value > 0.2", timeout=60_000)
+    line = page.locator("#solver-status").inner_text()
+    assert "searching:" in line and "s of the 3 s time limit used (it may end sooner)" in line, line
+    assert page.locator("#solver-bar").is_visible() and page.locator("#stop").is_enabled()
+    page.wait_for_function("!document.querySelector('#solve').disabled", timeout=60_000)
+    assert "no solution within the time limit (3 s)" in page.locator("#solver-status").inner_text()
+    assert page.locator("#solver-bar").is_hidden()
+    assert page.evaluate("document.querySelector('#solver-bar').hasAttribute('value')") is False  # reset
+    seen = page.evaluate("window.seen")
+    assert any(s["bar"] and s["value"] is None for s in seen), seen  # no measure before the search reports
+    values = [s["value"] for s in seen if s["bar"] and s["value"] is not None]
+    assert values and values == sorted(values) and values[-1] > 0.5, values  # the bar only moves forward
 
 
 def test_paste_the_assignment_shows_the_fake_target(page):
@@ -143,3 +185,52 @@ def test_shorten_a_hand_solution_then_the_solvers(page):
     page.click("#shorten")
     page.wait_for_function("document.querySelector('#solver-status').textContent.includes('nothing shorter')")
     assert page.locator("#player-box").is_visible()
+
+
+def test_solve_then_shorten_shows_a_bar_then_the_shorter_solution(page):
+    open_level(page, "c=mazekit&i=2")
+    page.click("#solve")
+    page.locator("#player-box").wait_for(state="visible", timeout=90_000)
+    solver = page.locator("#lurd").inner_text()
+    page.evaluate(RECORD_RUN)
+    page.click("#shorten")
+    page.wait_for_function("document.querySelector('#solver-status').textContent.startsWith('The solver')")
+    seen = page.evaluate("window.seen")
+    shown = [s for s in seen if s["bar"] and s["stop"]]
+    assert shown and any(s["text"].startswith("shortening") for s in shown), seen
+    assert page.locator("#solver-bar").is_hidden() and page.locator("#stop").is_disabled()
+    line = page.locator("#solver-status").inner_text()
+    assert "The solver's solution: shortened in" in line and "→" in line, line
+    assert "the shortened solution:" in page.locator("#lurd").inner_text() != solver
+    page.click("[data-role=instant]")
+    assert "The shortened solution:" in page.locator("#win").inner_text()
+
+
+def test_stop_shortening_keeps_the_best_so_far(page):
+    from mazekit.sokoban import format_level, generate_level
+
+    g = generate_level(rows=20, cols=20, boxes=10, seed=1, pulls=1500)  # shortens for many seconds
+    open_level(page, f"t={quote(format_level(g.level))}")
+    page.fill("#time-limit", "30")  # the server's cap
+    page.click("#solve")
+    page.locator("#player-box").wait_for(state="visible", timeout=90_000)
+    page.evaluate(RECORD_RUN)
+    page.click("#shorten")
+    # the bar fills with the time limit used, and the line says so beside the best so far
+    page.wait_for_function(
+        "document.querySelector('#solver-bar').value > 0.01"
+        " && /windows shortened[1-9]/.test(document.querySelector('#solver-stats').textContent)",
+        timeout=60_000,
+    )
+    line = page.locator("#solver-status").inner_text()
+    assert "s of the 30 s time limit used" in line and "best so far" in line, line
+    assert page.locator("#solver-bar").is_visible()
+    page.click("#stop")
+    page.wait_for_function("document.querySelector('#solver-status').textContent.includes('stopped after')")
+    line = page.locator("#solver-status").inner_text()
+    assert "the best so far:" in line and "→" in line, line
+    assert page.locator("#solver-bar").is_hidden() and page.locator("#solve").is_enabled()
+    page.locator("#player-box").wait_for(state="visible")
+    assert "the shortened solution:" in page.locator("#lurd").inner_text()
+    values = [s["value"] for s in page.evaluate("window.seen") if s["bar"] and s["value"] is not None]
+    assert values and values == sorted(values), values  # the bar only moves forward

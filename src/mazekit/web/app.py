@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from .api._common import Limits, SolverSlots, answer
@@ -64,12 +64,15 @@ async def room(request: Request) -> Response:
 
 
 async def api_index(request: Request) -> Response:
-    """``GET /api``: the routes, each with its method and the first line of its description."""
+    """``GET /api``: the routes, each with its methods (none for a WebSocket, marked
+    ``"websocket": true``) and the first line of its description."""
     out = []
     for route in request.app.routes:
-        if isinstance(route, Route) and route.path.startswith("/api/"):
+        if isinstance(route, (Route, WebSocketRoute)) and route.path.startswith("/api/"):
             doc = (route.endpoint.__doc__ or "").strip().splitlines()
-            out.append({"path": route.path, "methods": sorted(route.methods or ()), "about": doc[0] if doc else ""})
+            methods = sorted(route.methods or ()) if isinstance(route, Route) else []
+            websocket = isinstance(route, WebSocketRoute)
+            out.append({"path": route.path, "methods": methods, "websocket": websocket, "about": doc[0] if doc else ""})
     limits: Limits = request.app.state.limits
     return answer(
         {

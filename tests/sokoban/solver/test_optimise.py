@@ -134,6 +134,32 @@ def test_progress_sees_each_window():
     assert all(0 <= s.at < s.of for s in seen)
 
 
+def test_progress_reports_the_best_so_far_and_the_sweep():
+    level = parse_level(ROOM)
+    seen = []
+    r = optimise(level, "rRdrruLdlluRR", time_limit=None, window=1, progress=seen.append)
+    assert seen[0] == (4, 1, 0, 4, 13, 1, 0, 0.0, False)  # the input: 13 moves, 4 pushes; sweep 1
+    last = seen[-1]
+    assert (last.moves, last.pushes, last.improvements) == (r.moves, r.pushes, r.improvements) == (3, 2, 1)
+    assert last.sweep == 2  # the second sweep finds nothing more: the end (no time limit)
+    assert [s.sweep for s in seen] == sorted(s.sweep for s in seen)
+
+
+def test_progress_is_heard_inside_a_window_search():
+    # a wandering solution of a 20x20 room of 10 boxes: some windows' A* take many slices
+    g = generate_level(rows=20, cols=20, boxes=10, seed=1, pulls=1500)
+    seen = []
+
+    def stop_inside(status):
+        seen.append(status)
+        return len(seen) > 1 and seen[-2][:4] == status[:4]  # a second call in the same window
+
+    r = optimise(g.level, g.solution, time_limit=60, progress=stop_inside)
+    assert r.stopped == "interrupted" and replay(g.level, r.lurd).solved
+    windows = {(s.sweep, s.window, s.at, s.pushes) for s in seen}
+    assert r.searches <= len(windows) - 1  # the window it stopped in was not finished
+
+
 @pytest.mark.parametrize(
     "lurd, message",
     [

@@ -68,13 +68,23 @@ _VICINITY_MAX_NODES = 4 << 20
 
 
 class OptimiseStatus(NamedTuple):
-    """Where the optimiser is: the solution's pushes now, the window size, and the
-    window's first push of how many."""
+    """Where the optimiser is: the solution's pushes now, the window size, the window's
+    first push of how many, the solution's moves now, the sweep (from 1: a pass of windows
+    of every size over the whole solution; after one that changes nothing the searches'
+    caps are raised fourfold), the windows shortened so far,
+    the seconds spent compiling kernels so far (not charged to the time limit), and
+    whether a kernel is about to compile (the first run of an installation: seconds
+    that cannot be interrupted)."""
 
     pushes: int
     window: int
     at: int
     of: int
+    moves: int
+    sweep: int
+    improvements: int
+    compile_time: float
+    compiling: bool
 
 
 class _Found(NamedTuple):
@@ -86,8 +96,11 @@ class _Found(NamedTuple):
     compile_time: float = 0.0
 
 
-#: Called before each window; True stops the optimiser (``stopped == "interrupted"``).
+#: Called before each window and between slices of its searches (and just before a kernel's
+#: first compile); True stops the optimiser (``stopped == "interrupted"``).
 OptimiseProgress = Callable[[OptimiseStatus], bool | None]
+#: How a window's search reports: ``tell(compiling, compile_seconds)``; True stops it.
+_Tell = Callable[[bool, float], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,11 +163,19 @@ def _states(level: Level, pushes: list[tuple[int, int]]) -> list[State]:
 
 
 def _candidate(
-    level: Level, a: State, b: State, most: int, final: bool, expansions: int, seconds: float | None
+    level: Level,
+    a: State,
+    b: State,
+    most: int,
+    final: bool,
+    expansions: int,
+    seconds: float | None,
+    tell: _Tell | None = None,
 ) -> _Found:
     """At most ``most`` pushes from ``a`` to ``b``'s box layout (any solved position when
     ``final``), the player then able to walk to ``b.player``: the A*'s, capped at
-    ``expansions`` and ``seconds`` (its compile not counted)."""
+    ``expansions`` and ``seconds`` (its compile not counted). ``tell`` hears from the
+    A* between slices and may stop it (KeyboardInterrupt)."""
     if not final and a.boxes == b.boxes:
         return _Found([] if a.player == b.player or walk(level, a, b.player) is not None else None, False)
     goals = level.goals
@@ -170,6 +191,7 @@ def _candidate(
         memory=_WINDOW_MEMORY,
         fixed_slice=_SLICE,
         max_expansions=expansions,
+        progress=None if tell is None else lambda st, phase: tell(phase == "compiling", st.compile_time),
     )
     if res.stats.stopped == "interrupted":
         raise KeyboardInterrupt
@@ -204,11 +226,21 @@ def floor_codes(level: Level) -> FloorCodes:
     return FloorCodes(cells, code)
 
 
-def _vicinity(level: Level, codes: FloorCodes, states: list[State], i: int, k: int, final: bool, cap: int) -> _Found:
+def _vicinity(
+    level: Level,
+    codes: FloorCodes,
+    states: list[State],
+    i: int,
+    k: int,
+    final: bool,
+    cap: int,
+    tell: _Tell | None = None,
+) -> _Found:
     """The fewest moves from ``states[i]`` to ``states[k]`` (its boxes; its player too unless
     ``final``) moving only the boxes that move in between (at most :data:`VICINITY_BOXES`),
     the others standing still: a breadth-first search over moves of at most ``cap``
-    positions."""
+    positions. ``tell`` hears before the kernel's first compile and may stop it
+    (KeyboardInterrupt)."""
     stay = set(states[i].boxes).intersection(*(set(s.boxes) for s in states[i + 1 : k + 1]))
     moving = [b for b in states[i].boxes if b not in stay]
     target = [b for b in states[k].boxes if b not in stay]
@@ -231,6 +263,8 @@ def _vicinity(level: Level, codes: FloorCodes, states: list[State], i: int, k: i
     table = np.full(1 << (2 * cap - 1).bit_length(), -1, dtype=np.int32)
     kernel = K.vicinity_kernel.pick(cap)
     compiling = kernel is not K.vicinity_kernel.py_func and not kernel.signatures  # its first call compiles it
+    if compiling and tell is not None and tell(True, 0.0):
+        raise KeyboardInterrupt
     t0 = time.perf_counter()
     node = kernel(
         level.nbr,
@@ -284,9 +318,11 @@ def optimise(
     (then moves). ``window`` is the first window's size in pushes, ``expansions``
     the first cap of each window's A*; when a whole sweep finds nothing the cap is
     raised fourfold, while time is left. With ``time_limit`` None it stops after
-    the first sweep that finds nothing. Ctrl-C (or ``progress`` returning True)
-    stops it with the best so far. Raises ValueError when ``lurd`` does not solve
-    the level.
+    the first sweep that finds nothing. ``progress`` (an :data:`OptimiseProgress`) is
+    called from the optimising thread with an :class:`OptimiseStatus` before each
+    window and between slices of its searches (about every 4,096 expansions); Ctrl-C
+    (or ``progress`` returning True) stops it with the best so far. Raises ValueError
+    when ``lurd`` does not solve the level.
     """
     if window < 1 or expansions < 1:
         raise ValueError(f"window and expansions must be at least 1, got {window} and {expansions}")
@@ -338,13 +374,35 @@ class _Run:
     ) -> None:
         self.level, self.pushes, self.metric = level, pushes, metric
         self.deadline, self.progress = deadline, progress
-        self.searches = self.improvements = 0
+        self.searches = self.improvements = self.sweeps = 0
         self.compile_time = 0.0
+        self.window = self.at = 0  # the window being searched: its size and first push
         self.codes = floor_codes(level)
         #: windows (first position, last position, whether it is the end, pushes between) whose
         #: searches ended below their caps: a position that comes back makes another window
         self.settled: set[tuple[State, State, bool, int]] = set()
-        self.cost = self.key(len(pushes_to_lurd(level, level.start, pushes)), len(pushes))
+        self.moves = len(pushes_to_lurd(level, level.start, pushes))
+        self.cost = self.key(self.moves, len(pushes))
+        self.tell: _Tell | None = None if progress is None else self.report
+
+    def report(self, compiling: bool = False, compile_seconds: float = 0.0) -> bool:
+        """Tell ``progress`` where the run is (``compile_seconds``: the current search's, not yet
+        counted); True when it says stop."""
+        if self.progress is None:
+            return False
+        n = len(self.pushes)
+        status = OptimiseStatus(
+            n,
+            self.window,
+            self.at,
+            n,
+            self.moves,
+            self.sweeps,
+            self.improvements,
+            self.compile_time + compile_seconds,
+            compiling,
+        )
+        return bool(self.progress(status))
 
     def key(self, moves: int, pushes: int) -> tuple[int, int]:
         """What is compared: (moves, pushes) or (pushes, moves)."""
@@ -355,6 +413,7 @@ class _Run:
         one was shortened, and whether a search stopped at its cap."""
         changed = capped = False
         size = window
+        self.sweeps += 1
         while True:
             c, cut = self.round(size, cap)
             changed, capped = changed or c, capped or cut
@@ -374,16 +433,18 @@ class _Run:
             if left is not None and left <= 0:
                 raise _TimeUp
             n = len(self.pushes)
-            if self.progress is not None and self.progress(OptimiseStatus(n, size, i, n)):
+            self.window, self.at = size, i
+            if self.report():
                 raise KeyboardInterrupt
             k = min(i + size, n)
             window = (states[i], states[k], k == n, k - i)  # the same positions, as many pushes apart
             if window not in self.settled:
                 # fewer pushes, or (counting moves first) as many in another order
                 most = k - i - (self.metric == "pushes")
-                found = [_candidate(self.level, states[i], states[k], most, k == n, cap, left)]
+                found = [_candidate(self.level, states[i], states[k], most, k == n, cap, left, self.tell)]
                 if self.metric == "moves":  # and the fewest moves of the boxes that move here
-                    found.append(_vicinity(self.level, self.codes, states, i, k, k == n, cap * _VICINITY_PER_EXPANSION))
+                    nodes = cap * _VICINITY_PER_EXPANSION
+                    found.append(_vicinity(self.level, self.codes, states, i, k, k == n, nodes, self.tell))
                 self.searches += 1
                 self.compiled(sum(f.compile_time for f in found))
                 cut = any(f.capped for f in found)
@@ -407,9 +468,10 @@ class _Run:
     def replace(self, i: int, k: int, new: list[tuple[int, int]]) -> bool:
         """Put ``new`` in place of pushes ``i:k`` if the whole solution is then shorter."""
         pushes = self.pushes[:i] + new + self.pushes[k:]
-        cost = self.key(len(pushes_to_lurd(self.level, self.level.start, pushes)), len(pushes))
+        moves = len(pushes_to_lurd(self.level, self.level.start, pushes))
+        cost = self.key(moves, len(pushes))
         if cost >= self.cost:
             return False
-        self.pushes[:], self.cost = pushes, cost
+        self.pushes[:], self.cost, self.moves = pushes, cost, moves
         self.improvements += 1
         return True

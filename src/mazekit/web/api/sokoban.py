@@ -7,10 +7,11 @@ come only from the package's examples (``GET /api/sokoban/levels``) or from
 text sent in the request (XSB, run-length rows, or the assignment's map);
 never from a path.
 
-The solver runs in a worker thread through the app's solver slots, either
-blocking (``POST /api/sokoban/solve``) or over a WebSocket
-(``/api/sokoban/solve``) that streams its progress and can be stopped. The
-protocol and every JSON field are described in ``docs/playground/sokoban.md``.
+The solver and the optimiser run in a worker thread through the app's solver
+slots, either blocking (``POST /api/sokoban/solve``, ``POST
+/api/sokoban/optimise``) or over a WebSocket at the same path that streams the
+progress and can be stopped (one protocol for both, :func:`_run_socket`). The
+protocols and every JSON field are described in ``docs/playground/sokoban.md``.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import json
 import re
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from starlette.requests import Request
@@ -35,7 +36,7 @@ from ... import examples
 from ...errors import InputError
 from ...sokoban import Deadlocks, Level, State, format_level, replay, simulate, step
 from ...sokoban.rules import Game
-from ...sokoban.solver.optimise import Metric
+from ...sokoban.solver.optimise import Metric, OptimiseStatus, pushes_of
 from ._common import (
     ApiError,
     Busy,
@@ -47,7 +48,9 @@ from ._common import (
     field_bool,
     field_float,
     field_text,
+    log,
     pack,
+    read_body,
 )
 
 __all__ = [
@@ -379,11 +382,29 @@ def frames(level: Level, lurd: str) -> dict[str, Any]:
 # ----------------------------------------------------------------- solving
 
 
+def _clock(started: float, compile_time: float, time_limit: float, measured: bool) -> tuple[dict[str, Any], str]:
+    """A run's time against its limit, for the solver's and the optimiser's progress messages:
+    the fields ``elapsed`` (seconds since ``started``, compiling included; 0 before it starts),
+    ``time_limit``, ``used`` (what the limit counts: ``elapsed`` less ``compile_time``, at most
+    the limit) and ``fraction`` (``used / time_limit``, what the page's bar shows; None unless
+    ``measured``, a bar without a measure), and the phrase that says so."""
+    elapsed = time.perf_counter() - started if started else 0.0
+    used = min(time_limit, max(0.0, elapsed - compile_time))
+    fields = {
+        "elapsed": round(elapsed, 3),
+        "time_limit": time_limit,
+        "used": round(used, 3),
+        "fraction": round(used / time_limit, 3) if measured else None,
+    }
+    return fields, f"{used:.1f} s of the {time_limit:g} s time limit used (it may end sooner)"
+
+
 class _Watch:
     """What the solver's thread tells the event loop: phase and stats so far; the stop flag."""
 
-    def __init__(self) -> None:
+    def __init__(self, time_limit: float) -> None:
         self.stop = threading.Event()
+        self.time_limit = time_limit
         self.phase = "queued"
         self.started = 0.0
         self.nodes = 0
@@ -396,23 +417,25 @@ class _Watch:
         return self.stop.is_set()
 
     def message(self) -> dict[str, Any]:
-        elapsed = time.perf_counter() - self.started if self.started else 0.0
+        searching = self.phase == "searching"  # the time limit's share is known once the search reports
+        clock, limit_text = _clock(self.started, self.compile_time, self.time_limit, searching)
         text = {
             "queued": "waiting for a free solver slot",
             "preparing": "preparing the level (deadlock tables, distances)",
             "compiling": "compiling the solver (once per installation; later runs load it from the cache)",
-            "searching": f"searching: {self.nodes:,} states stored, {self.expanded:,} expanded",
+            "searching": f"searching: {self.nodes:,} states stored, {self.expanded:,} expanded · {limit_text}",
         }.get(self.phase, self.phase)
-        if self.phase == "preparing" and elapsed > 1.0:
+        if self.phase == "preparing" and clock["elapsed"] > 1.0:
             text += "; the first run also compiles some kernels (once per installation)"
         if self.stop.is_set():
             text = "stopping… " + text
         return {
             "type": "progress",
             "phase": self.phase,
-            "elapsed": round(elapsed, 3),
+            **clock,
             "nodes": self.nodes,
             "expanded": self.expanded,
+            "compile_time": round(self.compile_time, 3),
             "message": text,
         }
 
@@ -435,7 +458,7 @@ def solve_level(
     """
     from ...sokoban.solver import search_level
 
-    watch = watch or _Watch()
+    watch = watch or _Watch(time_limit)
     watch.started = time.perf_counter()
     b = board(ref, moves)
     if b.illegal is not None:
@@ -534,26 +557,51 @@ async def _send(ws: WebSocket, payload: dict[str, Any]) -> bool:
         return False
 
 
-async def _listen(ws: WebSocket, watch: _Watch) -> None:
-    """Read the client's messages while the solver runs: ``{"stop": true}`` (or leaving) stops it."""
+async def _close(ws: WebSocket) -> None:
+    if ws.client_state == WebSocketState.CONNECTED:
+        try:
+            await ws.close()
+        except RuntimeError:
+            pass
+
+
+class _Job(Protocol):
+    """What a socket's worker thread shares with the event loop: the stop flag, and the
+    progress message of the moment."""
+
+    stop: threading.Event
+
+    def message(self) -> dict[str, Any]: ...
+
+
+#: Reads a socket's first message (the JSON object, the limits, whether every slot is busy):
+#: the work to run in a solver slot (its answer the ``result`` message), the job it reports
+#: through, and the ``started`` message's fields. Bad input raises :class:`ApiError`.
+_Start = Callable[[dict[str, Any], Limits, bool], tuple[Callable[[], dict[str, Any]], _Job, dict[str, Any]]]
+
+
+async def _listen(ws: WebSocket, job: _Job, what: str) -> None:
+    """Read the client's messages while the work runs: ``{"stop": true}`` (or leaving) stops it."""
     while True:
         try:
             text = await ws.receive_text()
         except (WebSocketDisconnect, RuntimeError, KeyError):
-            watch.stop.set()
+            job.stop.set()
             return
         try:
             msg = json.loads(text)
         except ValueError:
             msg = None
         if isinstance(msg, dict) and msg.get("stop") is True:
-            watch.stop.set()
+            job.stop.set()
         else:
-            await _send(ws, {"type": "error", "error": 'expected {"stop": true} while the solver runs'})
+            await _send(ws, {"type": "error", "error": f'expected {{"stop": true}} while the {what} runs'})
 
 
-async def solve_socket(ws: WebSocket) -> None:
-    """``/api/sokoban/solve`` (WebSocket): solve with live progress; ``{"stop": true}`` stops."""
+async def _run_socket(ws: WebSocket, what: str, start: _Start) -> None:
+    """The sockets' protocol: read the request, answer ``started``, then a ``progress`` message
+    at once and every 0.25 s while the work runs in a solver slot, then the ``result`` (or an
+    ``error``: one line, never a traceback) and close. ``what`` names the work in messages."""
     await ws.accept()
     limits: Limits = ws.app.state.limits
     slots: SolverSlots = ws.app.state.slots
@@ -562,47 +610,26 @@ async def solve_socket(ws: WebSocket) -> None:
     except (WebSocketDisconnect, KeyError, RuntimeError):
         return
     try:
-        if len(raw) > limits.max_body:
-            raise ApiError(f"message is {len(raw)} characters; the limit is {limits.max_body}")
-        try:
-            body = json.loads(raw)
-        except ValueError as exc:
-            raise ApiError(f"malformed JSON: {exc}".splitlines()[0]) from None
-        if not isinstance(body, dict):
-            raise ApiError(f"expected a JSON object, got {_kind(body)}")
-        ref, moves, time_limit = _solve_request(body, limits)
-        board_now = board(ref, moves)
-        if board_now.illegal is not None:
-            raise ApiError(f"'moves': {board_now.illegal['message']}")
+        body = read_body(raw.encode("utf-8", "replace"), limits)
+        queued = slots.inside >= limits.solver_runs
+        work, job, started = start(body, limits, queued)
     except (ApiError, InputError, ValueError) as exc:
         await _send(ws, {"type": "error", "error": str(exc).splitlines()[0]})
-        await ws.close()
+        await _close(ws)
         return
-    watch = _Watch()
-    queued = slots.inside >= limits.solver_runs
-    watch.phase = "queued" if queued else "preparing"
-    await _send(
-        ws,
-        {
-            "type": "started",
-            "time_limit": time_limit,
-            "memory_mb": limits.solver_memory_mb,
-            "boxes": len(ref.level.start.boxes),
-            "queued": queued,
-        },
-    )
-    task = asyncio.ensure_future(slots.run(lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb, watch)))
-    listener = asyncio.ensure_future(_listen(ws, watch))
+    await _send(ws, {"type": "started", **started, "queued": queued})
+    task = asyncio.ensure_future(slots.run(work))
+    listener = asyncio.ensure_future(_listen(ws, job, what))
     try:
-        await _send(ws, watch.message())
+        await _send(ws, job.message())
         while True:
             done, _ = await asyncio.wait({task}, timeout=0.25)
             if done:
                 break
-            await _send(ws, watch.message())
+            await _send(ws, job.message())
     finally:
         if not task.done():  # cancelled (server shutting down): let the thread stop, then finish
-            watch.stop.set()
+            job.stop.set()
         listener.cancel()
     try:
         result = task.result()
@@ -611,41 +638,114 @@ async def solve_socket(ws: WebSocket) -> None:
     except (ApiError, InputError, ValueError) as exc:
         result = {"type": "error", "error": str(exc).splitlines()[0]}
     except Exception as exc:  # a bug: one line to the client, the traceback in the log
-        from ._common import log
-
-        log.exception("internal error in the Sokoban solver socket")
+        log.exception("internal error in the Sokoban %s socket", what)
         result = {"type": "error", "error": f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]}
     await _send(ws, result)
-    if ws.client_state == WebSocketState.CONNECTED:
-        try:
-            await ws.close()
-        except RuntimeError:
-            pass
+    await _close(ws)
+
+
+def _solve_start(
+    body: dict[str, Any], limits: Limits, queued: bool
+) -> tuple[Callable[[], dict[str, Any]], _Job, dict[str, Any]]:
+    ref, moves, time_limit = _solve_request(body, limits)
+    board_now = board(ref, moves)
+    if board_now.illegal is not None:
+        raise ApiError(f"'moves': {board_now.illegal['message']}")
+    watch = _Watch(time_limit)
+    watch.phase = "queued" if queued else "preparing"
+    started = {"time_limit": time_limit, "memory_mb": limits.solver_memory_mb, "boxes": len(ref.level.start.boxes)}
+    return lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb, watch), watch, started
+
+
+async def solve_socket(ws: WebSocket) -> None:
+    """``/api/sokoban/solve`` (WebSocket): solve with live progress; ``{"stop": true}`` stops."""
+    await _run_socket(ws, "solver", _solve_start)
 
 
 # ---------------------------------------------------------------- shortening
 
 
-def optimise_level(ref: LevelRef, lurd: str, metric: Metric, time_limit: float) -> dict[str, Any]:
+class _ShortenWatch:
+    """What the optimiser's thread tells the event loop: where it is and the best so far;
+    the stop flag."""
+
+    def __init__(self, time_limit: float, before: tuple[int, int], queued: bool) -> None:
+        self.stop = threading.Event()
+        self.time_limit = time_limit
+        self.before = before
+        self.phase = "queued" if queued else "shortening"
+        self.started = 0.0
+        moves, pushes = before
+        self.status = OptimiseStatus(pushes, 0, 0, pushes, moves, 0, 0, 0.0, False)
+
+    def progress(self, status: OptimiseStatus) -> bool:
+        self.status = status
+        self.phase = "compiling" if status.compiling else "shortening"
+        return self.stop.is_set()
+
+    def message(self) -> dict[str, Any]:
+        st, phase = self.status, self.phase
+        clock, limit_text = _clock(self.started, st.compile_time, self.time_limit, phase == "shortening")
+        before_moves, before_pushes = self.before
+        text = {
+            "queued": "waiting for a free solver slot",
+            "compiling": "compiling the searches (once per installation; later runs load them from the cache)",
+        }.get(phase, "shortening: starting")
+        if phase == "shortening" and st.sweep:
+            text = (
+                f"shortening: sweep {st.sweep}, windows of {st.window} pushes, at push {st.at + 1} of {st.of}"
+                f" · best so far {st.moves:,} moves, {st.pushes:,} pushes (from {before_moves:,}, {before_pushes:,})"
+                f" · {limit_text}"
+            )
+        if self.stop.is_set():
+            text = "stopping… " + text
+        return {
+            "type": "progress",
+            "phase": phase,
+            **clock,
+            "sweep": st.sweep,
+            "window": st.window,
+            "at": st.at,
+            "of": st.of,
+            "moves": st.moves,
+            "pushes": st.pushes,
+            "before_moves": before_moves,
+            "before_pushes": before_pushes,
+            "improvements": st.improvements,
+            "compile_time": round(st.compile_time, 3),
+            "message": text,
+        }
+
+
+def optimise_level(
+    ref: LevelRef, lurd: str, metric: Metric, time_limit: float, watch: _ShortenWatch | None = None
+) -> dict[str, Any]:
     """Shorten a solution of the level from its start (see :func:`mazekit.sokoban.solver.optimise`);
-    the answer's JSON. A string that is not a solution is an :class:`ApiError`."""
+    the answer's JSON. A string that is not a solution is an :class:`ApiError`. ``watch``
+    receives the progress and may stop it (the answer is then the best so far)."""
     from ...sokoban.solver import optimise
 
+    if watch is not None:
+        watch.started = time.perf_counter()
+        watch.phase = "shortening"
     try:
-        res = optimise(ref.level, lurd, metric=metric, time_limit=time_limit)
+        res = optimise(
+            ref.level, lurd, metric=metric, time_limit=time_limit, progress=None if watch is None else watch.progress
+        )
     except ValueError as exc:
         raise ApiError(f"'lurd': {exc}") from None
     gained = (res.before_moves - res.moves, res.before_pushes - res.pushes)
     took = f"{res.time:.1f} s"
     if res.compile_time >= 0.5:
         took += f" ({res.compile_time:.0f} s of it compiling the solver, once per installation)"
-    if gained == (0, 0):
+    counts = f"{res.before_moves} \u2192 {res.moves} moves, {res.before_pushes} \u2192 {res.pushes} pushes"
+    if res.stopped == "interrupted":
+        found = "nothing shorter found" if gained == (0, 0) else f"the best so far: {counts}"
+        message = f"stopped after {took}; {found}"
+    elif gained == (0, 0):
         message = f"nothing shorter found in {took}: {res.moves} moves, {res.pushes} pushes"
     else:
-        message = (
-            f"shortened in {took}: {res.before_moves} \u2192 {res.moves} moves, "
-            f"{res.before_pushes} \u2192 {res.pushes} pushes"
-        )
+        message = f"shortened in {took}: {counts}"
     return {
         "lurd": res.lurd,
         "moves": res.moves,
@@ -661,19 +761,42 @@ def optimise_level(ref: LevelRef, lurd: str, metric: Metric, time_limit: float) 
     }
 
 
-@endpoint
-async def optimise_route(request: Request, body: dict[str, Any]) -> Response:
-    """``POST /api/sokoban/optimise``: shorten a solution (blocking, in a solver slot)."""
-    limits: Limits = request.app.state.limits
+def _optimise_request(body: Mapping[str, Any], limits: Limits) -> tuple[LevelRef, str, Metric, float]:
     ref = read_level(body, limits)
     lurd = read_moves(body, "lurd")
     name = field_text(body, "metric", "moves", max_len=10)
     if name not in ("moves", "pushes"):
         raise ApiError(f"'metric' must be 'moves' or 'pushes', got {name!r}")
     metric: Metric = "pushes" if name == "pushes" else "moves"
-    time_limit = _time_limit(body, limits)
+    return ref, lurd, metric, _time_limit(body, limits)
+
+
+@endpoint
+async def optimise_route(request: Request, body: dict[str, Any]) -> Response:
+    """``POST /api/sokoban/optimise``: shorten a solution (blocking, in a solver slot)."""
+    ref, lurd, metric, time_limit = _optimise_request(body, request.app.state.limits)
     slots: SolverSlots = request.app.state.slots
     return answer(await slots.run(lambda: optimise_level(ref, lurd, metric, time_limit)))
+
+
+def _optimise_start(
+    body: dict[str, Any], limits: Limits, queued: bool
+) -> tuple[Callable[[], dict[str, Any]], _Job, dict[str, Any]]:
+    ref, lurd, metric, time_limit = _optimise_request(body, limits)
+    try:
+        pushes = len(pushes_of(ref.level, lurd))  # a string that is not a solution: an error before "started"
+    except ValueError as exc:
+        raise ApiError(f"'lurd': {exc}") from None
+    watch = _ShortenWatch(time_limit, (len(lurd), pushes), queued)
+    started = {"time_limit": time_limit, "metric": metric, "before_moves": len(lurd), "before_pushes": pushes}
+    return lambda: {"type": "result", **optimise_level(ref, lurd, metric, time_limit, watch)}, watch, started
+
+
+async def optimise_socket(ws: WebSocket) -> None:
+    """``/api/sokoban/optimise`` (WebSocket): shorten with live progress; ``{"stop": true}`` stops.
+
+    A stop answers the best solution found so far."""
+    await _run_socket(ws, "optimiser", _optimise_start)
 
 
 # ---------------------------------------------------------------- warm-up
@@ -700,4 +823,5 @@ ROUTES: list[BaseRoute] = [
     Route("/api/sokoban/solve", solve_route, methods=["POST"]),
     Route("/api/sokoban/optimise", optimise_route, methods=["POST"]),
     WebSocketRoute("/api/sokoban/solve", solve_socket),
+    WebSocketRoute("/api/sokoban/optimise", optimise_socket),
 ]

@@ -24,12 +24,11 @@ const S = {
   moves: "",          // the current move string
   undo: [], redo: [], // actions: {kind: "move", ch} | {kind: "set", before, after}
   answer: null,       // the last /api/sokoban/state answer shown
-  ws: null,           // the solver's socket while it runs
+  ws: null,           // the solver's or the optimiser's socket while it runs
   solution: null,     // {base, full, frames, moves, pushes, label} while a solution is shown
-  shortening: false,  // while the optimiser runs
 };
 
-const statusLine = $("#status"), solverLine = $("#solver-status");
+const statusLine = $("#status"), solverLine = $("#solver-status"), solverBar = $("#solver-bar");
 const collSel = $("#collection"), levelSel = $("#level");
 const view = new GridView($("#board"), { maxWidth: 640, maxHeight: 520, maxCell: 56 });
 const LEGEND = [
@@ -266,45 +265,70 @@ function restart() {
   if (S.moves) { setMoves(""); enqueue(async () => status(statusLine, "Restarted: undo (U) brings the moves back.")); }
 }
 
-// ---------------------------------------------------------------- the solver (WebSocket)
+// ---------------------------------------------------------------- the solver and the optimiser (WebSockets)
 function setSolving(on) {
-  $("#solve").disabled = on; $("#stop").disabled = !on;
+  $("#solve").disabled = on; $("#stop").disabled = !on; $("#shorten").disabled = on;
+  if (!on) showBar(undefined);
+}
+
+/** The bar under the solver's line: `fraction` in [0, 1], null while there is no measure yet
+ *  (an indeterminate bar), undefined to hide it; `label` says what it measures. */
+function showBar(fraction, label = "") {
+  solverBar.classList.toggle("hidden", fraction === undefined);
+  if (fraction === null || fraction === undefined) solverBar.removeAttribute("value");
+  else solverBar.value = Math.min(1, Math.max(0, fraction));
+  solverBar.title = label;
+  solverBar.setAttribute("aria-valuetext", label);
+}
+
+/** Run a job over the WebSocket at `path` (the solver's protocol): send `body`, hand the
+ *  `started`, `progress` and `result` messages to `on`; an error goes to the solver's line.
+ *  The bar shows the share of the time limit used (`fraction` of a progress message; no
+ *  measure before the first, or while queued, preparing or compiling) and goes at the end.
+ *  Stop sends {"stop": true}; `what` names the job in messages. */
+function runSocket(path, body, what, on) {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`);
+  let finished = false;
+  S.ws = ws; setSolving(true);
+  status(solverLine, `connecting to the ${what}…`);
+  ws.onopen = () => ws.send(JSON.stringify(body));
+  ws.onmessage = async (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.type === "error") {
+      finished = true; showBar(undefined);
+      status(solverLine, m.error, "error");
+      return;
+    }
+    if (m.type === "started") showBar(null, "starting");
+    else if (m.type === "progress") showBar(m.fraction, m.fraction === null ? m.phase : `${m.used.toFixed(1)} s of the ${m.time_limit} s time limit used`);
+    else if (m.type === "result") { finished = true; showBar(undefined); }
+    if (on[m.type]) await on[m.type](m);
+  };
+  ws.onerror = () => { if (!finished) status(solverLine, `the ${what}'s connection failed (is the server still running?)`, "error"); };
+  ws.onclose = () => {
+    if (S.ws === ws) { S.ws = null; setSolving(false); }
+    if (!finished && solverLine.className.indexOf("error") < 0) status(solverLine, `the ${what}'s connection closed before an answer`, "error");
+  };
 }
 
 function solve() {
   if (S.ws || !S.answer) return;
   closeSolution();
-  const tl = Math.max(1, +$("#time-limit").value || 10);
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/sokoban/solve`);
-  const ref = levelRef(), from = S.moves, key = levelKey();
-  let finished = false;
-  S.ws = ws; setSolving(true);
-  status(solverLine, "connecting to the solver…");
-  ws.onopen = () => ws.send(JSON.stringify({ level: ref, moves: from, time_limit: tl }));
-  ws.onmessage = async (ev) => {
-    const m = JSON.parse(ev.data);
-    if (m.type === "started") {
-      status(solverLine, m.queued ? "waiting for a free solver slot…" : `solver started (time limit ${m.time_limit} s)`);
-    } else if (m.type === "progress") {
-      status(solverLine, `${m.message} · ${m.elapsed.toFixed(1)} s`);
+  const tl = Math.max(1, +$("#time-limit").value || 10), key = levelKey();
+  runSocket("/api/sokoban/solve", { level: levelRef(), moves: S.moves, time_limit: tl }, "solver", {
+    started: (m) => status(solverLine, m.queued ? "waiting for a free solver slot…" : `solver started (time limit ${m.time_limit} s)`),
+    progress: (m) => {
+      status(solverLine, m.fraction === null ? `${m.message} · ${m.elapsed.toFixed(1)} s` : m.message);
       stats($("#solver-stats"), [["elapsed", `${m.elapsed.toFixed(1)} s`], ["states stored", fmt(m.nodes)], ["expanded", fmt(m.expanded)]]);
-    } else if (m.type === "error") {
-      finished = true;
-      status(solverLine, m.error, "error");
-    } else if (m.type === "result") {
-      finished = true;
+    },
+    result: async (m) => {
       stats($("#solver-stats"), [["time", `${m.time.toFixed(2)} s`], ["states stored", fmt(m.nodes)], ["expanded", fmt(m.expanded)],
         ...(m.compile_time > 0.5 ? [["of which compiling", `${m.compile_time.toFixed(1)} s`]] : []),
         ...(m.solved ? [["solution", `${fmt(m.moves)} moves, ${fmt(m.pushes)} pushes`]] : [])]);
       status(solverLine, m.message, m.solved ? "good" : (m.stopped === "interrupted" ? "" : "error"));
       if (m.solved && m.lurd && key === levelKey()) await showSolution(m);
-    }
-  };
-  ws.onerror = () => { if (!finished) status(solverLine, "the solver's connection failed (is the server still running?)", "error"); };
-  ws.onclose = () => {
-    if (S.ws === ws) { S.ws = null; setSolving(false); }
-    if (!finished && solverLine.className.indexOf("error") < 0) status(solverLine, "the solver's connection closed before an answer", "error");
-  };
+    },
+  });
 }
 
 function stopSolver() {
@@ -316,30 +340,35 @@ function stopSolver() {
 
 // ---------------------------------------------------------------- shortening a solution
 /** Ask the optimiser for a shorter solution than `full` (moves from the start that solve the
- *  level) and play it back; `whose` names it in the status line. */
-async function shorten(full, whose) {
-  if (S.ws || S.shortening) return;
-  const tl = Math.max(1, +$("#time-limit").value || 10), key = levelKey(), ref = levelRef();
-  S.shortening = true; $("#solve").disabled = true; $("#shorten").disabled = true;
-  status(solverLine, `shortening ${whose}: the solver's searches over windows of it, up to ${tl} s (the first run of an installation compiles them first)…`);
-  let r;
-  try {
-    r = await api("/api/sokoban/optimise", { level: ref, lurd: full, time_limit: tl });
-  } catch (e) {
-    status(solverLine, e.message, "error");
-    return;
-  } finally {
-    S.shortening = false; $("#solve").disabled = Boolean(S.ws); $("#shorten").disabled = false;
-  }
-  const shorter = r.moves < r.before_moves || r.pushes < r.before_pushes;
-  stats($("#solver-stats"), [["before", `${fmt(r.before_moves)} moves, ${fmt(r.before_pushes)} pushes`],
-    ["after", `${fmt(r.moves)} moves, ${fmt(r.pushes)} pushes`], ["time", `${r.time.toFixed(1)} s`],
-    ["windows shortened", fmt(r.improvements)]]);
-  status(solverLine, `${whose[0].toUpperCase()}${whose.slice(1)}: ${r.message}${r.stopped === "time" ? " (more time may find more)" : ""}`, shorter ? "good" : "");
-  if (shorter && key === levelKey()) {
-    closeSolution();
-    await showSolution({ from: "", from_moves: 0, lurd: r.lurd, moves: r.moves, label: "The shortened solution" });
-  }
+ *  level) over its socket, with a bar of the time limit used and Stop keeping the best so far;
+ *  play the result back. `whose` names it in the status line. */
+function shorten(full, whose) {
+  if (S.ws || !S.answer) return;
+  const tl = Math.max(1, +$("#time-limit").value || 10), key = levelKey();
+  const Whose = `${whose[0].toUpperCase()}${whose.slice(1)}`;
+  runSocket("/api/sokoban/optimise", { level: levelRef(), lurd: full, time_limit: tl }, "optimiser", {
+    started: (m) => {
+      stats($("#solver-stats"), [["moves", fmt(m.before_moves)], ["pushes", fmt(m.before_pushes)]]);
+      status(solverLine, m.queued ? "waiting for a free solver slot…"
+        : `shortening ${whose} (${fmt(m.before_moves)} moves, ${fmt(m.before_pushes)} pushes) for up to ${m.time_limit} s…`);
+    },
+    progress: (m) => {
+      status(solverLine, m.message);
+      stats($("#solver-stats"), [["moves", `${fmt(m.before_moves)} → ${fmt(m.moves)}`], ["pushes", `${fmt(m.before_pushes)} → ${fmt(m.pushes)}`],
+        ["windows shortened", fmt(m.improvements)], ["elapsed", `${m.elapsed.toFixed(1)} s`]]);
+    },
+    result: async (r) => {
+      const shorter = r.moves < r.before_moves || r.pushes < r.before_pushes;
+      stats($("#solver-stats"), [["before", `${fmt(r.before_moves)} moves, ${fmt(r.before_pushes)} pushes`],
+        ["after", `${fmt(r.moves)} moves, ${fmt(r.pushes)} pushes`], ["time", `${r.time.toFixed(1)} s`],
+        ["windows shortened", fmt(r.improvements)]]);
+      status(solverLine, `${Whose}: ${r.message}${r.stopped === "time" ? " (more time may find more)" : ""}`, shorter ? "good" : "");
+      if (shorter && key === levelKey()) {
+        closeSolution();
+        await showSolution({ from: "", from_moves: 0, lurd: r.lurd, moves: r.moves, label: "The shortened solution" });
+      }
+    },
+  });
 }
 
 // ---------------------------------------------------------------- playing a solution back
