@@ -177,21 +177,27 @@ def hot_table_kernel(floor, off, goals, hot, reach, queue):  # type: ignore[no-u
 
 
 @njit
+def cut_off_kernel(hot, goalm, cells, x, i):  # type: ignore[no-untyped-def]
+    """How many boxes but box ``i``, each off a goal, a box on ``x`` cuts off every goal (by the
+    table of :func:`hot_table_kernel`)."""
+    m = 0
+    for j in range(cells.shape[0]):
+        y = cells[j]
+        if j != i and goalm[y] == 0 and hot[x, y] != 0:
+            m += 1
+    return m
+
+
+@njit
 def hotspots_kernel(hot, goalm, cells):  # type: ignore[no-untyped-def]
     """The hotspot feature: ``(boxes that cut another box off a goal-less cell from every goal,
     the box among them that cuts off the most (index into cells; -1 when none))``, by the
     table of :func:`hot_table_kernel`; a box on a goal is never counted as cut off."""
-    nb = cells.shape[0]
     nhot = 0
     best = -1
     most = 0
-    for i in range(nb):
-        x = cells[i]
-        m = 0
-        for j in range(nb):
-            y = cells[j]
-            if j != i and goalm[y] == 0 and hot[x, y] != 0:
-                m += 1
+    for i in range(cells.shape[0]):
+        m = cut_off_kernel(hot, goalm, cells, cells[i], i)
         if m > 0:
             nhot += 1
             if m > most:
@@ -204,15 +210,16 @@ def hotspots_kernel(hot, goalm, cells):  # type: ignore[no-untyped-def]
 def cool_cells_kernel(hot, goalm, cells, i, want):  # type: ignore[no-untyped-def]
     """``want[z] = 1`` for each cell ``z`` where box ``i`` would cut no other box (off its
     goal) off every goal, by the hotspot table; 0 elsewhere."""
-    nb = cells.shape[0]
     for z in range(want.shape[0]):
-        ok = 1
-        for j in range(nb):
-            if j != i and goalm[cells[j]] == 0 and hot[z, cells[j]] != 0:
-                ok = 0
-                break
-        want[z] = ok
+        want[z] = 1 if cut_off_kernel(hot, goalm, cells, z, i) == 0 else 0
     return 0
+
+
+@njit
+def hot_count_kernel(on, hot, goalm, cells):  # type: ignore[no-untyped-def]
+    """The hotspot feature of :func:`feature_cell_kernel`: :func:`hotspots_kernel`'s count, or 0
+    when the feature is off (``on`` 0)."""
+    return hotspots_kernel(hot, goalm, cells)[0] if on != 0 else 0
 
 
 @njit
@@ -1430,7 +1437,7 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
         if s.fess != 0:
             for j in range(nb):
                 sc.boxat[sc.cells[j]] = j
-            nhot = hotspots_kernel(board.hot, board.goalm, sc.cells)[0] if s.hot_feature != 0 else 0
+            nhot = hot_count_kernel(s.hot_feature, board.hot, board.goalm, sc.cells)
             cell = feature_cell_kernel(
                 board.floor, sc.boxat, board.off, board.goals, board.garea, board.forder, board.fstart, gs.mark,
                 gs.stamp, sc.queue, nhot,
@@ -1556,7 +1563,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         pcell = 0
         if s.fess != 0 and s.move_weight > 0:
-            nhot = hotspots_kernel(hot, goalm, cells)[0] if s.hot_feature != 0 else 0
+            nhot = hot_count_kernel(s.hot_feature, hot, goalm, cells)
             pcell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot)
         restricted = False
         if s.corrals != 0 and s.backward == 0:
@@ -1688,7 +1695,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                             met = lookup_kernel(otable, ohash, oplayer, oboxes, key, sorted_cells, pl)
                             cell = 0
                             if s.fess != 0 and met < 0:
-                                nhot = hotspots_kernel(hot, goalm, cells)[0] if s.hot_feature != 0 else 0
+                                nhot = hot_count_kernel(s.hot_feature, hot, goalm, cells)
                                 cell = feature_cell_kernel(
                                     floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot
                                 )
@@ -1771,8 +1778,9 @@ def oop_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-
 @njit
 def advisor_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[no-untyped-def]
     """Phase 3, an advisor's move: the box on ``c`` goes all the way to the cell ``tgt`` the
-    advisor chose for it (a goal, :func:`pack_advice_kernel`, or a cell that joins regions,
-    :func:`conn_advice_kernel`) when a lone-box search of at most ``bound`` (box cell, side)
+    advisor chose for it (a goal, :func:`pack_advice_kernel`; a cell that joins regions,
+    :func:`conn_advice_kernel`; or a cell out of the way or out of plan no more,
+    :func:`hot_advice_kernel`, :func:`oop_advice_kernel`) when a lone-box search of at most ``bound`` (box cell, side)
     states finds the way: ``(cell, player, pushes)``, pushes 0 otherwise."""
     steps = goal_macro_kernel(
         board.floor, board.dead, sc.boxat, board.off, board.garea, -1, c, player, tgt, gs.vis, gs.stamp, gs.qbox,
