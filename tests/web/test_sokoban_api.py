@@ -14,20 +14,12 @@ from starlette.websockets import WebSocketDisconnect
 from mazekit import examples
 from mazekit.sokoban import format_level, generate_level, parse_levels, replay
 from mazekit.web.api.sokoban import collection
+from tests.conftest import DATA
 
 LEVELS = parse_levels(examples.read_text("sokoban/mazekit.xsb"))
 ASSIGNMENT = examples.read_text("sokoban/assignment.txt")
-# unsolvable (a 2x2 block of boxes off the goals), which only a long search shows
-HARD = """\
-##########################
-#@                       #
-#  $ $ $ $ $ $ $ $ $ $   #
-#           $$           #
-#           $$           #
-#  ..........    ....    #
-#                        #
-##########################
-"""
+#: A long run: unsolvable, but only a search to the time limit shows it (see the file).
+HARD = (DATA / "sokoban" / "slow.xsb").read_text()
 
 
 def state(client, moves, level=None, **extra):

@@ -5,20 +5,10 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from mazekit import examples
+from tests.conftest import DATA
 
-#: The API tests' long run: 14 boxes in an open room, four of them a 2x2 block off goals (the page
-#: says at once that it cannot be solved); the solver does not look for that in its start
-#: position and searches to its time limit.
-HARD = """\
-##########################
-#@                       #
-#  $ $ $ $ $ $ $ $ $ $   #
-#           $$           #
-#           $$           #
-#  ..........    ....    #
-#                        #
-##########################
-"""
+#: A long run: unsolvable, but only a search to the time limit shows it (see the file).
+HARD = (DATA / "sokoban" / "slow.xsb").read_text()
 
 PURPLE_PIXELS = """() => {
   const cv = document.querySelector('#board'), ctx = cv.getContext('2d');

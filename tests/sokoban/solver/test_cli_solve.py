@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mazekit.cli import main
 from mazekit.sokoban import parse_levels, replay
+from tests.conftest import DATA
 
 LEVELS = """\
 ; 1
@@ -75,16 +76,7 @@ HARD = """\
 #@ $ .#
 #######
 
-; unsolvable: a 2x2 block of boxes can never move, which only exhausting the other boxes' moves shows
-##########################
-#@                       #
-#  $ $ $ $ $ $ $ $ $ $   #
-#           $$           #
-#           $$           #
-#  ..........    ....    #
-#                        #
-##########################
-"""
+""" + (DATA / "sokoban" / "slow.xsb").read_text()
 
 
 def test_ctrl_c_prints_what_was_solved_and_exits_130(tmp_path):

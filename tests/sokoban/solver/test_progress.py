@@ -6,19 +6,11 @@ import time
 
 from mazekit.sokoban import parse_level, replay
 from mazekit.sokoban.solver import search_level
+from tests.conftest import DATA
 
 MEDIUM = "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########"
-# unsolvable (a 2x2 block of boxes off the goals), which only a long search shows
-HARD = """\
-##########################
-#@                       #
-#  $ $ $ $ $ $ $ $ $ $   #
-#           $$           #
-#           $$           #
-#  ..........    ....    #
-#                        #
-##########################
-"""
+#: A long run: unsolvable, but only a search to the time limit shows it (see the file).
+HARD = (DATA / "sokoban" / "slow.xsb").read_text()
 
 
 def test_progress_changes_nothing():

@@ -109,6 +109,30 @@ def test_unsolvable_and_limits():
     assert tiny_memory.solution is None and tiny_memory.stats.stopped == "memory"
 
 
+BLOCKED = """\
+##########################
+#@                       #
+#  $ $ $ $ $ $ $ $ $ $   #
+#           $$           #
+#           $$           #
+#  ..........    ....    #
+#                        #
+##########################
+"""
+
+
+def test_a_start_frozen_off_the_goals_stops_at_once():
+    # a 2x2 block of boxes off the goals can never move: no search, whatever the other boxes do
+    for optimal in (False, True):
+        res = search_level(parse_level(BLOCKED), time_limit=60, optimal=optimal)
+        assert res.solution is None and res.stats.stopped == "unsolvable"
+        assert res.stats.expanded == 0 and res.stats.time - res.stats.compile_time < 1
+    # the same block on goals is no deadlock: the box beside it still goes home
+    on_goals = parse_level("#######\n#@ $ .#\n# **  #\n# **  #\n#######")
+    res = search_level(on_goals, time_limit=10)
+    assert res.solution is not None and res.solution.lurd == "rRR"
+
+
 def test_the_solver_reads_engine_levels_and_problems_only():
     level = parse_level("#######\n#@ $ .#\n#######")
     p = as_problem(level)

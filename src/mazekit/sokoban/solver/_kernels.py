@@ -1404,7 +1404,10 @@ def initial_key_kernel(s, h):  # type: ignore[no-untyped-def]
 @njit
 def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[no-untyped-def]
     """Normalise, deduplicate and open the roots (the pool's first ``ctr[C_ROOTS]``
-    entries, sorted boxes and raw player); SOLVED when one is a goal or met."""
+    entries, sorted boxes and raw player); SOLVED when one is a goal or met. A root
+    with no matching, or (forward) a freeze deadlock already, is not opened: a start
+    that is dead from the first push leaves the search nothing, and it stops at once
+    as unsolvable instead of searching the other boxes' moves to its time limit."""
     nb = sc.cells.shape[0]
     n = 0
     for r in range(ctr[C_ROOTS]):
@@ -1413,8 +1416,13 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
             sc.boxat[sc.cells[j]] = j
         ctr[C_STAMP] += 1
         pl = flood_min_kernel(board.floor, sc.boxat, board.off, pool.player[r], ctr[C_STAMP], sc.mark, sc.queue)
+        frozen = s.backward == 0 and frozen_after_kernel(
+            board.floor, board.dead, board.goalm, board.goals, board.off, sc.boxat, sc.cells, sc.fz, sc.queue
+        )
         for j in range(nb):
             sc.boxat[sc.cells[j]] = -1
+        if frozen:
+            continue
         h = hungarian_kernel(sc.cells, board.dist, asg.u, asg.v, asg.p, asg.way, asg.minv, asg.used)
         if h >= BIG:
             continue
