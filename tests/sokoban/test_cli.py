@@ -253,3 +253,36 @@ def test_optimise_prints_a_shorter_solution_and_refuses_a_non_solution(tmp_path,
         assert not (tmp_path / "bad.txt").exists()
     assert main(["sokoban", "optimise", str(gen), sol, "--time-limit", "0"]) == 2
     assert "--time-limit" in capsys.readouterr().err
+
+
+def test_optimise_status_line_says_the_best_so_far_and_the_sweep(tmp_path, monkeypatch, capsys):
+    """The status line while ``sokoban optimise`` works: the best solution so far (first, so a
+    narrow terminal keeps it) and where the sweep is, as the playground says it."""
+    import re
+
+    from mazekit.cli import _progress, sokoban_optimise
+
+    notes = []
+
+    class Recording(_progress.Progress):
+        def update(self, done=None, *, note=None, share=None, label=None):
+            if note is not None:
+                notes.append(note)
+            super().update(done, note=note, share=share, label=label)
+
+    monkeypatch.setattr(sokoban_optimise, "Progress", Recording)
+    gen = tmp_path / "gen.xsb"
+    assert main(["sokoban", "generate", "-s", "9x9", "-b", "3", "--seed", "5", "-o", str(gen)]) == 0
+    sol = next(line.split(": ", 1)[1] for line in gen.read_text().splitlines() if line.startswith("; a solution: "))
+    assert main(["sokoban", "optimise", str(gen), sol, "--time-limit", "30"]) == 0
+    capsys.readouterr()
+    line = re.compile(
+        r"best so far (\d+) moves, (\d+) pushes \(from (\d+) moves\)  sweep (\d+), windows of (\d+) pushes,"
+        r" at push (\d+) of (\d+)$"
+    )
+    seen = [line.match(n) for n in notes]
+    assert notes and all(seen), notes
+    moves = [int(m[1]) for m in seen]
+    assert moves == sorted(moves, reverse=True) and all(int(m[3]) == len(sol) for m in seen)
+    assert moves[-1] < moves[0]  # it shortened while the line showed it
+    assert all(1 <= int(m[6]) <= int(m[7]) for m in seen)

@@ -61,10 +61,15 @@ def run_optimise(args: argparse.Namespace) -> int:
     levels, _ = load_levels(read_input(args.file))
     level = levels[pick_level(levels, args.level)]
     lurd = _lurd_arg(args.lurd)
-    bar = Progress("optimising", unit="pushes", quiet=args.quiet)
+    bar = Progress("optimising", quiet=args.quiet)
+    before = len("".join(ch for ch in lurd if not ch.isspace()))
 
     def hook(status: Any) -> None:
-        bar.update(note=f"{status.pushes} pushes, windows of {status.window} at push {status.at + 1}")
+        # the best so far first (a narrow terminal cuts the line's end), then where the sweep is
+        bar.update(
+            note=f"best so far {status.moves:,} moves, {status.pushes:,} pushes (from {before:,} moves)"
+            f"  sweep {status.sweep}, windows of {status.window} pushes, at push {status.at + 1} of {status.of}"
+        )
 
     with bar, bar.ticking():
         if not (K.search_kernel.is_cached() and EK.vicinity_kernel.is_cached()):
