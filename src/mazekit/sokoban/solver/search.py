@@ -732,9 +732,14 @@ class _Search:
             bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
             roots = _regions(prob, prob.goals)
             if roots:
-                # the corral test runs forward only; the feature space too
+                # the corral test runs forward only; the feature space and the macros too (the
+                # backward direction has no goal areas: strict packing's goal step read past them)
                 back = settings._replace(
-                    backward=1, goal_player=_min_region_cell(prob, prob.boxes, prob.player), fess=0, corral_nodes=0
+                    backward=1,
+                    goal_player=_min_region_cell(prob, prob.boxes, prob.player),
+                    fess=0,
+                    corral_nodes=0,
+                    macros=0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
         self.dirs = [self.fwd] if self.bwd is None else [self.fwd, self.bwd]
