@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mazekit import _jit
 from mazekit.sokoban import Level, State, parse_level, parse_levels, replay, step
@@ -491,3 +492,45 @@ def test_the_compile_clock_counts_numba_compiles():
     before = _jit.compile_seconds()
     assert kernel.compiled()(21) == 42
     assert _jit.compile_seconds() > before
+
+
+#: Any settings of one search (the advisors' and corral test's bounds kept small).
+any_options = st.builds(
+    SearchOptions,
+    weight=st.integers(1, 12),
+    corrals=st.booleans(),
+    bidirectional=st.booleans(),
+    macros=st.booleans(),
+    strict_packing=st.booleans(),
+    fess=st.booleans(),
+    backward_share=st.sampled_from([0.25, 0.5, 0.75]),
+    corral_nodes=st.sampled_from([0, 8, 64]),
+    corral_boxes=st.integers(1, 10),
+    corral_grow=st.integers(0, 2),
+    player_penalty=st.integers(0, 3),
+    move_weight=st.sampled_from([0, 1, 1000]),
+    pack_advisor=st.sampled_from([0, 50]),
+    conn_advisor=st.sampled_from([0, 50]),
+    hot_advisor=st.sampled_from([0, 50]),
+    oop_advisor=st.sampled_from([0, 50]),
+    hot_feature=st.booleans(),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tiny_sokoban_levels, any_options)
+def test_every_combination_of_options_is_sound_and_complete(level, options):
+    # uncompiled, so that an index past an array's end raises (compiled kernels do not check), and
+    # in fixed slices, so that the run does not depend on the clock; strict packing may cut the
+    # forward search short, never the verdict: the backward one goes on
+    from mazekit.sokoban.solver.search import _search_one
+
+    expected = brute_force_pushes(level)
+    with jit_mode("never"):
+        res = _search_one(as_problem(level), options, time_limit=None, fixed_slice=1)
+    if res.solution is not None:
+        assert expected is not None and replay(level, res.solution.lurd).solved
+    elif res.stats.stopped == "unsolvable":
+        assert expected is None, (options, expected)
+    else:
+        assert options.strict_packing and not options.bidirectional, res.stats
