@@ -16,7 +16,7 @@ from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.search import goal_areas
 from tests.sokoban.conftest import portfolio_with, rows_level
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
-from tests.strategies import tiny_sokoban_levels
+from tests.strategies import sokoban_rooms, tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
 
@@ -154,3 +154,65 @@ def test_microban_153_the_level_the_best_first_search_misses():
     level = parse_levels(path.read_bytes())[152]
     res = search_level(level, portfolio=portfolio_with(fess=True), time_limit=120)
     assert res.solution is not None and replay(level, res.solution.lurd).solved
+
+
+#: Three rooms: the top two joined by a doorway (d), each joined to the bottom one by a
+#: corridor (t, and d again), and a dead-end corridor (e) off the top right one.
+ROOMS = [
+    "###########",
+    "#$  #   ###",
+    "# @ d   ee#",
+    "#   #   ###",
+    "##t###d####",
+    "##t###d####",
+    "#.       ##",
+    "#        ##",
+    "###########",
+]
+
+
+def test_tunnels_are_passages_between_two_rooms():
+    from mazekit.sokoban.solver.search import tunnels
+
+    prob = as_problem(rows_level([row.replace("t", " ").replace("d", " ").replace("e", " ") for row in ROOMS]))
+    t = tunnels(prob)
+    label: dict[str, set[int]] = {}
+    for r, row in enumerate(ROOMS):
+        for c, ch in enumerate(row):
+            label.setdefault(ch, set()).add(int(t[(r + 1) * prob.width + (c + 1)]))  # padded by one cell
+    assert label["e"] == label[" "] == label["#"] == label["$"] == label["."] == {-1}
+    assert len(label["t"]) == 1 and -1 not in label["t"]
+    assert len(label["d"]) == 2 and -1 not in label["d"] and not label["d"] & label["t"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(tiny_sokoban_levels | sokoban_rooms)
+def test_blocked_tunnels_match_a_reference(level):
+    from mazekit.sokoban.solver.search import tunnels
+
+    prob = as_problem(level)
+    t = tunnels(prob)
+    cells = np.array(sorted(int(b) for b in prob.boxes), dtype=np.int64)
+    want = len({int(t[c]) for c in cells if t[c] >= 0 and not prob.goalm[c]})
+    for mode in ("never", "always"):
+        kernel = K.blocked_tunnels_kernel.pick(10**9 if mode == "always" else 0)
+        with jit_mode(mode):
+            assert kernel(t, prob.goalm, cells) == want
+    # a passage cell has walls on both sides along one axis
+    for x in np.flatnonzero(t >= 0):
+        up, down, left, right = (prob.floor[x + d] == 0 for d in prob.off)
+        assert (up and down) or (left and right)
+
+
+@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR)])
+def test_the_room_feature_keeps_solutions_valid(text):
+    level = parse_level(text)
+    res = search_level(level, time_limit=20, portfolio=portfolio_with(room_feature=True))
+    assert res.solution is not None and replay(level, res.solution.lurd).solved
+
+
+def test_the_room_feature_and_the_hotspots_share_an_axis():
+    from mazekit.sokoban.solver import SearchOptions
+
+    with pytest.raises(ValueError, match="share one axis"):
+        SearchOptions(hot_feature=True, room_feature=True)

@@ -494,26 +494,30 @@ def test_the_compile_clock_counts_numba_compiles():
     assert _jit.compile_seconds() > before
 
 
-#: Any settings of one search (the advisors' and corral test's bounds kept small).
-any_options = st.builds(
-    SearchOptions,
-    weight=st.integers(1, 12),
-    corrals=st.booleans(),
-    bidirectional=st.booleans(),
-    macros=st.booleans(),
-    strict_packing=st.booleans(),
-    fess=st.booleans(),
-    backward_share=st.sampled_from([0.25, 0.5, 0.75]),
-    corral_nodes=st.sampled_from([0, 8, 64]),
-    corral_boxes=st.integers(1, 10),
-    corral_grow=st.integers(0, 2),
-    player_penalty=st.integers(0, 3),
-    move_weight=st.sampled_from([0, 1, 1000]),
-    pack_advisor=st.sampled_from([0, 50]),
-    conn_advisor=st.sampled_from([0, 50]),
-    hot_advisor=st.sampled_from([0, 50]),
-    oop_advisor=st.sampled_from([0, 50]),
-    hot_feature=st.booleans(),
+#: Any settings of one search (the advisors' and corral test's bounds kept small; the hotspot
+#: and room features share an axis, so at most one of them).
+any_options = st.sampled_from(["", "hot", "room"]).flatmap(
+    lambda axis: st.builds(
+        SearchOptions,
+        weight=st.integers(1, 12),
+        corrals=st.booleans(),
+        bidirectional=st.booleans(),
+        macros=st.booleans(),
+        strict_packing=st.booleans(),
+        fess=st.booleans(),
+        backward_share=st.sampled_from([0.25, 0.5, 0.75]),
+        corral_nodes=st.sampled_from([0, 8, 64]),
+        corral_boxes=st.integers(1, 10),
+        corral_grow=st.integers(0, 2),
+        player_penalty=st.integers(0, 3),
+        move_weight=st.sampled_from([0, 1, 1000]),
+        pack_advisor=st.sampled_from([0, 50]),
+        conn_advisor=st.sampled_from([0, 50]),
+        hot_advisor=st.sampled_from([0, 50]),
+        oop_advisor=st.sampled_from([0, 50]),
+        hot_feature=st.just(axis == "hot"),
+        room_feature=st.just(axis == "room"),
+    )
 )
 
 

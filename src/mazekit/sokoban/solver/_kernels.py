@@ -223,6 +223,35 @@ def hot_count_kernel(on, hot, goalm, cells):  # type: ignore[no-untyped-def]
 
 
 @njit
+def blocked_tunnels_kernel(tunnel, goalm, cells):  # type: ignore[no-untyped-def]
+    """Festival's room connectivity: how many tunnels between rooms (``tunnel[x]``, the label of
+    a one-wide passage joining two rooms, -1 elsewhere; see ``search.tunnels``) hold a box off
+    a goal."""
+    n = 0
+    for j in range(cells.shape[0]):
+        t = tunnel[cells[j]]
+        if t < 0 or goalm[cells[j]] != 0:
+            continue
+        first = True
+        for i in range(j):  # counted at its first box (a few boxes stand in tunnels)
+            if tunnel[cells[i]] == t and goalm[cells[i]] == 0:
+                first = False
+                break
+        if first:
+            n += 1
+    return n
+
+
+@njit
+def obstruction_kernel(s, hot, tunnel, goalm, cells):  # type: ignore[no-untyped-def]
+    """The fourth axis of the feature cells: hotspots (``s.hot_feature``), tunnels blocked
+    (``s.room_feature``), or 0 when both are off (they are never both on)."""
+    if s.room_feature != 0:
+        return blocked_tunnels_kernel(tunnel, goalm, cells)
+    return hot_count_kernel(s.hot_feature, hot, goalm, cells)
+
+
+@njit
 def flood_min_kernel(floor, boxat, off, start, stamp, mark, queue):  # type: ignore[no-untyped-def]
     """Flood the player's region from ``start``; mark it with ``stamp``; return its minimum cell."""
     mark[start] = stamp
@@ -1115,8 +1144,8 @@ def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-unty
 @njit
 def feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot):  # type: ignore[no-untyped-def]
     """The feature-space cell of the position in ``boxat``: packing, out of plan (0 or 1 and more),
-    hotspots (``nhot``, see :func:`hotspots_kernel`: 0, 1, 2 and more; 0 when the feature is
-    off) and connectivity (1, 2, 3, 4 and more regions), as
+    hotspots or blocked tunnels (``nhot``, see :func:`obstruction_kernel`: 0, 1, 2 and more; 0
+    when both features are off) and connectivity (1, 2, 3, 4 and more regions), as
     ``((packing * NOOP + out) * NHOT + hot) * NCONN + conn``."""
     r = regions_kernel(floor, boxat, off, mark, stamp, queue)
     ooo = out_of_plan_kernel(boxat, forder, fstart)
@@ -1220,7 +1249,9 @@ class Board(NamedTuple):
     the start's box cells); ``zbox``/``zpl`` are the Zobrist keys of a box and of
     the normalised player on each cell; ``garea``/``forder``/``fstart`` the goal
     areas and their packing orders (see ``search.goal_areas``; one empty area when
-    unused); ``hot`` the hotspot table (:func:`hot_table_kernel`; 1 x 1 when unused).
+    unused); ``hot`` the hotspot table (:func:`hot_table_kernel`; 1 x 1 when unused);
+    ``tunnel`` each cell's tunnel between rooms (see :func:`blocked_tunnels_kernel`; one
+    entry when unused).
     """
 
     floor: Any
@@ -1235,6 +1266,7 @@ class Board(NamedTuple):
     forder: Any
     fstart: Any
     hot: Any
+    tunnel: Any
 
 
 class Pool(NamedTuple):
@@ -1341,7 +1373,8 @@ class Settings(NamedTuple):
     player cannot reach the goal region), ``move_weight`` (the key's share of the
     pushes that improved no feature), ``pack_advisor``, ``conn_advisor`` and
     ``hot_advisor``, ``oop_advisor`` (the packing, connectivity, hotspot and out-of-plan
-    advisors' search bounds, 0: off), ``hot_feature`` (the feature cell counts hotspots).
+    advisors' search bounds, 0: off), ``hot_feature`` (the feature cell counts hotspots),
+    ``room_feature`` (it counts blocked tunnels between rooms instead).
     """
 
     optimal: int
@@ -1361,6 +1394,7 @@ class Settings(NamedTuple):
     hot_advisor: int
     oop_advisor: int
     hot_feature: int
+    room_feature: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -1445,7 +1479,7 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
         if s.fess != 0:
             for j in range(nb):
                 sc.boxat[sc.cells[j]] = j
-            nhot = hot_count_kernel(s.hot_feature, board.hot, board.goalm, sc.cells)
+            nhot = obstruction_kernel(s, board.hot, board.tunnel, board.goalm, sc.cells)
             cell = feature_cell_kernel(
                 board.floor, sc.boxat, board.off, board.goals, board.garea, board.forder, board.fstart, gs.mark,
                 gs.stamp, sc.queue, nhot,
@@ -1542,7 +1576,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     (see the notes above :class:`Board`): this is why the phases are the parts of one
     loop here rather than functions of their own.
     """
-    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot = board
+    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel = board
     boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one = sc
     u, v, p, way, minv, used, u2, v2, p2 = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
@@ -1571,7 +1605,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         pcell = 0
         if s.fess != 0 and s.move_weight > 0:
-            nhot = hot_count_kernel(s.hot_feature, hot, goalm, cells)
+            nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
             pcell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot)
         restricted = False
         if s.corrals != 0 and s.backward == 0:
@@ -1703,7 +1737,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                             met = lookup_kernel(otable, ohash, oplayer, oboxes, key, sorted_cells, pl)
                             cell = 0
                             if s.fess != 0 and met < 0:
-                                nhot = hot_count_kernel(s.hot_feature, hot, goalm, cells)
+                                nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
                                 cell = feature_cell_kernel(
                                     floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot
                                 )

@@ -180,6 +180,10 @@ class SearchOptions:
         With ``fess``: the feature cells count hotspots too (0, 1, 2 or more boxes, each of
         which, were it a wall, would cut another box off its cell from every goal: a box
         in a corridor or a doorway that others must pass).
+    room_feature : bool
+        With ``fess``: the feature cells count blocked tunnels instead (Festival's room
+        connectivity: 0, 1, 2 or more one-wide passages between two rooms with a box off a
+        goal in them; see :func:`tunnels`). Not with ``hot_feature``: the two share one axis.
     """
 
     weight: int = 10
@@ -199,6 +203,7 @@ class SearchOptions:
     hot_advisor: int = 0
     oop_advisor: int = 0
     hot_feature: bool = False
+    room_feature: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -211,6 +216,8 @@ class SearchOptions:
             raise ValueError(f"SearchOptions.weight must be 1 or more, got {self.weight}")
         if not (isinstance(self.backward_share, (int, float)) and 0 < self.backward_share < 1):
             raise ValueError(f"SearchOptions.backward_share must be between 0 and 1, got {self.backward_share!r}")
+        if self.hot_feature and self.room_feature:
+            raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
         if self.corral_nodes > CORRAL_MAX_NODES:
             raise ValueError(f"SearchOptions.corral_nodes must be at most {CORRAL_MAX_NODES}, got {self.corral_nodes}")
 
@@ -480,6 +487,8 @@ def lurd_of(prob: Problem, pushes: list[tuple[int, int]]) -> str:
 
 #: The hotspot table of a search that does not use one.
 _NO_HOT = np.zeros((1, 1), dtype=np.uint8)
+#: The tunnel labels of a search that does not use them.
+_NO_TUNNELS = np.full(1, -1, dtype=np.int32)
 
 
 class _Direction:
@@ -557,8 +566,9 @@ class _Direction:
         self.corral_scratch = _corral_scratch(1, 1, 0, 1) if backward else _corral_scratch(ncells, nbm)
         garea, forder, fstart = _NO_AREAS if areas is None else areas
         self.board = K.Board(
-            prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT
-        )
+            prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT,
+            _NO_TUNNELS,
+        )  # fmt: skip
         self.croot = np.full((nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
@@ -647,6 +657,54 @@ def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
     return hot
 
 
+def tunnels(prob: Problem) -> NDArray[np.int32]:
+    """Each cell's tunnel between rooms, -1 outside one (Festival's room connectivity).
+
+    A passage cell is a floor cell with walls on both sides along one axis (a doorway or a
+    corridor one cell wide); a room, a group of floor cells 4-connected without passage
+    cells; a tunnel, a group of passage cells 4-connected that touches two rooms or more.
+    Passages that lead into one room only (dead ends, loops back) are not tunnels: a box
+    there cuts no room off another.
+    """
+    floor, off = prob.floor, [int(d) for d in prob.off]
+    ncells = floor.shape[0]
+    cells = np.flatnonzero(floor)
+    passage = np.zeros(ncells, dtype=bool)
+    for x in (int(c) for c in cells):
+        walls = [floor[x + d] == 0 for d in off]  # off: the four directions, opposites paired
+        passage[x] = (walls[0] and walls[1]) or (walls[2] and walls[3])
+
+    def groups(inside: NDArray[np.bool_]) -> NDArray[np.int32]:
+        label = np.full(ncells, -1, dtype=np.int32)
+        n = 0
+        for x0 in (int(c) for c in cells):
+            if not inside[x0] or label[x0] >= 0:
+                continue
+            label[x0] = n
+            todo = [x0]
+            while todo:
+                x = todo.pop()
+                for d in off:
+                    y = x + d
+                    if floor[y] != 0 and inside[y] and label[y] < 0:
+                        label[y] = n
+                        todo.append(y)
+            n += 1
+        return label
+
+    room = groups((floor != 0) & ~passage)
+    group = groups(passage)
+    touches: dict[int, set[int]] = {}
+    for x in (int(c) for c in np.flatnonzero(passage)):
+        for d in off:
+            if room[x + d] >= 0:
+                touches.setdefault(int(group[x]), set()).add(int(room[x + d]))
+    out = np.full(ncells, -1, dtype=np.int32)
+    for t, g in enumerate(sorted(g for g, rooms in touches.items() if len(rooms) >= 2)):
+        out[group == g] = t
+    return out
+
+
 def _regions(prob: Problem, boxes: NDArray[np.int64]) -> list[int]:
     """One cell of each region of free floor around ``boxes`` (the backward search's players)."""
     occupied = set(int(b) for b in boxes)
@@ -699,6 +757,8 @@ class _Search:
         hot = hot_table(prob) if opts.fess and (opts.hot_advisor or opts.hot_feature) else None
         if hot is None:  # off, or too large a level: both hotspot options off
             opts = replace(opts, hot_advisor=0, hot_feature=False)
+        if not opts.fess:
+            opts = replace(opts, room_feature=False)
         settings = K.Settings(
             optimal=int(optimal),
             weight=opts.weight,
@@ -717,12 +777,15 @@ class _Search:
             hot_advisor=opts.hot_advisor,
             oop_advisor=opts.oop_advisor,
             hot_feature=int(opts.hot_feature),
+            room_feature=int(opts.room_feature),
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
         )
         if hot is not None:
             self.fwd.board = self.fwd.board._replace(hot=hot)
+        if opts.room_feature:
+            self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
         self.bwd: _Direction | None = None
         if bidirectional:
             bdist = np.full((nb, ncells), -1, dtype=np.int32)
