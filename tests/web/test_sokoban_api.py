@@ -187,6 +187,28 @@ def test_socket_solve_sends_progress_and_a_solution(client):
     assert (res["moves"], res["pushes"]) == (len(res["lurd"]), sum(ch.isupper() for ch in res["lurd"]))
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        # a 2x2 block of boxes off the goals: dead before any push
+        (
+            "########\n#@     #\n# $$ ..#\n# $$ ..#\n#      #\n########",
+            "it is dead already: a box that can never reach a goal, or boxes that can never move again",
+        ),
+        # the player is on the wrong side of the box, and pushing it away never brings it back
+        ("#######\n#.@$  #\n#######", "every reachable position that is not a deadlock was tried"),
+    ],
+)
+def test_socket_solve_says_why_there_is_no_solution(client, text, words):
+    with client.websocket_connect("/api/sokoban/solve") as ws:
+        ws.send_text(json.dumps({"level": {"text": text}, "time_limit": 30}))
+        out, _ = messages(ws)
+    res = out[-1]
+    assert res["type"] == "result" and not res["solved"] and res["stopped"] == "unsolvable", res
+    assert res["message"] == f"no solution exists from this position ({words})"
+    assert res["time"] - res["compile_time"] < 5
+
+
 def test_socket_stop_answers_quickly(client):
     with client.websocket_connect("/api/sokoban/solve") as ws:
         ws.send_text(json.dumps({"level": {"text": HARD}, "time_limit": 30}))

@@ -196,6 +196,24 @@ def test_solve_then_shorten_shows_a_bar_then_the_shorter_solution(page):
     assert "The shortened solution:" in page.locator("#win").inner_text()
 
 
+def test_shortening_on_a_short_window_brings_the_bar_and_stop_into_view(page):
+    # "Shorten it" sits under the board; on a short window the solver's panel (the bar, Stop)
+    # is then scrolled out of sight, and a run brings it back
+    page.set_viewport_size({"width": 1000, "height": 420})
+    open_level(page, "c=mazekit&i=2")
+    page.click("#solve")
+    page.locator("#player-box").wait_for(state="visible", timeout=90_000)
+    page.locator("#shorten").scroll_into_view_if_needed()
+    in_view = (
+        "(sel) => { const b = document.querySelector(sel).getBoundingClientRect();"
+        " return b.top >= 0 && b.bottom <= innerHeight; }"
+    )
+    assert not page.evaluate(in_view, "#solver-status")
+    page.click("#shorten")
+    assert page.evaluate(in_view, "#solver-status") and page.evaluate(in_view, "#stop")
+    page.wait_for_function("document.querySelector('#solver-status').textContent.startsWith('The solver')")
+
+
 def test_stop_shortening_keeps_the_best_so_far(page):
     from mazekit.sokoban import format_level, generate_level
 

@@ -514,7 +514,12 @@ def solve_level(
             "interrupted": "stopped, no solution yet",
             "time": f"no solution within the time limit ({time_limit:g} s)",
             "memory": f"no solution within the memory cap ({memory_mb} MB)",
-            "unsolvable": "no solution exists from this position (every reachable position was tried)",
+            "unsolvable": "no solution exists from this position ("
+            + (
+                "it is dead already: a box that can never reach a goal, or boxes that can never move again)"
+                if st.expanded == 0
+                else "every reachable position that is not a deadlock was tried)"
+            ),
         }.get(str(out["stopped"]), "the solver's solution did not replay: a solver bug")
         return {**out, "solved": False, "lurd": None, "message": why}
     where = "from this position" if b.moves else "from the start"

@@ -291,6 +291,10 @@ function runSocket(path, body, what, on) {
   let finished = false;
   S.ws = ws; setSolving(true);
   status(solverLine, `connecting to the ${what}…`);
+  // the bar and Stop live in the solver's panel: on a short window, "Shorten it" (under the
+  // board) can be clicked with that panel scrolled out of sight
+  const panel = solverLine.closest(".panel"), box = panel.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > innerHeight) panel.scrollIntoView({ block: "nearest" });
   ws.onopen = () => ws.send(JSON.stringify(body));
   ws.onmessage = async (ev) => {
     const m = JSON.parse(ev.data);
