@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -194,7 +195,7 @@ API_ROUTES: dict[str, dict[str, Any]] = {
 
 
 @lru_cache(maxsize=1)
-def _api() -> tuple[Any, asyncio.AbstractEventLoop]:
+def _api() -> tuple[Any, asyncio.AbstractEventLoop, ThreadPoolExecutor]:
     from mazekit.web import Limits, create_app
 
     limits = Limits(
@@ -206,12 +207,16 @@ def _api() -> tuple[Any, asyncio.AbstractEventLoop]:
         solver_runs=1,
         solver_queue=8,
     )
-    return create_app(limits), asyncio.new_event_loop()
+    # the loop runs in a thread of its own: Playwright's sync API (the browser tests, when they run
+    # in the same process first) leaves its loop marked running in the main thread, and a second
+    # loop cannot run in a thread that has one running
+    return create_app(limits), asyncio.new_event_loop(), ThreadPoolExecutor(1, thread_name_prefix="fuzz-api")
 
 
 def api_call(path: str, body: bytes) -> tuple[int, bytes]:
-    """POST ``body`` to ``path`` of an in-process playground (plain ASGI, no sockets, no threads of ours)."""
-    app, loop = _api()
+    """POST ``body`` to ``path`` of an in-process playground (plain ASGI, no sockets; the event loop in
+    one thread of its own)."""
+    app, loop, thread = _api()
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -245,7 +250,7 @@ def api_call(path: str, body: bytes) -> tuple[int, bytes]:
         elif message["type"] == "http.response.body":
             chunks.append(message.get("body", b""))
 
-    loop.run_until_complete(app(scope, receive, send))
+    thread.submit(loop.run_until_complete, app(scope, receive, send)).result()
     return status, b"".join(chunks)
 
 
@@ -270,7 +275,7 @@ def api_solve_target(data: bytes) -> None:
 
 def _live_game() -> bytes:
     """The id of a Minesweeper game on the fuzzed server (a new one when the last was dropped)."""
-    app, _ = _api()
+    app = _api()[0]
     store = getattr(app.state, "mines_games", None)
     gid = getattr(app.state, "fuzz_game", None)
     if store is None or gid is None or store.get(gid) is None:
