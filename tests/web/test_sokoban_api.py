@@ -403,3 +403,24 @@ def test_socket_optimise_bad_input_is_one_line_then_a_close(client, payload, wor
             ws.receive_json()
     assert m["type"] == "error" and words in m["error"], m
     assert "\n" not in m["error"] and "Traceback" not in m["error"]
+
+
+def test_the_time_limit_used_never_goes_back():
+    # a later search's first compile is known only when it ends: its seconds leave the time used,
+    # and the bar would step back by them; it stays where it was until the search catches up
+    from types import SimpleNamespace
+
+    from mazekit.web.api.sokoban import _Watch
+
+    watch = _Watch(10.0)
+    watch.started = time.perf_counter() - 5.0
+    watch.progress(SimpleNamespace(nodes=1, expanded=1, compile_time=0.0), "searching")
+    first = watch.message()
+    assert 5.0 <= first["used"] < 6.0 and first["fraction"] == pytest.approx(first["used"] / 10, abs=1e-3)
+    watch.progress(SimpleNamespace(nodes=2, expanded=2, compile_time=3.0), "searching")
+    second = watch.message()
+    assert second["used"] == first["used"] and second["fraction"] == first["fraction"]
+    assert f"{first['used']:.1f} s of the 10 s time limit used" in second["message"]
+    watch.started -= 4.0  # four seconds on: the search has caught up and goes past
+    third = watch.message()
+    assert third["used"] > first["used"] and 6.0 <= third["used"] < 7.0

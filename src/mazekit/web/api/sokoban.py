@@ -382,14 +382,18 @@ def frames(level: Level, lurd: str) -> dict[str, Any]:
 # ----------------------------------------------------------------- solving
 
 
-def _clock(started: float, compile_time: float, time_limit: float, measured: bool) -> tuple[dict[str, Any], str]:
+def _clock(
+    started: float, compile_time: float, time_limit: float, measured: bool, at_least: float = 0.0
+) -> tuple[dict[str, Any], str]:
     """A run's time against its limit, for the solver's and the optimiser's progress messages:
     the fields ``elapsed`` (seconds since ``started``, compiling included; 0 before it starts),
     ``time_limit``, ``used`` (what the limit counts: ``elapsed`` less ``compile_time``, at most
-    the limit) and ``fraction`` (``used / time_limit``, what the page's bar shows; None unless
-    ``measured``, a bar without a measure), and the phrase that says so."""
+    the limit, and at least ``at_least``: the run's last message's, since a compile is known
+    only once it ends and would otherwise take the bar back) and ``fraction`` (``used /
+    time_limit``, what the page's bar shows; None unless ``measured``, a bar without a
+    measure), and the phrase that says so."""
     elapsed = time.perf_counter() - started if started else 0.0
-    used = min(time_limit, max(0.0, elapsed - compile_time))
+    used = min(time_limit, max(at_least, elapsed - compile_time, 0.0))
     fields = {
         "elapsed": round(elapsed, 3),
         "time_limit": time_limit,
@@ -410,6 +414,7 @@ class _Watch:
         self.nodes = 0
         self.expanded = 0
         self.compile_time = 0.0
+        self.used = 0.0  # the last message's share of the time limit used (it only grows)
 
     def progress(self, stats: Any, phase: str) -> bool:
         self.phase = phase
@@ -418,7 +423,8 @@ class _Watch:
 
     def message(self) -> dict[str, Any]:
         searching = self.phase == "searching"  # the time limit's share is known once the search reports
-        clock, limit_text = _clock(self.started, self.compile_time, self.time_limit, searching)
+        clock, limit_text = _clock(self.started, self.compile_time, self.time_limit, searching, self.used)
+        self.used = clock["used"]
         text = {
             "queued": "waiting for a free solver slot",
             "preparing": "preparing the level (deadlock tables, distances)",
@@ -682,6 +688,7 @@ class _ShortenWatch:
         self.started = 0.0
         moves, pushes = before
         self.status = OptimiseStatus(pushes, 0, 0, pushes, moves, 0, 0, 0.0, False)
+        self.used = 0.0  # the last message's share of the time limit used (it only grows)
 
     def progress(self, status: OptimiseStatus) -> bool:
         self.status = status
@@ -690,7 +697,8 @@ class _ShortenWatch:
 
     def message(self) -> dict[str, Any]:
         st, phase = self.status, self.phase
-        clock, limit_text = _clock(self.started, st.compile_time, self.time_limit, phase == "shortening")
+        clock, limit_text = _clock(self.started, st.compile_time, self.time_limit, phase == "shortening", self.used)
+        self.used = clock["used"]
         before_moves, before_pushes = self.before
         text = {
             "queued": "waiting for a free solver slot",
