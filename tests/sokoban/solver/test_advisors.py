@@ -469,3 +469,80 @@ def test_the_out_of_plan_advisor_matches_a_reference(text):
             assert (box, cell) == (-1, -1)
         else:
             assert box == want_box and cell in want_cells
+
+
+def ghost_path(prob: Problem, mode: str, box: int, player: int, target: int, limit: int = 10**6) -> list[int]:
+    """:func:`~K.ghost_path_kernel`'s cells: the box's way to ``target`` alone on the board."""
+    n = prob.height * prob.width
+    gs = K.GoalScratch(
+        vis=np.zeros(4 * n, np.int64),
+        stamp=np.zeros(1, np.int64),
+        qbox=np.empty(4 * n + 1, np.int64),
+        qpl=np.empty(4 * n + 1, np.int64),
+        qg=np.empty(4 * n + 1, np.int64),
+        mark=np.zeros(n, np.int64),
+        out=np.zeros(1, np.int64),
+        want=np.zeros(n, np.uint8),
+        qpar=np.empty(4 * n + 1, np.int64),
+        empty=np.full(n, -1, np.int32),
+        path=np.empty(8 * n + 2, np.int64),
+    )
+    k = K.ghost_path_kernel.pick(10**9 if mode == "always" else 0)(
+        prob.floor, prob.dead, prob.off, box, player, target, limit, gs, np.empty(n, np.int64)
+    )
+    assert (gs.empty == -1).all()  # the box is taken off again
+    return [int(c) for c in gs.path[:k]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(sokoban_levels(sides=(3, 6), border=True, wall_percent=25, max_boxes=3), st.data())
+def test_the_ghost_path_matches_a_reference(level, data):
+    """The way of a box alone on the board: as many pushes as the reference's lone-box search
+    with no other box, each push from the cell behind the box, from ``box`` to ``target``."""
+    prob = as_problem(level)
+    box = int(prob.boxes[0])
+    floor = [int(c) for c in np.flatnonzero(prob.floor) if int(c) != box]
+    target = data.draw(st.sampled_from(floor))
+    want = lone_box_pushes(prob, set(), box, int(prob.player), target)
+    for mode in ("never", "always"):
+        path = ghost_path(prob, mode, box, int(prob.player), target)
+        if want is None:
+            assert path == []
+            continue
+        assert len(path) == 2 * want and path[0] == target
+        cells = path[0::2]  # the box after each push, the last push first
+        behind = path[1::2]
+        before = [*cells[1:], box]  # where each push started
+        for new, pl, old in zip(cells, behind, before, strict=True):
+            assert new - old in {int(o) for o in prob.off} and pl == 2 * old - new and prob.floor[pl]
+
+
+# The packing advisor's box (the lower one) cannot go down to the goals alone: the player's
+# cell above it holds the other box. The opener pushes that box out of the way, to the side.
+OPENER = [
+    "#######",
+    "#  @  #",
+    "#     #",
+    "#  $  #",
+    "## $ ##",
+    "### ###",
+    "###.###",
+    "###.###",
+    "#######",
+]
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_the_opener_moves_the_box_in_the_way(mode):
+    level = rows_level(OPENER)
+    prob = as_problem(level)
+    w = prob.width
+    upper, lower = (3 + 1) * w + 3 + 1, (4 + 1) * w + 3 + 1  # padded by one cell
+    opts = SearchOptions(move_weight=1000, pack_advisor=400, open_advisor=400, bidirectional=False)
+    with jit_mode(mode):
+        res = search_level(level, time_limit=30, options=opts)
+    assert res.solution is not None and replay(level, res.solution.lurd).solved
+    # alone, the lower box's way is blocked at the cell above it: the ghost way goes through the upper box
+    assert lone_box_pushes(prob, {upper}, lower, int(prob.player), (7 + 1) * w + 3 + 1) is None
+    path = ghost_path(prob, mode, lower, int(prob.player), (7 + 1) * w + 3 + 1)
+    assert upper in path

@@ -515,6 +515,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         conn_advisor=st.sampled_from([0, 50]),
         hot_advisor=st.sampled_from([0, 50]),
         oop_advisor=st.sampled_from([0, 50]),
+        open_advisor=st.sampled_from([0, 50]),
         hot_feature=st.just(axis == "hot"),
         room_feature=st.just(axis == "room"),
     )

@@ -1349,7 +1349,8 @@ class Assign(NamedTuple):
 class GoalScratch(NamedTuple):
     """Working arrays of the lone-box searches of the goal macros and the packing
     advisor (:func:`goal_macro_kernel`) and of the feature cells' flood; ``want`` the cells
-    the hotspot and out-of-plan advisors look for (:func:`nearest_push_kernel`)."""
+    the hotspot and out-of-plan advisors look for (:func:`nearest_push_kernel`); ``qpar``,
+    ``empty`` and ``path`` the opener's (:func:`ghost_path_kernel`)."""
 
     vis: Any
     stamp: Any
@@ -1359,6 +1360,9 @@ class GoalScratch(NamedTuple):
     mark: Any
     out: Any
     want: Any
+    qpar: Any
+    empty: Any
+    path: Any
 
 
 class Settings(NamedTuple):
@@ -1374,7 +1378,8 @@ class Settings(NamedTuple):
     pushes that improved no feature), ``pack_advisor``, ``conn_advisor`` and
     ``hot_advisor``, ``oop_advisor`` (the packing, connectivity, hotspot and out-of-plan
     advisors' search bounds, 0: off), ``hot_feature`` (the feature cell counts hotspots),
-    ``room_feature`` (it counts blocked tunnels between rooms instead).
+    ``room_feature`` (it counts blocked tunnels between rooms instead), ``open_advisor`` (the
+    opener's search bound, 0: off).
     """
 
     optimal: int
@@ -1395,6 +1400,7 @@ class Settings(NamedTuple):
     oop_advisor: int
     hot_feature: int
     room_feature: int
+    open_advisor: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -1627,11 +1633,17 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
             )  # fmt: skip
         one[0] = -1
         one[2] = -1
+        one[4] = -1
         if s.hot_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
             hot_advice_kernel(board, sc, gs, s.hot_advisor, pplayer[k])
         if s.oop_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
             oop_advice_kernel(board, sc, gs, s.oop_advisor, pplayer[k])
-        nmoves = 8 if one[2] >= 0 else (7 if one[0] >= 0 else (6 if joins > 0 else (5 if advice > 0 else 4)))
+        if s.open_advisor > 0 and advice > 0:
+            opener_advice_kernel(board, sc, gs, s.open_advisor, pplayer[k])
+        nmoves = 4
+        for d, on in ((5, advice > 0), (6, joins > 0), (7, one[0] >= 0), (8, one[2] >= 0), (9, one[4] >= 0)):
+            if on:
+                nmoves = d
         parent_key = phash[k] ^ zpl[pplayer[k]]
         status = RUNNING
         for i in range(nb):
@@ -1640,13 +1652,13 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 # phase 3: the move's first step: a push (a pull backward) if the player can get
                 # behind the box, the way is free and not dead, and a PI-corral allows it; d == 4,
                 # the packing advisor's move of box i, d == 5 the connectivity advisor's, d == 6
-                # the hotspot advisor's, d == 7 the out-of-plan advisor's (written
-                # out here, not called: an array passed to a function costs two atomic reference
-                # counts a call, per move)
+                # the hotspot advisor's, d == 7 the out-of-plan advisor's, d == 8 the opener's
+                # (written out here, not called: an array passed to a function costs two atomic
+                # reference counts a call, per move)
                 to0, pl0, steps0 = c + off[d & 3], c, 1
                 if d >= 4:
                     tgt = -1
-                    if d >= 6:  # one[0:2] the hotspot advisor's box and cell, one[2:4] the out-of-plan's
+                    if d >= 6:  # one[0:2]: the hotspot advisor's box and cell; one[2:4] out of plan; one[4:6] opener
                         w = 2 * (d - 6)
                         tgt = one[w + 1] if one[w] == i else -1
                     elif d == 5:
@@ -1660,7 +1672,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         continue
                     bound = s.pack_advisor
                     if d >= 5:
-                        bound = s.oop_advisor if d == 7 else (s.hot_advisor if d == 6 else s.conn_advisor)
+                        bound = (s.conn_advisor, s.hot_advisor, s.oop_advisor, s.open_advisor)[d - 5]
                     to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
                     if steps0 == 0:
                         continue
@@ -1813,6 +1825,99 @@ def oop_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-
             if tgt >= 0:
                 one[2] = i
                 one[3] = tgt
+            return 0
+    return 0
+
+
+@njit
+def ghost_path_kernel(floor, dead, off, start, player, target, limit, gs, queue):  # type: ignore[no-untyped-def]
+    """The way the box on ``start`` would take to ``target`` were it the only box on the board
+    (fewest pushes, the player starting on ``player``; a breadth-first search of at most
+    ``limit`` states, as :func:`goal_macro_kernel`'s): written to ``gs.path`` from the target
+    back, for each push the box's new cell, then the cell the player pushed from. Returns how
+    many cells were written, 0 when there is no such way within ``limit`` states."""
+    qbox, qpl, qpar, vis, vstamp = gs.qbox, gs.qpl, gs.qpar, gs.vis, gs.stamp
+    mark, empty, path = gs.mark, gs.empty, gs.path
+    vstamp[0] += 1
+    vs = vstamp[0]
+    qbox[0] = start
+    qpl[0] = player
+    qpar[0] = -1
+    head = 0
+    tail = 1
+    found = -1
+    while head < tail and head < limit and found < 0:
+        b = qbox[head]
+        k = head
+        head += 1
+        vstamp[0] += 1
+        empty[b] = 0  # the box alone: ``empty`` holds no other
+        flood_min_kernel(floor, empty, off, qpl[k], vstamp[0], mark, queue)
+        empty[b] = -1
+        for d in range(4):
+            behind = b - off[d]
+            to = b + off[d]
+            if mark[behind] != vstamp[0] or floor[to] == 0 or dead[to] != 0 or vis[to * 4 + d] == vs:
+                continue
+            vis[to * 4 + d] = vs
+            qbox[tail] = to
+            qpl[tail] = b
+            qpar[tail] = k
+            tail += 1
+            if to == target:
+                found = tail - 1
+                break
+    n = 0
+    k = found
+    while k > 0:
+        path[n] = qbox[k]
+        path[n + 1] = 2 * qpl[k] - qbox[k]  # the player stood behind the box's last cell
+        n += 2
+        k = qpar[k]
+    return n
+
+
+@njit
+def opener_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-def]
+    """The opener's choice, in ``sc.one[4:6]`` (Festival's opener, for the packing advisor): when
+    a goal area's advised box (``sc.pa_box``, see :func:`pack_advice_kernel`) cannot reach its
+    goal alone (a lone-box search of at most ``bound`` states), the first other box on the way
+    it would take were it the only box (:func:`ghost_path_kernel`: its cells and the player's
+    behind it), and the first cell, fewest pushes first, to which that box can be pushed alone
+    off that way; ``one[4]`` -1 when there is none."""
+    one, boxat, cells, want = sc.one, sc.boxat, sc.cells, gs.want
+    one[4] = -1
+    for a in range(sc.pa_box.shape[0]):
+        i = sc.pa_box[a]
+        if i < 0:
+            continue
+        c, tgt = cells[i], sc.pa_tgt[a]
+        steps = goal_macro_kernel(
+            board.floor, board.dead, boxat, board.off, board.garea, -1, c, player, tgt, gs.vis, gs.stamp, gs.qbox,
+            gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound,
+        )  # fmt: skip
+        if steps > 0:
+            continue  # the way is open: the packing advisor's own move goes
+        n = ghost_path_kernel(board.floor, board.dead, board.off, c, player, tgt, bound, gs, sc.queue)
+        blocker = -1
+        for t in range(n):
+            j = boxat[gs.path[t]]
+            if j >= 0 and j != i:
+                blocker = j
+                break
+        if blocker < 0:
+            continue
+        for z in range(want.shape[0]):
+            want[z] = 1
+        for t in range(n):
+            want[gs.path[t]] = 0
+        cell = nearest_push_kernel(
+            board.floor, board.dead, boxat, board.off, cells[blocker], player, bound, 0, want, gs.vis, gs.stamp,
+            gs.qbox, gs.qpl, gs.qg, gs.mark, sc.queue,
+        )  # fmt: skip
+        if cell >= 0:
+            one[4] = blocker
+            one[5] = cell
             return 0
     return 0
 

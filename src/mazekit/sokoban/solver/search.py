@@ -176,6 +176,12 @@ class SearchOptions:
         alone, to the nearest cell where it is out of plan no more: off the goal areas, or
         on its area's next goal) when a lone-box search of at most this many states finds
         one; 0: off.
+    open_advisor : int
+        With ``fess`` and ``pack_advisor``: the opener's move (when the packing advisor's box
+        cannot reach its goal alone, the first other box on the way it would take were it
+        the only box, its cells and the player's behind it, is pushed alone to the nearest
+        cell off that way) when lone-box searches of at most this many states find the way
+        and the cell; 0: off.
     hot_feature : bool
         With ``fess``: the feature cells count hotspots too (0, 1, 2 or more boxes, each of
         which, were it a wall, would cut another box off its cell from every goal: a box
@@ -202,6 +208,7 @@ class SearchOptions:
     conn_advisor: int = 0
     hot_advisor: int = 0
     oop_advisor: int = 0
+    open_advisor: int = 0
     hot_feature: bool = False
     room_feature: bool = False
 
@@ -539,7 +546,7 @@ class _Direction:
             pa_tgt=np.full(nareas, -1, dtype=np.int64),
             pa_end=np.empty(nareas, dtype=np.int64),
             ca_tgt=np.full(nbm, -1, dtype=np.int64),
-            one=np.full(4, -1, dtype=np.int64),
+            one=np.full(6, -1, dtype=np.int64),
         )
         self.assign = K.Assign(
             u=np.zeros(nbm + 1, dtype=np.int64),
@@ -561,6 +568,9 @@ class _Direction:
             mark=np.zeros(ncells, dtype=np.int64),
             out=np.zeros(1, dtype=np.int64),
             want=np.zeros(ncells, dtype=np.uint8),
+            qpar=np.empty(4 * ncells + 1, dtype=np.int64),
+            empty=np.full(ncells, -1, dtype=np.int32),
+            path=np.empty(8 * ncells + 2, dtype=np.int64),
         )
         # the corral test runs in the forward search only: the backward one gets placeholders
         self.corral_scratch = _corral_scratch(1, 1, 0, 1) if backward else _corral_scratch(ncells, nbm)
@@ -778,6 +788,7 @@ class _Search:
             oop_advisor=opts.oop_advisor,
             hot_feature=int(opts.hot_feature),
             room_feature=int(opts.room_feature),
+            open_advisor=opts.open_advisor if opts.fess else 0,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
