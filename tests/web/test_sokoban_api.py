@@ -193,7 +193,12 @@ def test_socket_solve_sends_progress_and_a_solution(client):
         # a 2x2 block of boxes off the goals: dead before any push
         (
             "########\n#@     #\n# $$ ..#\n# $$ ..#\n#      #\n########",
-            "it is dead already: a box that can never reach a goal, or boxes that can never move again",
+            "it is dead already: a box that can never reach a goal, boxes that can never move again",
+        ),
+        # two boxes close the top-left corner, and its goal, with the player outside
+        (
+            "#######\n#.$  .#\n#$ #  #\n#  @  #\n#######",
+            "or two that can never both reach goals",
         ),
         # the player is on the wrong side of the box, and pushing it away never brings it back
         ("#######\n#.@$  #\n#######", "every reachable position that is not a deadlock was tried"),
@@ -205,7 +210,7 @@ def test_socket_solve_says_why_there_is_no_solution(client, text, words):
         out, _ = messages(ws)
     res = out[-1]
     assert res["type"] == "result" and not res["solved"] and res["stopped"] == "unsolvable", res
-    assert res["message"] == f"no solution exists from this position ({words})"
+    assert res["message"].startswith("no solution exists from this position (") and words in res["message"]
     assert res["time"] - res["compile_time"] < 5
 
 

@@ -14,6 +14,7 @@ from mazekit import _jit
 from mazekit.sokoban import Level, State, parse_level, parse_levels, replay, step
 from mazekit.sokoban.solver import Problem, SearchOptions, as_problem, search_level, solve
 from mazekit.sokoban.solver import _kernels as K
+from mazekit.sokoban.solver.search import pair_table
 from tests.conftest import jit_mode
 from tests.sokoban.conftest import brute_force_pushes, portfolio_with, rows_level
 from tests.strategies import sokoban_levels, tiny_sokoban_levels
@@ -201,11 +202,13 @@ def pushed_positions(prob: Problem, level: Level, lurd: str):
 
 
 def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
-    """Every position along the 90 reference solutions passes every test the search prunes with."""
+    """Every position along the 90 reference solutions passes every test the search prunes with
+    (the dead pairs' table included)."""
     levels, solutions = xsokoban
     frozen = K.frozen_kernel.pick(_jit.THRESHOLD)
     hungarian = K.hungarian_kernel.pick(_jit.THRESHOLD)
     frozen_goals = K.frozen_goals_kernel.pick(_jit.THRESHOLD)
+    dead_pair = K.pair_dead_kernel.pick(_jit.THRESHOLD)
     for level, lurd in zip(levels, solutions, strict=False):
         prob = as_problem(level)
         nb, ng = len(prob.boxes), len(prob.goals)
@@ -215,7 +218,8 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
         used = np.zeros(ng + 1, dtype=np.uint8)
         fz = np.zeros(nb, dtype=np.uint8)
         queue = np.empty(prob.height * prob.width, dtype=np.int64)
-        for i, cells, _ in pushed_positions(prob, level, lurd):
+        pairs = pair_table(prob)
+        for i, cells, player in pushed_positions(prob, level, lurd):
             assert not prob.dead[cells].any(), (level.title, i)
             for j, c in enumerate(cells):
                 boxat[c] = j
@@ -223,6 +227,8 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
             assert not frozen_goals(cells, fz, prob.floor, prob.goals, prob.off, queue), i
             boxat[cells] = -1
             assert hungarian(cells, prob.dist, u, v, p, way, minv, used) < K.BIG, i
+            if pairs is not None:
+                assert not any(dead_pair(*pairs, cells, j, player) for j in range(nb)), (level.title, i)
 
 
 def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():
@@ -518,6 +524,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         open_advisor=st.sampled_from([0, 50]),
         hot_feature=st.just(axis == "hot"),
         room_feature=st.just(axis == "room"),
+        dead_pairs=st.booleans(),
     )
 )
 

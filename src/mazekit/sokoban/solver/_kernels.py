@@ -56,8 +56,10 @@ C_MACROS = 13
 C_CURSOR = 14
 C_OPEN = 15
 C_CORRAL = 16
+#: Children pruned as a dead pair (see :func:`pair_table_kernel`).
+C_PAIRS = 17
 #: Number of ctr slots.
-NCTR = 17
+NCTR = 18
 #: Connectivity buckets of the feature-space search (1, 2, 3, 4 or more player regions).
 NCONN = 4
 #: Out-of-plan buckets of the feature-space search (none, some).
@@ -417,6 +419,138 @@ def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no
                 changed = True
     for j in range(nb):
         if fz[j] != 0 and goalm[cells[j]] == 0:
+            return True
+    return False
+
+
+@njit
+def pair_region_kernel(floor, off, a, b, start, stamp, mark, queue):  # type: ignore[no-untyped-def]
+    """Flood ``start``'s region when the only boxes are on ``a`` and ``b`` (marked ``stamp`` in
+    ``mark``, its cells ``queue[:size]``); ``(smallest cell, size)``."""
+    mark[start] = stamp
+    queue[0] = start
+    head, tail, low = 0, 1, start
+    while head < tail:
+        x = queue[head]
+        head += 1
+        low = min(low, x)
+        for d in range(4):
+            y = x + off[d]
+            if floor[y] != 0 and y != a and y != b and mark[y] != stamp:
+                mark[y] = stamp
+                queue[tail] = y
+                tail += 1
+    return low, tail
+
+
+@njit
+def pair_seed_kernel(floor, goalm, off, live, fidx, alive, mark, queue, states):  # type: ignore[no-untyped-def]
+    """Phase 1 of :func:`pair_table_kernel`: two boxes on two goals, the player in each region,
+    as solved states (``alive`` set, ``states`` filled); their number."""
+    m, nf = live.shape[0], alive.shape[2]
+    stamp, tail = 0, 0
+    for ia in range(m):
+        for ib in range(ia + 1, m):
+            if goalm[live[ia]] == 0 or goalm[live[ib]] == 0:
+                continue
+            stamp += 1
+            for x in range(floor.shape[0]):
+                if floor[x] != 0 and x != live[ia] and x != live[ib] and mark[x] != stamp:
+                    r = fidx[pair_region_kernel(floor, off, live[ia], live[ib], x, stamp, mark, queue)[0]]
+                    alive[ia, ib, r] = 1
+                    states[tail] = (ia * m + ib) * nf + r
+                    tail += 1
+    return tail
+
+
+@njit
+def pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, mark, mark2, queue, states, tail):  # type: ignore[no-untyped-def]
+    """Phase 2 of :func:`pair_table_kernel`: every state a pull leads to from a solved one is
+    solved, breadth first; the states' number."""
+    m, nf = live.shape[0], alive.shape[2]
+    head, stamp = 0, np.int64(0)
+    while head < tail:
+        code = states[head]
+        head += 1
+        ia, ib, r = code // nf // m, code // nf % m, code % nf
+        a, b = live[ia], live[ib]
+        stamp += 1
+        here = stamp
+        pair_region_kernel(floor, off, a, b, cellof[r], here, mark, queue)
+        for w in range(2):
+            x, o = (a, b) if w == 0 else (b, a)
+            for d in range(4):
+                to, pl = x + off[d], x + 2 * off[d]  # the box comes to ``to``, the player steps to ``pl``
+                if mark[to] != here or floor[pl] == 0 or pl == o or lidx[to] < 0:
+                    continue
+                na, nb = min(lidx[to], lidx[o]), max(lidx[to], lidx[o])
+                stamp += 1
+                nr = fidx[pair_region_kernel(floor, off, live[na], live[nb], pl, stamp, mark2, queue)[0]]
+                if alive[na, nb, nr] == 0:
+                    alive[na, nb, nr] = 1
+                    states[tail] = (na * m + nb) * nf + nr
+                    tail += 1
+    return tail
+
+
+@njit
+def pair_fill_kernel(floor, off, live, fidx, alive, mark, queue):  # type: ignore[no-untyped-def]
+    """Phase 3 of :func:`pair_table_kernel`: each region's answer (at its smallest cell) to its
+    every cell, for ``ia < ib`` and then for ``ib, ia``."""
+    m = live.shape[0]
+    stamp = np.int64(1) << 50
+    for ia in range(m):
+        for ib in range(ia + 1, m):
+            a, b = live[ia], live[ib]
+            stamp += 1
+            for x in range(floor.shape[0]):
+                if floor[x] == 0 or x == a or x == b or mark[x] == stamp:
+                    continue
+                low, size = pair_region_kernel(floor, off, a, b, x, stamp, mark, queue)
+                ok = alive[ia, ib, fidx[low]]
+                for t in range(size):
+                    alive[ia, ib, fidx[queue[t]]] = ok
+            alive[ib, ia, :] = alive[ia, ib, :]
+
+
+@njit
+def pair_table_kernel(floor, goalm, off, live, lidx, fidx, cellof, alive, mark, mark2, queue, states):  # type: ignore[no-untyped-def]
+    """Which positions of two boxes alone can still be solved: ``alive[ia, ib, f]`` is 1 when
+    boxes on the live cells ``live[ia]`` and ``live[ib]`` (``ia != ib``; live: floor that is no
+    dead square, ``lidx`` its inverse, -1 elsewhere) and the player on the floor cell
+    ``cellof[f]`` (``fidx`` its inverse), with no other box, can be pushed onto two goals.
+    ``alive`` comes in zeroed; ``states`` holds ``8 * m * m`` states (two boxes leave at most
+    seven regions); returns the number of solvable states.
+
+    Every pair of goals is pulled back, breadth first, to every position it can come
+    from (phase 1 :func:`pair_seed_kernel`, phase 2 :func:`pair_pulls_kernel`, a state being
+    the two boxes and the player's region by its smallest cell); phase 3
+    (:func:`pair_fill_kernel`) copies each region's answer to its every cell. A solution of
+    a whole position takes any two of its boxes to goals too (the other boxes' pushes
+    become walks once they are gone), so a position with a pair that is not alive is a
+    deadlock, and not only a frozen pattern: two boxes that close a pocket the player
+    needs are one.
+    """
+    tail = pair_seed_kernel(floor, goalm, off, live, fidx, alive, mark, queue, states)
+    mark[:] = 0
+    tail = pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, mark, mark2, queue, states, tail)
+    pair_fill_kernel(floor, off, live, fidx, alive, mark, queue)
+    return tail
+
+
+@njit
+def pair_dead_kernel(pairs, lidx, fidx, cells, i, player):  # type: ignore[no-untyped-def]
+    """True when box ``i`` and another, with the player on ``player``, are a dead pair
+    (see :func:`pair_table_kernel`; ``pairs`` 1 x 1 x 1: no table, never)."""
+    if pairs.shape[0] == 1:
+        return False
+    a = lidx[cells[i]]
+    f = fidx[player]
+    if a < 0 or f < 0:
+        return False
+    for j in range(cells.shape[0]):
+        b = lidx[cells[j]]
+        if j != i and b >= 0 and pairs[a, b, f] == 0:
             return True
     return False
 
@@ -1251,7 +1385,8 @@ class Board(NamedTuple):
     areas and their packing orders (see ``search.goal_areas``; one empty area when
     unused); ``hot`` the hotspot table (:func:`hot_table_kernel`; 1 x 1 when unused);
     ``tunnel`` each cell's tunnel between rooms (see :func:`blocked_tunnels_kernel`; one
-    entry when unused).
+    entry when unused); ``pairs`` the dead pairs' table with its cell indices ``lidx`` and
+    ``fidx`` (see :func:`pair_table_kernel`; 1 x 1 x 1 when unused).
     """
 
     floor: Any
@@ -1267,6 +1402,9 @@ class Board(NamedTuple):
     fstart: Any
     hot: Any
     tunnel: Any
+    pairs: Any
+    lidx: Any
+    fidx: Any
 
 
 class Pool(NamedTuple):
@@ -1445,7 +1583,7 @@ def initial_key_kernel(s, h):  # type: ignore[no-untyped-def]
 def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[no-untyped-def]
     """Normalise, deduplicate and open the roots (the pool's first ``ctr[C_ROOTS]``
     entries, sorted boxes and raw player); SOLVED when one is a goal or met. A root
-    with no matching, or (forward) a freeze deadlock already, is not opened: a start
+    with no matching, or (forward) a freeze deadlock or a dead pair already, is not opened: a start
     that is dead from the first push leaves the search nothing, and it stops at once
     as unsolvable instead of searching the other boxes' moves to its time limit."""
     nb = sc.cells.shape[0]
@@ -1459,6 +1597,9 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
         frozen = s.backward == 0 and frozen_after_kernel(
             board.floor, board.dead, board.goalm, board.goals, board.off, sc.boxat, sc.cells, sc.fz, sc.queue
         )
+        if s.backward == 0:
+            for j in range(nb):
+                frozen = frozen or pair_dead_kernel(board.pairs, board.lidx, board.fidx, sc.cells, j, pool.player[r])
         for j in range(nb):
             sc.boxat[sc.cells[j]] = -1
         if frozen:
@@ -1582,7 +1723,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     (see the notes above :class:`Board`): this is why the phases are the parts of one
     loop here rather than functions of their own.
     """
-    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel = board
+    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel, pairs, lidx, fidx = board
     boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one = sc
     u, v, p, way, minv, used, u2, v2, p2 = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
@@ -1702,10 +1843,13 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         to, newpl, steps, macro = goal_step_kernel(board, sc, gs, ctr, s.macros, i, c, to, newpl, steps)
                     if variant == 1 and macro != 1:
                         macro = -1  # no goal macro here: the plain push was the only child
-                    # phase 4: prune (a freeze deadlock, forward), then find the child
+                    # phase 4: prune (a freeze deadlock or a dead pair, forward), then find the child
                     alive = macro >= 0
                     if alive and s.backward == 0 and blocked_kernel(floor, boxat, dead, off, to):
                         alive = not frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue)
+                    if alive and s.backward == 0 and pair_dead_kernel(pairs, lidx, fidx, cells, i, newpl):
+                        alive = False
+                        ctr[C_PAIRS] += 1
                     if alive:
                         ctr[C_STAMP] += 1
                         pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)

@@ -190,6 +190,11 @@ class SearchOptions:
         With ``fess``: the feature cells count blocked tunnels instead (Festival's room
         connectivity: 0, 1, 2 or more one-wide passages between two rooms with a box off a
         goal in them; see :func:`tunnels`). Not with ``hot_feature``: the two share one axis.
+    dead_pairs : bool
+        Forward: a table of every position of two boxes alone that can no longer be solved
+        is built for the level at the start (pulls from every pair of goals, see
+        :func:`pair_table`), and a push that leaves such a pair (the player's cell counts:
+        two boxes that close a pocket are one) is not tried. On in the portfolio's first search.
     """
 
     weight: int = 10
@@ -211,6 +216,7 @@ class SearchOptions:
     open_advisor: int = 0
     hot_feature: bool = False
     room_feature: bool = False
+    dead_pairs: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -236,15 +242,15 @@ class SearchOptions:
 #: The fast mode's portfolio, run one after the other, each with an equal share of the
 #: time left. The first guides the forward search as FESS does (the packing advisor's
 #: moves, cells ordered by the pushes that improved no feature; a weight of 1000 makes
-#: that count come first), tests larger corrals (the fence and the boxes beside it) and
-#: gives the two directions equal time. The second tests larger corrals too and
+#: that count come first), tests larger corrals (the fence and the boxes beside it),
+#: prunes dead pairs and gives the two directions equal time. The second tests larger corrals too and
 #: penalises backward positions whose player cannot reach the start's player cell; the
 #: third weighs the bound 3 instead of 10 and gives the two directions equal time, with
 #: larger corrals as well. Each solves XSokoban levels the others do not (see
 #: ``benchmarks/RESULTS.md``): a restart with other settings changes the whole order of
 #: the search.
 PORTFOLIO: tuple[SearchOptions, ...] = (
-    SearchOptions(move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5),
+    SearchOptions(move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5, dead_pairs=True),
     SearchOptions(corral_grow=1, player_penalty=2),
     SearchOptions(corral_grow=1, weight=3, backward_share=0.5),
 )
@@ -496,6 +502,11 @@ def lurd_of(prob: Problem, pushes: list[tuple[int, int]]) -> str:
 _NO_HOT = np.zeros((1, 1), dtype=np.uint8)
 #: The tunnel labels of a search that does not use them.
 _NO_TUNNELS = np.full(1, -1, dtype=np.int32)
+#: The dead pairs' table of a search that does not use one, and its cell indices.
+_NO_PAIRS = (np.zeros((1, 1, 1), dtype=np.uint8), np.full(1, -1, dtype=np.int32), np.full(1, -1, dtype=np.int32))
+#: Bytes the dead pairs' table may take (live cells squared times floor cells); a larger
+#: level searches without it.
+PAIR_TABLE_BYTES = 64 << 20
 
 
 class _Direction:
@@ -577,7 +588,7 @@ class _Direction:
         garea, forder, fstart = _NO_AREAS if areas is None else areas
         self.board = K.Board(
             prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT,
-            _NO_TUNNELS,
+            _NO_TUNNELS, *_NO_PAIRS,
         )  # fmt: skip
         self.croot = np.full((nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
@@ -651,6 +662,14 @@ def _areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArra
 
 
 _NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+_PAIRS_CACHE: list[tuple[Problem, tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None]] = []
+
+
+def _pairs_of(prob: Problem) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None:
+    """:func:`pair_table` of the last problem seen, computed once for the portfolio's searches."""
+    if not _PAIRS_CACHE or _PAIRS_CACHE[0][0] is not prob:
+        _PAIRS_CACHE[:] = [(prob, pair_table(prob))]
+    return _PAIRS_CACHE[0][1]
 
 
 def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
@@ -665,6 +684,41 @@ def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
         prob.floor, prob.off, prob.goals, hot, np.zeros(ncells, dtype=np.int64), np.empty(ncells, dtype=np.int64)
     )
     return hot
+
+
+def pair_table(prob: Problem) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None:
+    """The dead pairs of a level: ``(alive, lidx, fidx)`` where ``alive[lidx[a], lidx[b], fidx[p]]``
+    is 1 when boxes on ``a`` and ``b`` alone, the player on ``p``, can still be pushed onto
+    two goals (see :func:`~._kernels.pair_table_kernel`); ``lidx`` is -1 off the live cells
+    (floor that is no dead square), ``fidx`` off the floor. None for a level of fewer than
+    two live cells, or whose table would take more than :data:`PAIR_TABLE_BYTES`.
+
+    Examples
+    --------
+    >>> from mazekit.sokoban import parse_level
+    >>> p = Problem.from_level(parse_level("#######\\n#.$  .#\\n#$ #  #\\n#  @  #\\n#######"))
+    >>> alive, lidx, fidx = pair_table(p)
+    >>> a, b = lidx[p.cell(1, 2)], lidx[p.cell(2, 1)]  # the two boxes close the top-left corner
+    >>> int(alive[a, b, fidx[p.player]]), int(alive[a, b, fidx[p.cell(1, 1)]])  # player outside, inside
+    (0, 1)
+    """
+    live = np.flatnonzero((prob.floor != 0) & (prob.dead == 0)).astype(np.int64)
+    floor_cells = np.flatnonzero(prob.floor).astype(np.int64)
+    m, nf = len(live), len(floor_cells)
+    if m < 2 or m * m * nf > PAIR_TABLE_BYTES:
+        return None
+    ncells = prob.floor.shape[0]
+    lidx = np.full(ncells, -1, dtype=np.int32)
+    lidx[live] = np.arange(m, dtype=np.int32)
+    fidx = np.full(ncells, -1, dtype=np.int32)
+    fidx[floor_cells] = np.arange(nf, dtype=np.int32)
+    alive = np.zeros((m, m, nf), dtype=np.uint8)
+    K.pair_table_kernel.pick(m * m * nf)(
+        prob.floor, prob.goalm, prob.off, live, lidx, fidx, floor_cells, alive,
+        np.zeros(ncells, dtype=np.int64), np.zeros(ncells, dtype=np.int64), np.empty(ncells, dtype=np.int64),
+        np.empty(8 * m * m, dtype=np.int64),
+    )  # fmt: skip
+    return alive, lidx, fidx
 
 
 def tunnels(prob: Problem) -> NDArray[np.int32]:
@@ -797,6 +851,9 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(hot=hot)
         if opts.room_feature:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
+        pairs = _pairs_of(prob) if opts.dead_pairs else None
+        if pairs is not None:
+            self.fwd.board = self.fwd.board._replace(pairs=pairs[0], lidx=pairs[1], fidx=pairs[2])
         self.bwd: _Direction | None = None
         if bidirectional:
             bdist = np.full((nb, ncells), -1, dtype=np.int32)
@@ -1128,6 +1185,11 @@ def solve(
     next to the fence join it (any set of boxes gives a sound test, and a box
     that pins a fence box makes it stronger), and the corrals beside those
     boxes are checked too, since a push can close a corral it does not touch.
+    Dead pairs (forward search, ``dead_pairs``): at the start, every pair of
+    goals is pulled back to every position of two boxes alone it can come from
+    (the player's region included); a push that leaves the pushed box and any
+    other in a position not among them is not tried. This catches two boxes that
+    close a pocket the player needs, which no freeze test sees.
 
     Bound: the minimum-cost matching of boxes to goals on lone-box push
     distances (Hungarian method; per child one augmenting path from the

@@ -522,7 +522,8 @@ def solve_level(
             "memory": f"no solution within the memory cap ({memory_mb} MB)",
             "unsolvable": "no solution exists from this position ("
             + (
-                "it is dead already: a box that can never reach a goal, or boxes that can never move again)"
+                "it is dead already: a box that can never reach a goal, boxes that can never move again,"
+                " or two that can never both reach goals)"
                 if st.expanded == 0
                 else "every reachable position that is not a deadlock was tried)"
             ),

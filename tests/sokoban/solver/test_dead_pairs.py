@@ -1,0 +1,117 @@
+"""The dead pairs' table (``SearchOptions.dead_pairs``): each entry against the engine's brute force,
+and the searches that use it."""
+
+from __future__ import annotations
+
+import time
+from importlib.resources import files
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mazekit.sokoban import State, parse_level, parse_levels, replay
+from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
+from mazekit.sokoban.solver import _kernels as K
+from mazekit.sokoban.solver import search as S
+from tests.conftest import jit_mode
+from tests.sokoban.conftest import brute_force_path, portfolio_with
+from tests.strategies import sokoban_levels
+
+#: Two boxes close the top-left corner; the player, outside, can never get in behind them.
+POCKET = """\
+#######
+#.$  .#
+#$ #  #
+#  @  #
+#######
+"""
+
+#: Walled levels 3-6 a side with 2-3 goals, a few inner walls: room for pockets and corridors.
+pair_levels = sokoban_levels(sides=(3, 6), border=True, wall_percent=20, max_boxes=3, goals_apart=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(pair_levels, st.data())
+def test_each_entry_matches_the_engines_brute_force(level, data):
+    prob = as_problem(level)
+    table = S.pair_table(prob)
+    if len(prob.goals) < 2 or table is None:
+        return
+    alive, lidx, fidx = table
+    cols = level.shape[1]
+    floor = [prob.cell(*divmod(int(c), cols)) for c in np.flatnonzero(level.floor)]  # the player's floor
+    live = [x for x in floor if lidx[x] >= 0]
+    if len(live) < 2:
+        return
+    for _ in range(8):
+        a, b = data.draw(st.lists(st.sampled_from(live), min_size=2, max_size=2, unique=True))
+        x = data.draw(st.sampled_from(floor))
+        if x in (a, b):
+            continue
+        cell, boxes = prob.level_cell(x), (prob.level_cell(a), prob.level_cell(b))
+        two = level.with_start(State.make(cell, boxes))
+        expected = brute_force_path(two) is not None
+        assert bool(alive[lidx[a], lidx[b], fidx[x]]) == expected, (boxes, cell)
+        assert alive[lidx[a], lidx[b], fidx[x]] == alive[lidx[b], lidx[a], fidx[x]]
+
+
+def test_the_compiled_table_is_the_plain_one():
+    prob = as_problem(parse_level(POCKET))
+    with jit_mode("never"):
+        plain = S.pair_table(prob)
+    with jit_mode("always"):
+        compiled = S.pair_table(prob)
+    assert plain is not None and compiled is not None
+    for p, c in zip(plain, compiled, strict=True):
+        assert np.array_equal(p, c)
+
+
+def test_a_dead_pair_at_the_start_stops_at_once():
+    level = parse_level(POCKET)
+    for optimal in (False, True):
+        opts = SearchOptions(dead_pairs=True)
+        res = search_level(level, time_limit=30, optimal=optimal, options=opts)
+        assert res.solution is None and res.stats.stopped == "unsolvable"
+        assert res.stats.expanded == 0
+    # without the table the search finds it out too, by trying every push
+    res = search_level(level, time_limit=30, options=SearchOptions())
+    assert res.stats.stopped == "unsolvable" and res.stats.expanded > 0
+
+
+def test_the_player_inside_the_pocket_is_no_deadlock():
+    inside = parse_level(POCKET.replace("#.$", "#+$").replace("#  @  #", "#     #"))
+    res = search_level(inside, time_limit=30, portfolio=portfolio_with(dead_pairs=True))
+    assert res.solution is not None and replay(inside, res.solution.lurd).solved
+
+
+def test_dead_pairs_are_pruned_during_a_search_and_the_solution_stands():
+    # the shipped level 2 ("Around the pillar"): the plain best-first search stores 17 positions
+    # before it finds the way; with the table, two pushes are pruned and 11 stored
+    level = parse_levels(files("mazekit.examples").joinpath("sokoban/mazekit.xsb").read_bytes())[1]
+    prob = as_problem(level)
+    counts = []
+    for on in (False, True):
+        search = S._Search(prob, SearchOptions(fess=False, bidirectional=False, dead_pairs=on), False, 1 << 26)
+        stopped, winner = search.run(time.perf_counter(), None, None, 0.05, 1000, 100_000)
+        assert stopped == "solved" and winner is not None
+        assert replay(level, S.lurd_of(prob, search.pushes(winner))).solved
+        counts.append((int(search.fwd.ctr[K.C_NODES]), int(search.fwd.ctr[K.C_PAIRS])))
+    (plain, none), (pruned, fired) = counts
+    assert none == 0 and fired > 0 and pruned < plain
+
+
+def test_a_level_too_large_for_the_table_searches_without_it(monkeypatch):
+    monkeypatch.setattr(S, "PAIR_TABLE_BYTES", 10)
+    assert S.pair_table(as_problem(parse_level(POCKET))) is None
+    res = search_level(parse_level(POCKET), time_limit=30, options=SearchOptions(dead_pairs=True))
+    assert res.stats.stopped == "unsolvable" and res.stats.expanded > 0
+
+
+@pytest.mark.parametrize("text", ["#####\n#@$.#\n#####", "######\n#@$$.#\n#  . #\n######"])
+def test_one_live_cell_or_a_few_give_a_table_or_none(text):
+    prob = as_problem(parse_level(text))
+    table = S.pair_table(prob)
+    live = int(((prob.floor != 0) & (prob.dead == 0)).sum())
+    assert (table is None) == (live < 2)
