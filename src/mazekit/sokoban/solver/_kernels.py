@@ -1922,6 +1922,22 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
 
 
 @njit
+def advise_kernel(board, sc, gs, bound, player, i, slot):  # type: ignore[no-untyped-def]
+    """An advisor's pick in ``sc.one[slot:slot + 2]``: box ``i`` and the first cell, fewest pushes
+    first (a lone-box search of at most ``bound`` states from the player on ``player``), where
+    ``gs.want`` is set; True when there is one (``one[slot]`` is left as it was otherwise)."""
+    cell = nearest_push_kernel(
+        board.floor, board.dead, sc.boxat, board.off, sc.cells[i], player, bound, 0, gs.want, gs.vis, gs.stamp,
+        gs.qbox, gs.qpl, gs.qg, gs.mark, sc.queue,
+    )  # fmt: skip
+    if cell < 0:
+        return False
+    sc.one[slot] = i
+    sc.one[slot + 1] = cell
+    return True
+
+
+@njit
 def hot_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-def]
     """The hotspot advisor's choice, in ``sc.one[0:2]``: the box that cuts the most others off every
     goal (:func:`hotspots_kernel`) and the first cell, fewest pushes first (a lone-box search of
@@ -1933,13 +1949,7 @@ def hot_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-
     if best < 0:
         return 0
     cool_cells_kernel(board.hot, board.goalm, sc.cells, best, gs.want)
-    tgt = nearest_push_kernel(
-        board.floor, board.dead, sc.boxat, board.off, sc.cells[best], player, bound, 0, gs.want, gs.vis, gs.stamp,
-        gs.qbox, gs.qpl, gs.qg, gs.mark, sc.queue,
-    )  # fmt: skip
-    if tgt >= 0:
-        one[0] = best
-        one[1] = tgt
+    advise_kernel(board, sc, gs, bound, player, best, 0)
     return 0
 
 
@@ -1962,13 +1972,7 @@ def oop_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyped-
             for z in range(want.shape[0]):
                 want[z] = 1 if garea[z] < 0 else 0
             want[forder[nxt]] = 1
-            tgt = nearest_push_kernel(
-                board.floor, board.dead, boxat, board.off, sc.cells[i], player, bound, 0, want, gs.vis, gs.stamp,
-                gs.qbox, gs.qpl, gs.qg, gs.mark, sc.queue,
-            )  # fmt: skip
-            if tgt >= 0:
-                one[2] = i
-                one[3] = tgt
+            advise_kernel(board, sc, gs, bound, player, i, 2)
             return 0
     return 0
 
@@ -2055,13 +2059,7 @@ def opener_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyp
             want[z] = 1
         for t in range(n):
             want[gs.path[t]] = 0
-        cell = nearest_push_kernel(
-            board.floor, board.dead, boxat, board.off, cells[blocker], player, bound, 0, want, gs.vis, gs.stamp,
-            gs.qbox, gs.qpl, gs.qg, gs.mark, sc.queue,
-        )  # fmt: skip
-        if cell >= 0:
-            one[4] = blocker
-            one[5] = cell
+        if advise_kernel(board, sc, gs, bound, player, blocker, 4):
             return 0
     return 0
 
