@@ -424,39 +424,31 @@ def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no
 
 
 @njit
-def pair_region_kernel(floor, off, a, b, start, stamp, mark, queue):  # type: ignore[no-untyped-def]
-    """Flood ``start``'s region when the only boxes are on ``a`` and ``b`` (marked ``stamp`` in
-    ``mark``, its cells ``queue[:size]``); ``(smallest cell, size)``."""
-    mark[start] = stamp
-    queue[0] = start
-    head, tail, low = 0, 1, start
-    while head < tail:
-        x = queue[head]
-        head += 1
-        low = min(low, x)
-        for d in range(4):
-            y = x + off[d]
-            if floor[y] != 0 and y != a and y != b and mark[y] != stamp:
-                mark[y] = stamp
-                queue[tail] = y
-                tail += 1
-    return low, tail
+def pair_flood_kernel(floor, boxat, off, a, b, start, stamp, mark, queue):  # type: ignore[no-untyped-def]
+    """:func:`flood_min_kernel` with the only boxes on ``a`` and ``b`` (``boxat`` all -1 before and after)."""
+    boxat[a] = 0
+    boxat[b] = 1
+    low = flood_min_kernel(floor, boxat, off, start, stamp, mark, queue)
+    boxat[a] = -1
+    boxat[b] = -1
+    return low
 
 
 @njit
-def pair_seed_kernel(floor, goalm, off, live, fidx, alive, mark, queue, states):  # type: ignore[no-untyped-def]
+def pair_seed_kernel(floor, goalm, off, live, fidx, alive, boxat, mark, queue, states):  # type: ignore[no-untyped-def]
     """Phase 1 of :func:`pair_table_kernel`: two boxes on two goals, the player in each region,
     as solved states (``alive`` set, ``states`` filled); their number."""
     m, nf = live.shape[0], alive.shape[2]
     stamp, tail = 0, 0
     for ia in range(m):
         for ib in range(ia + 1, m):
-            if goalm[live[ia]] == 0 or goalm[live[ib]] == 0:
+            a, b = live[ia], live[ib]
+            if goalm[a] == 0 or goalm[b] == 0:
                 continue
             stamp += 1
             for x in range(floor.shape[0]):
-                if floor[x] != 0 and x != live[ia] and x != live[ib] and mark[x] != stamp:
-                    r = fidx[pair_region_kernel(floor, off, live[ia], live[ib], x, stamp, mark, queue)[0]]
+                if floor[x] != 0 and x != a and x != b and mark[x] != stamp:
+                    r = fidx[pair_flood_kernel(floor, boxat, off, a, b, x, stamp, mark, queue)]
                     alive[ia, ib, r] = 1
                     states[tail] = (ia * m + ib) * nf + r
                     tail += 1
@@ -464,7 +456,7 @@ def pair_seed_kernel(floor, goalm, off, live, fidx, alive, mark, queue, states):
 
 
 @njit
-def pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, mark, mark2, queue, states, tail):  # type: ignore[no-untyped-def]
+def pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, boxat, mark, mark2, queue, states, tail):  # type: ignore[no-untyped-def]
     """Phase 2 of :func:`pair_table_kernel`: every state a pull leads to from a solved one is
     solved, breadth first; the states' number."""
     m, nf = live.shape[0], alive.shape[2]
@@ -476,7 +468,7 @@ def pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, mark, mark2, 
         a, b = live[ia], live[ib]
         stamp += 1
         here = stamp
-        pair_region_kernel(floor, off, a, b, cellof[r], here, mark, queue)
+        pair_flood_kernel(floor, boxat, off, a, b, cellof[r], here, mark, queue)
         for w in range(2):
             x, o = (a, b) if w == 0 else (b, a)
             for d in range(4):
@@ -485,7 +477,7 @@ def pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, mark, mark2, 
                     continue
                 na, nb = min(lidx[to], lidx[o]), max(lidx[to], lidx[o])
                 stamp += 1
-                nr = fidx[pair_region_kernel(floor, off, live[na], live[nb], pl, stamp, mark2, queue)[0]]
+                nr = fidx[pair_flood_kernel(floor, boxat, off, to, o, pl, stamp, mark2, queue)]
                 if alive[na, nb, nr] == 0:
                     alive[na, nb, nr] = 1
                     states[tail] = (na * m + nb) * nf + nr
@@ -494,33 +486,37 @@ def pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, mark, mark2, 
 
 
 @njit
-def pair_fill_kernel(floor, off, live, fidx, alive, mark, queue):  # type: ignore[no-untyped-def]
+def pair_fill_kernel(floor, off, live, fidx, alive, boxat, mark, queue, low):  # type: ignore[no-untyped-def]
     """Phase 3 of :func:`pair_table_kernel`: each region's answer (at its smallest cell) to its
-    every cell, for ``ia < ib`` and then for ``ib, ia``."""
+    every cell, for ``ia < ib`` and then for ``ib, ia``. A region's flood gets its own stamp,
+    whose smallest cell ``low`` keeps; the cells are then read in increasing order, so a
+    region's smallest cell, whose answer the others copy, comes first and keeps its own."""
     m = live.shape[0]
-    stamp = np.int64(1) << 50
+    stamp = np.int64(0)
     for ia in range(m):
         for ib in range(ia + 1, m):
             a, b = live[ia], live[ib]
-            stamp += 1
+            first = stamp + 1
             for x in range(floor.shape[0]):
-                if floor[x] == 0 or x == a or x == b or mark[x] == stamp:
-                    continue
-                low, size = pair_region_kernel(floor, off, a, b, x, stamp, mark, queue)
-                ok = alive[ia, ib, fidx[low]]
-                for t in range(size):
-                    alive[ia, ib, fidx[queue[t]]] = ok
+                if floor[x] != 0 and x != a and x != b and mark[x] < first:
+                    stamp += 1
+                    low[stamp - first] = pair_flood_kernel(floor, boxat, off, a, b, x, stamp, mark, queue)
+            for x in range(floor.shape[0]):
+                if floor[x] != 0 and x != a and x != b:
+                    alive[ia, ib, fidx[x]] = alive[ia, ib, fidx[low[mark[x] - first]]]
             alive[ib, ia, :] = alive[ia, ib, :]
 
 
 @njit
-def pair_table_kernel(floor, goalm, off, live, lidx, fidx, cellof, alive, mark, mark2, queue, states):  # type: ignore[no-untyped-def]
+def pair_table_kernel(floor, goalm, off, live, lidx, fidx, cellof, alive, boxat, mark, mark2, queue, states, low):  # type: ignore[no-untyped-def]
     """Which positions of two boxes alone can still be solved: ``alive[ia, ib, f]`` is 1 when
     boxes on the live cells ``live[ia]`` and ``live[ib]`` (``ia != ib``; live: floor that is no
     dead square, ``lidx`` its inverse, -1 elsewhere) and the player on the floor cell
     ``cellof[f]`` (``fidx`` its inverse), with no other box, can be pushed onto two goals.
-    ``alive`` comes in zeroed; ``states`` holds ``8 * m * m`` states (two boxes leave at most
-    seven regions); returns the number of solvable states.
+    ``alive`` and ``mark``/``mark2`` come in zeroed, ``boxat`` all -1; with the floor in
+    ``c`` parts, two boxes leave at most ``c + 6`` regions (a box takes a cell of at most four
+    neighbours), so ``low`` holds ``c + 6`` cells and ``states`` ``(c + 6) * m * m / 2``;
+    returns the number of solvable states.
 
     Every pair of goals is pulled back, breadth first, to every position it can come
     from (phase 1 :func:`pair_seed_kernel`, phase 2 :func:`pair_pulls_kernel`, a state being
@@ -531,10 +527,11 @@ def pair_table_kernel(floor, goalm, off, live, lidx, fidx, cellof, alive, mark, 
     deadlock, and not only a frozen pattern: two boxes that close a pocket the player
     needs are one.
     """
-    tail = pair_seed_kernel(floor, goalm, off, live, fidx, alive, mark, queue, states)
+    tail = pair_seed_kernel(floor, goalm, off, live, fidx, alive, boxat, mark, queue, states)
     mark[:] = 0
-    tail = pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, mark, mark2, queue, states, tail)
-    pair_fill_kernel(floor, off, live, fidx, alive, mark, queue)
+    tail = pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, boxat, mark, mark2, queue, states, tail)
+    mark[:] = 0
+    pair_fill_kernel(floor, off, live, fidx, alive, boxat, mark, queue, low)
     return tail
 
 

@@ -651,25 +651,25 @@ def _corral_scratch(
 
 
 _EMPTY_TABLE = np.zeros(1, dtype=np.int32)
-_AREAS_CACHE: list[tuple[Problem, tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]]] = []
+_CACHE: dict[str, tuple[Problem, Any]] = {}
+
+
+def _once(name: str, prob: Problem, make: Callable[[], Any]) -> Any:
+    """``make()`` for the last problem seen under ``name``: computed once for the portfolio's searches."""
+    if name not in _CACHE or _CACHE[name][0] is not prob:
+        _CACHE[name] = (prob, make())
+    return _CACHE[name][1]
 
 
 def _areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
     """:func:`goal_areas` of the last problem seen, computed once for the portfolio's searches."""
-    if not _AREAS_CACHE or _AREAS_CACHE[0][0] is not prob:
-        _AREAS_CACHE[:] = [(prob, goal_areas(prob, deadline=deadline))]
-    return _AREAS_CACHE[0][1]
+    areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] = _once(
+        "areas", prob, lambda: goal_areas(prob, deadline=deadline)
+    )
+    return areas
 
 
 _NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
-_PAIRS_CACHE: list[tuple[Problem, tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None]] = []
-
-
-def _pairs_of(prob: Problem) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None:
-    """:func:`pair_table` of the last problem seen, computed once for the portfolio's searches."""
-    if not _PAIRS_CACHE or _PAIRS_CACHE[0][0] is not prob:
-        _PAIRS_CACHE[:] = [(prob, pair_table(prob))]
-    return _PAIRS_CACHE[0][1]
 
 
 def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
@@ -713,10 +713,11 @@ def pair_table(prob: Problem) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDA
     fidx = np.full(ncells, -1, dtype=np.int32)
     fidx[floor_cells] = np.arange(nf, dtype=np.int32)
     alive = np.zeros((m, m, nf), dtype=np.uint8)
+    regions = len(_regions(prob, prob.boxes[:0])) + 6  # at most, with two boxes (see the kernel)
     K.pair_table_kernel.pick(m * m * nf)(
-        prob.floor, prob.goalm, prob.off, live, lidx, fidx, floor_cells, alive,
+        prob.floor, prob.goalm, prob.off, live, lidx, fidx, floor_cells, alive, np.full(ncells, -1, dtype=np.int32),
         np.zeros(ncells, dtype=np.int64), np.zeros(ncells, dtype=np.int64), np.empty(ncells, dtype=np.int64),
-        np.empty(8 * m * m, dtype=np.int64),
+        np.empty(regions * m * m // 2 + 1, dtype=np.int64), np.empty(regions, dtype=np.int64),
     )  # fmt: skip
     return alive, lidx, fidx
 
@@ -851,7 +852,7 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(hot=hot)
         if opts.room_feature:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
-        pairs = _pairs_of(prob) if opts.dead_pairs else None
+        pairs = _once("pairs", prob, lambda: pair_table(prob)) if opts.dead_pairs else None
         if pairs is not None:
             self.fwd.board = self.fwd.board._replace(pairs=pairs[0], lidx=pairs[1], fidx=pairs[2])
         self.bwd: _Direction | None = None
