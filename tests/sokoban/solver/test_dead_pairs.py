@@ -1,8 +1,9 @@
-"""The dead pairs' table (``SearchOptions.dead_pairs``): each entry against the engine's brute force,
-and the searches that use it."""
+"""The dead pairs' table (``SearchOptions.dead_pairs``) and the start's pairs (``reach_pairs``): each
+entry against the engine's brute force, and the searches that use them."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from importlib.resources import files
 
@@ -11,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mazekit.sokoban import State, parse_level, parse_levels, replay
+from mazekit.sokoban import State, legal_pushes, parse_level, parse_levels, push, replay
+from mazekit.sokoban.rules import canonical
 from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import search as S
@@ -115,3 +117,81 @@ def test_one_live_cell_or_a_few_give_a_table_or_none(text):
     table = S.pair_table(prob)
     live = int(((prob.floor != 0) & (prob.dead == 0)).sum())
     assert (table is None) == (live < 2)
+
+
+# ------------------------------------------------------------------ the start's pairs (reach_pairs)
+
+
+def brute_force_reach(level, start):
+    """Every canonical position the engine's pushes lead to from ``start`` (breadth first)."""
+    first = canonical(level, start)
+    seen, todo = {first}, [first]
+    while todo:
+        s = todo.pop()
+        for b, d in legal_pushes(level, s):
+            t = canonical(level, push(level, s, b, d))
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+@settings(max_examples=60, deadline=None)
+@given(pair_levels, st.data())
+def test_each_start_pair_entry_matches_the_engines_brute_force(level, data):
+    prob = as_problem(level)
+    table = S.pair_table(prob, reach=True)
+    if len(prob.boxes) < 2 or table is None:
+        return
+    seen, lidx, fidx = table
+    cols = level.shape[1]
+    floor = [prob.cell(*divmod(int(c), cols)) for c in np.flatnonzero(level.floor)]
+    start = level.start
+    # what two of the start's boxes alone lead to, the player on the start
+    reach = set()
+    for s, t in itertools.combinations(sorted(start.boxes), 2):
+        reach |= brute_force_reach(level, State.make(start.player, (s, t)))
+    live = [x for x in floor if lidx[x] >= 0]
+    assert all(lidx[prob.cell(*divmod(b, cols))] >= 0 for b in start.boxes)
+    for _ in range(8):
+        a, b = data.draw(st.lists(st.sampled_from(floor), min_size=2, max_size=2, unique=True))
+        x = data.draw(st.sampled_from(floor))
+        if x in (a, b):
+            continue
+        boxes = (prob.level_cell(a), prob.level_cell(b))
+        expected = canonical(level, State.make(prob.level_cell(x), boxes)) in reach
+        if lidx[a] < 0 or lidx[b] < 0:  # off the cells a start box can be pushed to
+            assert not expected, boxes
+            continue
+        assert a in live and b in live
+        assert bool(seen[lidx[a], lidx[b], fidx[x]]) == expected, (boxes, prob.level_cell(x))
+        assert seen[lidx[a], lidx[b], fidx[x]] == seen[lidx[b], lidx[a], fidx[x]]
+
+
+def test_the_compiled_start_table_is_the_plain_one():
+    prob = as_problem(parse_level(POCKET))
+    with jit_mode("never"):
+        plain = S.pair_table(prob, reach=True)
+    with jit_mode("always"):
+        compiled = S.pair_table(prob, reach=True)
+    assert plain is not None and compiled is not None
+    for p, c in zip(plain, compiled, strict=True):
+        assert np.array_equal(p, c)
+
+
+def test_the_start_pairs_prune_pulls_and_the_solution_stands():
+    # the shipped level 5, searched backward alone (the pulls from the goals to the start): with
+    # the start's table, pulls are pruned, fewer positions stored, and the solution replays
+    level = parse_levels(files("mazekit.examples").joinpath("sokoban/mazekit.xsb").read_bytes())[4]
+    prob = as_problem(level)
+    counts = []
+    for on in (False, True):
+        search = S._Search(prob, SearchOptions(fess=False, reach_pairs=on), False, 1 << 26)
+        assert search.bwd is not None
+        search.active = [search.bwd]
+        stopped, winner = search.run(time.perf_counter(), None, None, 0.05, 1000, 100_000)
+        assert stopped == "solved" and winner is search.bwd
+        assert replay(level, S.lurd_of(prob, search.pushes(winner))).solved
+        counts.append((int(search.bwd.ctr[K.C_NODES]), int(search.bwd.ctr[K.C_PAIRS])))
+    (plain, none), (pruned, fired) = counts
+    assert none == 0 and fired > 0 and pruned < plain

@@ -203,7 +203,8 @@ def pushed_positions(prob: Problem, level: Level, lurd: str):
 
 def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
     """Every position along the 90 reference solutions passes every test the search prunes with
-    (the dead pairs' table included)."""
+    (the dead pairs' table included), and, the solutions coming from the start, the start's
+    pairs' table (the backward search's) holds each of their pairs."""
     levels, solutions = xsokoban
     frozen = K.frozen_kernel.pick(_jit.THRESHOLD)
     hungarian = K.hungarian_kernel.pick(_jit.THRESHOLD)
@@ -218,7 +219,7 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
         used = np.zeros(ng + 1, dtype=np.uint8)
         fz = np.zeros(nb, dtype=np.uint8)
         queue = np.empty(prob.height * prob.width, dtype=np.int64)
-        pairs = pair_table(prob)
+        pairs, seen = pair_table(prob), pair_table(prob, reach=True)
         for i, cells, player in pushed_positions(prob, level, lurd):
             assert not prob.dead[cells].any(), (level.title, i)
             for j, c in enumerate(cells):
@@ -229,6 +230,8 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
             assert hungarian(cells, prob.dist, u, v, p, way, minv, used) < K.BIG, i
             if pairs is not None:
                 assert not any(dead_pair(*pairs, cells, j, player) for j in range(nb)), (level.title, i)
+            if seen is not None:
+                assert not any(dead_pair(*seen, cells, j, player) for j in range(nb)), (level.title, i)
 
 
 def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():
@@ -525,6 +528,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         hot_feature=st.just(axis == "hot"),
         room_feature=st.just(axis == "room"),
         dead_pairs=st.booleans(),
+        reach_pairs=st.booleans(),
     )
 )
 

@@ -435,18 +435,21 @@ def pair_flood_kernel(floor, boxat, off, a, b, start, stamp, mark, queue):  # ty
 
 
 @njit
-def pair_seed_kernel(floor, goalm, off, live, fidx, alive, boxat, mark, queue, states):  # type: ignore[no-untyped-def]
-    """Phase 1 of :func:`pair_table_kernel`: two boxes on two goals, the player in each region,
-    as solved states (``alive`` set, ``states`` filled); their number."""
+def pair_seed_kernel(floor, seedm, player, off, live, fidx, alive, boxat, mark, queue, states):  # type: ignore[no-untyped-def]
+    """Phase 1 of :func:`pair_table_kernel`: two boxes on two seed cells (``seedm``), the player
+    in each region (``player`` -1) or on ``player``, as the first states (``alive`` set, ``states``
+    filled); their number."""
     m, nf = live.shape[0], alive.shape[2]
     stamp, tail = 0, 0
     for ia in range(m):
         for ib in range(ia + 1, m):
             a, b = live[ia], live[ib]
-            if goalm[a] == 0 or goalm[b] == 0:
+            if seedm[a] == 0 or seedm[b] == 0:
                 continue
             stamp += 1
             for x in range(floor.shape[0]):
+                if player >= 0 and x != player:
+                    continue
                 if floor[x] != 0 and x != a and x != b and mark[x] != stamp:
                     r = fidx[pair_flood_kernel(floor, boxat, off, a, b, x, stamp, mark, queue)]
                     alive[ia, ib, r] = 1
@@ -456,9 +459,11 @@ def pair_seed_kernel(floor, goalm, off, live, fidx, alive, boxat, mark, queue, s
 
 
 @njit
-def pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, boxat, mark, mark2, queue, states, tail):  # type: ignore[no-untyped-def]
-    """Phase 2 of :func:`pair_table_kernel`: every state a pull leads to from a solved one is
-    solved, breadth first; the states' number."""
+def pair_moves_kernel(  # type: ignore[no-untyped-def]
+    floor, off, live, lidx, fidx, cellof, forward, alive, boxat, mark, mark2, queue, states, tail
+):
+    """Phase 2 of :func:`pair_table_kernel`: every state a pull (``forward`` 0) or a push
+    (``forward`` 1) leads to from one found is found too, breadth first; the states' number."""
     m, nf = live.shape[0], alive.shape[2]
     head, stamp = 0, np.int64(0)
     while head < tail:
@@ -472,8 +477,12 @@ def pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, boxat, mark, 
         for w in range(2):
             x, o = (a, b) if w == 0 else (b, a)
             for d in range(4):
-                to, pl = x + off[d], x + 2 * off[d]  # the box comes to ``to``, the player steps to ``pl``
-                if mark[to] != here or floor[pl] == 0 or pl == o or lidx[to] < 0:
+                to = x + off[d]  # the box comes to ``to``; the player stands on ``at``, steps to ``pl``
+                if forward == 0:
+                    at, pl, free = to, x + 2 * off[d], x + 2 * off[d]
+                else:
+                    at, pl, free = x - off[d], x, to
+                if mark[at] != here or floor[free] == 0 or free == o or lidx[to] < 0:
                     continue
                 na, nb = min(lidx[to], lidx[o]), max(lidx[to], lidx[o])
                 stamp += 1
@@ -508,28 +517,35 @@ def pair_fill_kernel(floor, off, live, fidx, alive, boxat, mark, queue, low):  #
 
 
 @njit
-def pair_table_kernel(floor, goalm, off, live, lidx, fidx, cellof, alive, boxat, mark, mark2, queue, states, low):  # type: ignore[no-untyped-def]
-    """Which positions of two boxes alone can still be solved: ``alive[ia, ib, f]`` is 1 when
-    boxes on the live cells ``live[ia]`` and ``live[ib]`` (``ia != ib``; live: floor that is no
-    dead square, ``lidx`` its inverse, -1 elsewhere) and the player on the floor cell
-    ``cellof[f]`` (``fidx`` its inverse), with no other box, can be pushed onto two goals.
-    ``alive`` and ``mark``/``mark2`` come in zeroed, ``boxat`` all -1; with the floor in
-    ``c`` parts, two boxes leave at most ``c + 6`` regions (a box takes a cell of at most four
-    neighbours), so ``low`` holds ``c + 6`` cells and ``states`` ``(c + 6) * m * m / 2``;
-    returns the number of solvable states.
+def pair_table_kernel(  # type: ignore[no-untyped-def]
+    floor, seedm, player, forward, off, live, lidx, fidx, cellof, alive, boxat, mark, mark2, queue, states, low
+):
+    """The positions of two boxes alone that can be pushed onto two goals (``forward`` 0) or
+    that two start boxes can be pushed to (``forward`` 1): ``alive[ia, ib, f]`` is 1 for boxes
+    on the live cells ``live[ia]`` and ``live[ib]`` (``ia != ib``; ``lidx`` the inverse, -1
+    elsewhere) and the player on the floor cell ``cellof[f]`` (``fidx`` its inverse), with no
+    other box. The seeds: two cells of ``seedm`` (the goals; the start's boxes), the player
+    anywhere (``player`` -1) or on ``player``. ``alive`` and ``mark``/``mark2`` come in zeroed,
+    ``boxat`` all -1; with the floor in ``c`` parts, two boxes leave at most ``c + 6`` regions
+    (a box takes a cell of at most four neighbours), so ``low`` holds ``c + 6`` cells and
+    ``states`` ``(c + 6) * m * m / 2``; returns the number of states found.
 
-    Every pair of goals is pulled back, breadth first, to every position it can come
-    from (phase 1 :func:`pair_seed_kernel`, phase 2 :func:`pair_pulls_kernel`, a state being
-    the two boxes and the player's region by its smallest cell); phase 3
+    Every pair of seeds is pulled back (or pushed on), breadth first, to every position it
+    can lead to (phase 1 :func:`pair_seed_kernel`, phase 2 :func:`pair_moves_kernel`, a state
+    being the two boxes and the player's region by its smallest cell); phase 3
     (:func:`pair_fill_kernel`) copies each region's answer to its every cell. A solution of
     a whole position takes any two of its boxes to goals too (the other boxes' pushes
     become walks once they are gone), so a position with a pair that is not alive is a
     deadlock, and not only a frozen pattern: two boxes that close a pocket the player
-    needs are one.
+    needs are one. Likewise a position the start leads to has each pair of boxes where two
+    start boxes alone can be pushed: a pulled position with a pair not alive in the start's
+    table is one no solution passes through.
     """
-    tail = pair_seed_kernel(floor, goalm, off, live, fidx, alive, boxat, mark, queue, states)
+    tail = pair_seed_kernel(floor, seedm, player, off, live, fidx, alive, boxat, mark, queue, states)
     mark[:] = 0
-    tail = pair_pulls_kernel(floor, off, live, lidx, fidx, cellof, alive, boxat, mark, mark2, queue, states, tail)
+    tail = pair_moves_kernel(
+        floor, off, live, lidx, fidx, cellof, forward, alive, boxat, mark, mark2, queue, states, tail
+    )
     mark[:] = 0
     pair_fill_kernel(floor, off, live, fidx, alive, boxat, mark, queue, low)
     return tail
@@ -1382,8 +1398,9 @@ class Board(NamedTuple):
     areas and their packing orders (see ``search.goal_areas``; one empty area when
     unused); ``hot`` the hotspot table (:func:`hot_table_kernel`; 1 x 1 when unused);
     ``tunnel`` each cell's tunnel between rooms (see :func:`blocked_tunnels_kernel`; one
-    entry when unused); ``pairs`` the dead pairs' table with its cell indices ``lidx`` and
-    ``fidx`` (see :func:`pair_table_kernel`; 1 x 1 x 1 when unused).
+    entry when unused); ``pairs`` the dead pairs' table (forward; backward, the start's
+    pairs) with its cell indices ``lidx`` and ``fidx`` (see :func:`pair_table_kernel`;
+    1 x 1 x 1 when unused).
     """
 
     floor: Any
@@ -1580,7 +1597,8 @@ def initial_key_kernel(s, h):  # type: ignore[no-untyped-def]
 def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[no-untyped-def]
     """Normalise, deduplicate and open the roots (the pool's first ``ctr[C_ROOTS]``
     entries, sorted boxes and raw player); SOLVED when one is a goal or met. A root
-    with no matching, or (forward) a freeze deadlock or a dead pair already, is not opened: a start
+    with no matching, a dead pair (backward: one the start cannot lead to), or (forward) a
+    freeze deadlock already, is not opened: a start
     that is dead from the first push leaves the search nothing, and it stops at once
     as unsolvable instead of searching the other boxes' moves to its time limit."""
     nb = sc.cells.shape[0]
@@ -1594,9 +1612,8 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
         frozen = s.backward == 0 and frozen_after_kernel(
             board.floor, board.dead, board.goalm, board.goals, board.off, sc.boxat, sc.cells, sc.fz, sc.queue
         )
-        if s.backward == 0:
-            for j in range(nb):
-                frozen = frozen or pair_dead_kernel(board.pairs, board.lidx, board.fidx, sc.cells, j, pool.player[r])
+        for j in range(nb):
+            frozen = frozen or pair_dead_kernel(board.pairs, board.lidx, board.fidx, sc.cells, j, pool.player[r])
         for j in range(nb):
             sc.boxat[sc.cells[j]] = -1
         if frozen:
@@ -1840,11 +1857,11 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         to, newpl, steps, macro = goal_step_kernel(board, sc, gs, ctr, s.macros, i, c, to, newpl, steps)
                     if variant == 1 and macro != 1:
                         macro = -1  # no goal macro here: the plain push was the only child
-                    # phase 4: prune (a freeze deadlock or a dead pair, forward), then find the child
+                    # phase 4: prune (a freeze deadlock forward, a dead pair), then find the child
                     alive = macro >= 0
                     if alive and s.backward == 0 and blocked_kernel(floor, boxat, dead, off, to):
                         alive = not frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue)
-                    if alive and s.backward == 0 and pair_dead_kernel(pairs, lidx, fidx, cells, i, newpl):
+                    if alive and pair_dead_kernel(pairs, lidx, fidx, cells, i, newpl):
                         alive = False
                         ctr[C_PAIRS] += 1
                     if alive:

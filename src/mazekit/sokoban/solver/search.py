@@ -195,6 +195,11 @@ class SearchOptions:
         is built for the level at the start (pulls from every pair of goals, see
         :func:`pair_table`), and a push that leaves such a pair (the player's cell counts:
         two boxes that close a pocket are one) is not tried. On in the portfolio's first search.
+    reach_pairs : bool
+        Backward: the same table from the start's side (pushes from every pair of the start's
+        boxes, the player on the start, see :func:`pair_table` with ``reach``), and a pull
+        that leaves a pair the start cannot lead to is not tried, nor is a goal position
+        with one: no solution passes through it. On in the portfolio's first search.
     """
 
     weight: int = 10
@@ -217,6 +222,7 @@ class SearchOptions:
     hot_feature: bool = False
     room_feature: bool = False
     dead_pairs: bool = False
+    reach_pairs: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -243,14 +249,17 @@ class SearchOptions:
 #: time left. The first guides the forward search as FESS does (the packing advisor's
 #: moves, cells ordered by the pushes that improved no feature; a weight of 1000 makes
 #: that count come first), tests larger corrals (the fence and the boxes beside it),
-#: prunes dead pairs and gives the two directions equal time. The second tests larger corrals too and
+#: prunes dead pairs (and, backward, pairs the start cannot lead to) and gives the two
+#: directions equal time. The second tests larger corrals too and
 #: penalises backward positions whose player cannot reach the start's player cell; the
 #: third weighs the bound 3 instead of 10 and gives the two directions equal time, with
 #: larger corrals as well. Each solves XSokoban levels the others do not (see
 #: ``benchmarks/RESULTS.md``): a restart with other settings changes the whole order of
 #: the search.
 PORTFOLIO: tuple[SearchOptions, ...] = (
-    SearchOptions(move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5, dead_pairs=True),
+    SearchOptions(
+        move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5, dead_pairs=True, reach_pairs=True
+    ),
     SearchOptions(corral_grow=1, player_penalty=2),
     SearchOptions(corral_grow=1, weight=3, backward_share=0.5),
 )
@@ -686,12 +695,19 @@ def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
     return hot
 
 
-def pair_table(prob: Problem) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None:
+def pair_table(
+    prob: Problem, *, reach: bool = False
+) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None:
     """The dead pairs of a level: ``(alive, lidx, fidx)`` where ``alive[lidx[a], lidx[b], fidx[p]]``
     is 1 when boxes on ``a`` and ``b`` alone, the player on ``p``, can still be pushed onto
     two goals (see :func:`~._kernels.pair_table_kernel`); ``lidx`` is -1 off the live cells
     (floor that is no dead square), ``fidx`` off the floor. None for a level of fewer than
     two live cells, or whose table would take more than :data:`PAIR_TABLE_BYTES`.
+
+    With ``reach``, the start's pairs instead: 1 when two of the start's boxes alone can be
+    pushed to ``a`` and ``b`` with the player ending on ``p``'s side (live: the cells some
+    start box can be pushed to). A position with a pair that is 0 here is reached by no
+    solution (the backward search's pruning).
 
     Examples
     --------
@@ -701,13 +717,27 @@ def pair_table(prob: Problem) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDA
     >>> a, b = lidx[p.cell(1, 2)], lidx[p.cell(2, 1)]  # the two boxes close the top-left corner
     >>> int(alive[a, b, fidx[p.player]]), int(alive[a, b, fidx[p.cell(1, 1)]])  # player outside, inside
     (0, 1)
+    >>> seen, lidx, fidx = pair_table(p, reach=True)  # the start itself; the player cannot get in
+    >>> int(seen[a, b, fidx[p.player]]), int(seen[a, b, fidx[p.cell(1, 1)]])
+    (1, 0)
     """
-    live = np.flatnonzero((prob.floor != 0) & (prob.dead == 0)).astype(np.int64)
+    ncells = prob.floor.shape[0]
+    if reach:
+        dist = np.full((len(prob.boxes), ncells), -1, dtype=np.int32)
+        K.push_distances_kernel.pick(ncells * len(prob.boxes))(
+            prob.floor, prob.off, prob.boxes, dist, np.empty(ncells, dtype=np.int64)
+        )
+        live = np.flatnonzero((prob.floor != 0) & (dist >= 0).any(axis=0)).astype(np.int64)
+        seedm = np.zeros(ncells, dtype=np.uint8)
+        seedm[prob.boxes] = 1
+        player, forward = int(prob.player), 1
+    else:
+        live = np.flatnonzero((prob.floor != 0) & (prob.dead == 0)).astype(np.int64)
+        seedm, player, forward = prob.goalm, -1, 0
     floor_cells = np.flatnonzero(prob.floor).astype(np.int64)
     m, nf = len(live), len(floor_cells)
     if m < 2 or m * m * nf > PAIR_TABLE_BYTES:
         return None
-    ncells = prob.floor.shape[0]
     lidx = np.full(ncells, -1, dtype=np.int32)
     lidx[live] = np.arange(m, dtype=np.int32)
     fidx = np.full(ncells, -1, dtype=np.int32)
@@ -715,9 +745,10 @@ def pair_table(prob: Problem) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDA
     alive = np.zeros((m, m, nf), dtype=np.uint8)
     regions = len(_regions(prob, prob.boxes[:0])) + 6  # at most, with two boxes (see the kernel)
     K.pair_table_kernel.pick(m * m * nf)(
-        prob.floor, prob.goalm, prob.off, live, lidx, fidx, floor_cells, alive, np.full(ncells, -1, dtype=np.int32),
-        np.zeros(ncells, dtype=np.int64), np.zeros(ncells, dtype=np.int64), np.empty(ncells, dtype=np.int64),
-        np.empty(regions * m * m // 2 + 1, dtype=np.int64), np.empty(regions, dtype=np.int64),
+        prob.floor, seedm, player, forward, prob.off, live, lidx, fidx, floor_cells, alive,
+        np.full(ncells, -1, dtype=np.int32), np.zeros(ncells, dtype=np.int64), np.zeros(ncells, dtype=np.int64),
+        np.empty(ncells, dtype=np.int64), np.empty(regions * m * m // 2 + 1, dtype=np.int64),
+        np.empty(regions, dtype=np.int64),
     )  # fmt: skip
     return alive, lidx, fidx
 
@@ -874,6 +905,9 @@ class _Search:
                     macros=0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
+                seen = _once("reach", prob, lambda: pair_table(prob, reach=True)) if opts.reach_pairs else None
+                if seen is not None:
+                    self.bwd.board = self.bwd.board._replace(pairs=seen[0], lidx=seen[1], fidx=seen[2])
         self.dirs = [self.fwd] if self.bwd is None else [self.fwd, self.bwd]
         self.active = list(self.dirs)
         #: the lowest bound each direction has stored so far and the history of its falls
@@ -1190,7 +1224,9 @@ def solve(
     goals is pulled back to every position of two boxes alone it can come from
     (the player's region included); a push that leaves the pushed box and any
     other in a position not among them is not tried. This catches two boxes that
-    close a pocket the player needs, which no freeze test sees.
+    close a pocket the player needs, which no freeze test sees. Reach pairs
+    (backward, ``reach_pairs``): the same from the start, pushing every pair of
+    its boxes on; a pull that leaves a pair the start cannot lead to is not tried.
 
     Bound: the minimum-cost matching of boxes to goals on lone-box push
     distances (Hungarian method; per child one augmenting path from the
