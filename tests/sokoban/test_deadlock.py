@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from mazekit.sokoban import (
     Deadlocks,
     Level,
+    State,
     bipartite_deadlock,
     block_deadlock,
     canonical,
@@ -204,7 +205,7 @@ def test_no_rule_calls_a_reference_position_dead(xsokoban):
     levels_, solutions = xsokoban
     positions = 0
     for i, (lv, lurd) in enumerate(zip(levels_, solutions, strict=False), 1):
-        dl = Deadlocks(lv)
+        dl = Deadlocks(lv, pairs=True)
         assert (corner_squares(lv).ravel() <= dl.dead).all() and (wall_line_squares(lv).ravel() <= dl.dead).all()
         state = lv.start
         for k, ch in enumerate(lurd):
@@ -248,10 +249,30 @@ def _solvable_states(level):
 def test_rules_are_sound_on_small_levels(level):
     table = _solvable_states(level)
     assume(table is not None)  # more than 3000 positions: too many to search
-    dl = Deadlocks(level)
+    dl = Deadlocks(level, pairs=True)
     for s, solvable in table.items():
         if solvable:
             assert dl.check(s) == "", (s, dl.check(s))
+
+
+POCKET = "#######\n#.$  .#\n#$ #  #\n#  @  #\n#######"
+
+
+def test_dead_pairs_only_when_asked_and_only_with_the_player_outside():
+    lv = parse_level(POCKET)
+    assert Deadlocks(lv).check(lv.start) == ""  # the assignment's four rules do not see it
+    dl = Deadlocks(lv, pairs=True)
+    assert dl.check(lv.start) == "dead pair"
+    box = lv.start.boxes[0]
+    assert dl.check(lv.start, pushed=box) == "dead pair"
+    cols = lv.shape[1]
+    inside = State.make(1 * cols + 1, [1 * cols + 2, 2 * cols + 1])
+    assert dl.check(inside) == ""  # the player inside the corner can push both out
+
+
+def test_dead_pairs_on_a_level_with_one_box_never_fire():
+    lv = parse_level("#####\n#@$.#\n#####")
+    assert Deadlocks(lv, pairs=True).check(lv.start) == ""
 
 
 def test_dead_squares_compiled_on_big_levels():

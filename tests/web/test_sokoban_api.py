@@ -27,6 +27,15 @@ def state(client, moves, level=None, **extra):
     return client.post("/api/sokoban/state", json=body)
 
 
+def test_state_names_a_dead_pair(client):
+    # two boxes close the top-left corner, and its goal, with the player outside: the board
+    # says so at once, as the solver does (the same table)
+    r = state(client, "", level={"text": "#######\n#.$  .#\n#$ #  #\n#  @  #\n#######"})
+    assert r.status_code == 200 and r.json()["dead"] == "dead pair"
+    r = state(client, "l", level={"text": "#######\n#.$  .#\n#$ #  #\n#  @  #\n#######"})
+    assert r.json()["dead"] == "dead pair"
+
+
 def rc(level, cell):
     return list(level.rc(cell))
 

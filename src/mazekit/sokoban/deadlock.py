@@ -20,6 +20,12 @@ Rules, cheapest first:
   boxes already on the chain treated as walls, within a bounded budget).
 * **bipartite deadlocks** (:func:`bipartite_deadlock`): no matching of the boxes
   to distinct goals such that each box could reach its goal alone.
+* **dead pairs** (``Deadlocks(level, pairs=True)``): two boxes that, alone on the
+  level with the player on its side, could not both be pushed onto goals (a table
+  per level, built by the solver's :func:`~mazekit.sokoban.solver.search.pair_table`):
+  two boxes that close a pocket the player needs behind them are one. Off by
+  default (the assignment's rules are the first four); the playground's board uses it,
+  so that it agrees with the solver's first search.
 
 :func:`is_deadlocked` applies them all; a :class:`Deadlocks` object keeps the
 per-level tables for repeated checks (the solver's use).
@@ -28,6 +34,7 @@ per-level tables for repeated checks (the solver's use).
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from collections.abc import Iterable
 
 import numpy as np
@@ -332,11 +339,14 @@ class Deadlocks:
     >>> lv = parse_level("#####\\n#@  #\\n#$ .#\\n#####")
     >>> Deadlocks(lv).check(lv.start)
     'dead square'
+    >>> pocket = parse_level("#######\\n#.$  .#\\n#$ #  #\\n#  @  #\\n#######")
+    >>> Deadlocks(pocket).check(pocket.start), Deadlocks(pocket, pairs=True).check(pocket.start)
+    ('', 'dead pair')
     """
 
-    __slots__ = ("level", "dead", "reach", "goals", "_dead", "_walls", "_goals", "_goals_of")
+    __slots__ = ("level", "dead", "reach", "goals", "_dead", "_walls", "_goals", "_goals_of", "_pairs")
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, *, pairs: bool = False) -> None:
         self.level = level
         self.dead = dead_squares(level).ravel()
         self.reach = goal_reach(level)
@@ -345,6 +355,7 @@ class Deadlocks:
         self._walls: list[bool] = level.walls.ravel().tolist()
         self._goals: list[bool] = self.goals.tolist()
         self._goals_of = _goals_by_cell(self.reach)
+        self._pairs = _pair_table(level) if pairs else None
 
     def check(self, state: State, *, pushed: int | None = None) -> str:
         """The name of the first rule that finds ``state`` dead, or '' when none does.
@@ -353,7 +364,8 @@ class Deadlocks:
         looks at that box only, the 2x2 rule at the squares around it and the
         freeze rule at it and its neighbouring boxes: the cheap incremental check
         of a search, for a position whose parent was alive.
-        Names: ``'dead square'``, ``'2x2 block'``, ``'freeze'``, ``'bipartite'``.
+        Names: ``'dead square'``, ``'2x2 block'``, ``'freeze'``, ``'bipartite'``, and with
+        ``pairs``, ``'dead pair'`` (every pair; with ``pushed``, the pairs it is in).
         """
         boxes = state.boxes if pushed is None else (int(pushed),)
         dead = self._dead
@@ -372,7 +384,61 @@ class Deadlocks:
         goals_of = self._goals_of
         if _matching_size([goals_of[b] for b in state.boxes], len(self.level.goal_cells)) < len(state.boxes):
             return "bipartite"
+        if self._pairs is not None and self._pairs.dead(state, pushed):
+            return "dead pair"
         return ""
+
+
+class _PairTable:
+    """The solver's dead-pairs table of a level, indexed by the level's cells."""
+
+    __slots__ = ("alive", "lidx", "fidx")
+
+    def __init__(self, alive: NDArray[np.uint8], lidx: NDArray[np.int32], fidx: NDArray[np.int32]) -> None:
+        self.alive, self.lidx, self.fidx = alive, lidx, fidx
+
+    def dead(self, state: State, pushed: int | None) -> bool:
+        """True when two boxes of ``state`` (one of them ``pushed``, if given) are a dead pair."""
+        f = int(self.fidx[state.player])
+        cells = np.asarray(state.boxes, dtype=np.int64)
+        idx = self.lidx[cells]
+        idx = idx[idx >= 0]  # a box on a dead square is the dead-square rule's
+        if f < 0 or len(idx) < 2:
+            return False
+        rows = idx if pushed is None else self.lidx[[int(pushed)]]
+        if len(rows) == 0 or rows[0] < 0:
+            return False
+        ok = self.alive[rows[:, None], idx[None, :], f]
+        ok[rows[:, None] == idx[None, :]] = 1  # a box with itself
+        return not bool(ok.all())
+
+
+#: Pair tables of the last levels seen, by their walls and goals (all the table depends on).
+_PAIR_TABLES: OrderedDict[tuple[object, ...], _PairTable | None] = OrderedDict()
+_PAIR_TABLES_KEPT = 16
+
+
+def _pair_table(level: Level) -> _PairTable | None:
+    """The level's dead-pairs table on its own cells (None: too large, or too few live cells)."""
+    key = (level.shape, level.walls.tobytes(), level.goals.tobytes())
+    if key in _PAIR_TABLES:
+        _PAIR_TABLES.move_to_end(key)
+        return _PAIR_TABLES[key]
+    from .solver.problem import Problem  # the solver builds the table (imported late: it needs this module)
+    from .solver.search import pair_table
+
+    prob = Problem.from_level(level)
+    table = pair_table(prob)
+    out = None
+    if table is not None:
+        alive, lidx, fidx = table
+        rows, cols = level.shape
+        cells = np.array([prob.cell(r, c) for r in range(rows) for c in range(cols)], dtype=np.int64)
+        out = _PairTable(alive, lidx[cells], fidx[cells])
+    _PAIR_TABLES[key] = out
+    if len(_PAIR_TABLES) > _PAIR_TABLES_KEPT:
+        _PAIR_TABLES.popitem(last=False)
+    return out
 
 
 _CACHE: weakref.WeakKeyDictionary[Level, Deadlocks] = weakref.WeakKeyDictionary()

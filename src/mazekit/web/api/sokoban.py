@@ -245,7 +245,7 @@ def board(ref: LevelRef, moves: str, *, strict: bool = True) -> Board:
     illegal = None
     if error:
         illegal = {"index": len(legal), "legal": len(legal), "move": moves[len(legal)], "message": error}
-    dead = "" if solved else Deadlocks(level).check(state)
+    dead = "" if solved else Deadlocks(level, pairs=True).check(state)
     return Board(state, legal, n, pushes, solved, illegal, dead)
 
 

@@ -35,6 +35,15 @@ const LEGEND = [
   [COLORS.wall, "wall"], [COLORS.free, "floor"], [COLORS.goal, "goal"], [COL.box, "box"],
   [COL.boxHome, "box on a goal"], [COL.player, "player"],
 ];
+// The board's deadlock rules (the API's "dead"), in a player's words.
+const DEAD_WHY = {
+  "dead square": "a box stands where it can never be pushed onto a goal",
+  "2x2 block": "boxes and walls close a 2x2 square, and none of its boxes can move",
+  "freeze": "boxes off their goals can never move again",
+  "bipartite": "the boxes cannot all reach different goals",
+  "dead pair": "two boxes can never both reach goals (alone on the level, they could not)",
+};
+
 function showLegend(fake) {
   $("#legend").replaceChildren(legend(fake ? [...LEGEND, [COL.fake, "fake target (does not count)"]] : LEGEND));
 }
@@ -144,7 +153,7 @@ function show(a) {
     status(statusLine, "Solved! Undo (U) to look back, or go on to the next level (N).", "good");
   } else {
     win.classList.add("hidden");
-    if (a.dead) status(statusLine, `This position cannot be solved any more (${a.dead}). Undo (U) or restart (R).`, "error");
+    if (a.dead) status(statusLine, `This position cannot be solved any more: ${DEAD_WHY[a.dead] || a.dead}. Undo (U) or restart (R).`, "error");
   }
   showLegend(Boolean(a.level.fake_targets));
   const note = $("#assignment-note");
