@@ -195,3 +195,27 @@ def test_the_start_pairs_prune_pulls_and_the_solution_stands():
         counts.append((int(search.bwd.ctr[K.C_NODES]), int(search.bwd.ctr[K.C_PAIRS])))
     (plain, none), (pruned, fired) = counts
     assert none == 0 and fired > 0 and pruned < plain
+
+
+# ------------------------------------------------------------------------ in slices, in time
+
+
+@pytest.mark.parametrize("reach", [False, True])
+def test_the_table_built_in_small_slices_is_the_same(monkeypatch, reach):
+    level = parse_levels(files("mazekit.examples").joinpath("sokoban/mazekit.xsb").read_bytes())[4]
+    prob = as_problem(level)
+    whole = S.pair_table(prob, reach=reach)
+    monkeypatch.setattr(S, "PAIR_SLICE", 1)  # one state, or one row of pairs, a call
+    sliced = S.pair_table(prob, reach=reach)
+    assert whole is not None and sliced is not None
+    for a, b in zip(whole, sliced, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_a_table_not_built_by_its_deadline_is_given_up():
+    prob = as_problem(parse_level(POCKET))
+    assert S.pair_table(prob, deadline=time.perf_counter() - 1) is None
+    assert S.pair_table(prob, reach=True, deadline=time.perf_counter() - 1) is None
+    # the search then runs without it: the dead start is found by trying every push
+    search = S._Search(prob, SearchOptions(dead_pairs=True), False, 1 << 26, deadline=time.perf_counter())
+    assert search.fwd.board.pairs.shape == (1, 1, 1)

@@ -514,6 +514,8 @@ _NO_PAIRS = (np.zeros((1, 1, 1), dtype=np.uint8), np.full(1, -1, dtype=np.int32)
 #: Bytes the dead pairs' table may take (live cells squared times floor cells); a larger
 #: level searches without it.
 PAIR_TABLE_BYTES = 64 << 20
+#: Cells a slice of the pair table's build floods, about (a few milliseconds compiled).
+PAIR_SLICE = 1 << 18
 
 
 class _Direction:
@@ -694,13 +696,14 @@ def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
 
 
 def pair_table(
-    prob: Problem, *, reach: bool = False
+    prob: Problem, *, reach: bool = False, deadline: float = math.inf
 ) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None:
     """The dead pairs of a level: ``(alive, lidx, fidx)`` where ``alive[lidx[a], lidx[b], fidx[p]]``
     is 1 when boxes on ``a`` and ``b`` alone, the player on ``p``, can still be pushed onto
     two goals (see :func:`~._kernels.pair_table_kernel`); ``lidx`` is -1 off the live cells
     (floor that is no dead square), ``fidx`` off the floor. None for a level of fewer than
-    two live cells, or whose table would take more than :data:`PAIR_TABLE_BYTES`.
+    two live cells, or whose table would take more than :data:`PAIR_TABLE_BYTES`, or
+    not done when ``time.perf_counter()`` passes ``deadline`` (numba's compiling apart).
 
     With ``reach``, the start's pairs instead: 1 when two of the start's boxes alone can be
     pushed to ``a`` and ``b`` with the player ending on ``p``'s side (live: the cells some
@@ -742,12 +745,18 @@ def pair_table(
     fidx[floor_cells] = np.arange(nf, dtype=np.int32)
     alive = np.zeros((m, m, nf), dtype=np.uint8)
     regions = len(_regions(prob, prob.boxes[:0])) + 6  # at most, with two boxes (see the kernel)
-    K.pair_table_kernel.pick(m * m * nf)(
-        prob.floor, seedm, player, forward, prob.off, live, lidx, fidx, floor_cells, alive,
+    work = K.PairWork(
+        prob.floor, prob.off, live, lidx, fidx, floor_cells, seedm, player, forward, alive,
         np.full(ncells, -1, dtype=np.int32), np.zeros(ncells, dtype=np.int64), np.zeros(ncells, dtype=np.int64),
         np.empty(ncells, dtype=np.int64), np.empty(regions * m * m // 2 + 1, dtype=np.int64),
-        np.empty(regions, dtype=np.int64),
+        np.empty(regions, dtype=np.int64), np.zeros(5, dtype=np.int64),
     )  # fmt: skip
+    kernel = K.pair_table_kernel.pick(m * m * nf)
+    compiled0 = compile_seconds()
+    # slices of about PAIR_SLICE floods, so that the clock is read every few milliseconds
+    while not kernel(work, max(1, PAIR_SLICE // nf)):
+        if time.perf_counter() - (compile_seconds() - compiled0) > deadline:
+            return None
     return alive, lidx, fidx
 
 
@@ -826,7 +835,8 @@ class _Search:
     of the time (``fixed_slice`` > 0: that many expansions each, whatever the
     clock says, so that a run does not depend on the machine's speed).
     Preparing keeps to ``deadline`` (a ``time.perf_counter()`` time): the goal
-    areas' packing orders are cut short there (see :func:`goal_areas`).
+    areas' packing orders are cut short there (see :func:`goal_areas`), and a pair
+    table not built by half the time left is given up (see :func:`pair_table`).
     """
 
     def __init__(
@@ -881,7 +891,9 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(hot=hot)
         if opts.room_feature:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
-        pairs = _once("pairs", prob, lambda: pair_table(prob)) if opts.dead_pairs else None
+        # a table that would take more than half the time left is given up: the search runs without
+        tables_by = time.perf_counter() + (deadline - time.perf_counter()) / 2
+        pairs = _once("pairs", prob, lambda: pair_table(prob, deadline=tables_by)) if opts.dead_pairs else None
         if pairs is not None:
             self.fwd.board = self.fwd.board._replace(pairs=pairs[0], lidx=pairs[1], fidx=pairs[2])
         self.bwd: _Direction | None = None
@@ -903,7 +915,11 @@ class _Search:
                     macros=0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
-                seen = _once("reach", prob, lambda: pair_table(prob, reach=True)) if opts.reach_pairs else None
+                seen = (
+                    _once("reach", prob, lambda: pair_table(prob, reach=True, deadline=tables_by))
+                    if opts.reach_pairs
+                    else None
+                )
                 if seen is not None:
                     self.bwd.board = self.bwd.board._replace(pairs=seen[0], lidx=seen[1], fidx=seen[2])
         self.dirs = [self.fwd] if self.bwd is None else [self.fwd, self.bwd]

@@ -823,7 +823,7 @@ def _warm() -> None:
     from ...sokoban.solver import search_level
 
     K.search_kernel.compiled()  # later searches, even tiny ones, take the compiled path
-    K.pair_table_kernel.compiled()  # built at every search's start (the dead pairs)
+    K.pair_table_kernel.compiled()  # built at the first search's start (the dead pairs)
     EK.vicinity_kernel.compiled()
     levels, _ = collection("mazekit")
     search_level(levels[0], time_limit=5.0)
