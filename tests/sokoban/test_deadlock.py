@@ -289,3 +289,26 @@ def test_dead_squares_compiled_on_big_levels():
     border = inner.copy()
     border[2:-2, 2:-2] = False
     assert (dead == border).all()
+
+
+@pytest.mark.parametrize(
+    "text, rule, boxes",
+    [
+        ("#####\n#@  #\n#$ .#\n#####", "dead square", [(2, 1)]),
+        ("######\n#@   #\n# $$ #\n# $$ #\n#....#\n######", "2x2 block", [(2, 2), (2, 3), (3, 2), (3, 3)]),
+        (CHAIN, "freeze", [(2, 3)]),
+        (POCKET, "dead pair", [(1, 2), (2, 1)]),
+        ("######\n#@$ .#\n######", "", []),
+    ],
+)
+def test_why_names_the_rule_and_its_boxes(text, rule, boxes):
+    lv = parse_level(text)
+    name, cells = Deadlocks(lv, pairs=True).why(lv.start)
+    assert name == rule and [lv.rc(c) for c in cells] == boxes
+
+
+def test_why_names_no_box_for_a_matching_that_fails():
+    # two boxes that can each reach only the same goal (the other goal is behind a wall for a box)
+    lv = parse_level("#######\n#@$ $.#\n###.###\n  ###  ")
+    assert not Deadlocks(lv).dead[list(lv.start.boxes)].any()  # each box alone could reach a goal
+    assert Deadlocks(lv).why(lv.start) == ("bipartite", ())

@@ -32,6 +32,7 @@ def test_state_names_a_dead_pair(client):
     # says so at once, as the solver does (the same table)
     r = state(client, "", level={"text": "#######\n#.$  .#\n#$ #  #\n#  @  #\n#######"})
     assert r.status_code == 200 and r.json()["dead"] == "dead pair"
+    assert r.json()["dead_boxes"] == [[1, 2], [2, 1]]
     r = state(client, "l", level={"text": "#######\n#.$  .#\n#$ #  #\n#  @  #\n#######"})
     assert r.json()["dead"] == "dead pair"
 

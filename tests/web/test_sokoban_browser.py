@@ -10,14 +10,18 @@ from tests.conftest import DATA
 #: A long run: unsolvable, but only a search to the time limit shows it (see the file).
 HARD = (DATA / "sokoban" / "slow.xsb").read_text()
 
-PURPLE_PIXELS = """() => {
+#: Pixels of the board near a colour (JavaScript taking [r, g, b]).
+COLOUR_PIXELS = """([r, g, b]) => {
   const cv = document.querySelector('#board'), ctx = cv.getContext('2d');
   const d = ctx.getImageData(0, 0, cv.width, cv.height).data;
   let n = 0;
   const near = (i, v) => Math.abs(d[i] - v) < 30;
-  for (let i = 0; i < d.length; i += 4) if (near(i, 142) && near(i + 1, 68) && near(i + 2, 173)) n++;
+  for (let i = 0; i < d.length; i += 4) if (near(i, r) && near(i + 1, g) && near(i + 2, b)) n++;
   return n;
 }"""
+PURPLE_PIXELS = f"() => ({COLOUR_PIXELS})([142, 68, 173])"
+#: The ring around the boxes a deadlock rule names.
+STUCK_PIXELS = f"() => ({COLOUR_PIXELS})([200, 0, 90])"
 
 #: Records the solver's line, its bar and the Stop button as they change (in ``window.seen``).
 RECORD_RUN = """() => { window.seen = [];
@@ -120,6 +124,22 @@ def test_paste_the_assignment_shows_the_fake_target(page):
     assert "fake target (does not count)" in page.locator(".legend").inner_text()
     assert page.evaluate(PURPLE_PIXELS) > 20
     assert "t=" in page.url
+
+
+def test_a_dead_position_rings_the_boxes_it_is_about(page):
+    # two boxes close the top-left corner, and its goal, with the player outside
+    pocket = "#######\n#.$  .#\n#$ #  #\n#  @  #\n#######"
+    open_level(page, "t=" + quote(pocket))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('cannot be solved')")
+    line = page.locator("#status").inner_text()
+    assert "two boxes can never both reach goals" in line and "ringed on the board" in line
+    assert "ring: the boxes the deadlock is about" in page.locator(".legend").inner_text()
+    assert page.evaluate(STUCK_PIXELS) > 20
+    # a live level has no ring and no such legend entry
+    open_level(page, "c=mazekit&i=0")
+    page.wait_for_function("!document.querySelector('#status').textContent.includes('cannot be solved')")
+    assert page.evaluate(STUCK_PIXELS) == 0
+    assert "ring:" not in page.locator(".legend").inner_text()
 
 
 def test_a_shared_link_shows_the_same_position(page, browser):

@@ -174,11 +174,15 @@ def block_deadlock(level: Level, state: State) -> bool:
     True
     """
     rows, cols = level.shape
-    return _block(state.boxes, set(state.boxes), level.walls.ravel().tolist(), level.goals.ravel().tolist(), rows, cols)
+    walls, goals = level.walls.ravel().tolist(), level.goals.ravel().tolist()
+    return bool(_block(state.boxes, set(state.boxes), walls, goals, rows, cols))
 
 
-def _block(check: Iterable[int], boxes: set[int], walls: list[bool], goals: list[bool], rows: int, cols: int) -> bool:
-    """The 2x2 rule for the squares around each box of ``check`` (plain lists: fast in Python)."""
+def _block(
+    check: Iterable[int], boxes: set[int], walls: list[bool], goals: list[bool], rows: int, cols: int
+) -> tuple[int, ...]:
+    """The 2x2 rule for the squares around each box of ``check`` (plain lists: fast in Python):
+    the boxes of the first dead square found, or () when there is none."""
     for b in check:
         r, c = divmod(b, cols)
         for dr in (-1, 1):
@@ -189,16 +193,18 @@ def _block(check: Iterable[int], boxes: set[int], walls: list[bool], goals: list
                 col_out = not 0 <= cc < cols
                 off_goal = not goals[b]
                 solid = True
+                found = [b]
                 for out, u in ((row_out, b + dr * cols), (col_out, b + dc), (row_out or col_out, b + dr * cols + dc)):
                     if out or walls[u]:
                         continue
                     if u not in boxes:
                         solid = False
                         break
+                    found.append(u)
                     off_goal = off_goal or not goals[u]
                 if solid and off_goal:
-                    return True
-    return False
+                    return tuple(sorted(found))
+    return ()
 
 
 def _axis_blocked(
@@ -257,6 +263,13 @@ def freeze_deadlock(
     >>> freeze_deadlock(lv, lv.start)
     True
     """
+    return _frozen_box(level, state, boxes, dead, budget) is not None
+
+
+def _frozen_box(
+    level: Level, state: State, boxes: Iterable[int] | None, dead: NDArray[np.bool_] | None, budget: int
+) -> int | None:
+    """The first box (of ``boxes``, default all) that is off its goal and frozen, or None."""
     nbr = level.nbr
     goals = level.goals.ravel()
     if dead is None:
@@ -267,8 +280,8 @@ def freeze_deadlock(
         if goals[b]:
             continue
         if _axis_blocked(nbr, b, 0, mask, dead, (), [budget]) and _axis_blocked(nbr, b, 1, mask, dead, (), [budget]):
-            return True
-    return False
+            return int(b)
+    return None
 
 
 def _matching_size(adj: list[list[int]], n_goals: int) -> int:
@@ -367,26 +380,42 @@ class Deadlocks:
         Names: ``'dead square'``, ``'2x2 block'``, ``'freeze'``, ``'bipartite'``, and with
         ``pairs``, ``'dead pair'`` (every pair; with ``pushed``, the pairs it is in).
         """
+        return self.why(state, pushed=pushed)[0]
+
+    def why(self, state: State, *, pushed: int | None = None) -> tuple[str, tuple[int, ...]]:
+        """:meth:`check`'s rule and the boxes it names (flat cells, sorted): those on dead squares,
+        the 2x2 square's, the frozen box, the dead pair; none for ``'bipartite'`` (the boxes
+        together cannot reach distinct goals, no one box is to blame) or when alive.
+
+        >>> from mazekit.sokoban import parse_level
+        >>> lv = parse_level("######\\n#@   #\\n# $$ #\\n# $$ #\\n#....#\\n######")
+        >>> Deadlocks(lv).why(lv.start)
+        ('2x2 block', (14, 15, 20, 21))
+        """
         boxes = state.boxes if pushed is None else (int(pushed),)
         dead = self._dead
-        if any(dead[b] for b in boxes):
-            return "dead square"
+        stuck = tuple(b for b in boxes if dead[b])
+        if stuck:
+            return "dead square", stuck
         rows, cols = self.level.shape
-        if _block(boxes, set(state.boxes), self._walls, self._goals, rows, cols):
-            return "2x2 block"
+        square = _block(boxes, set(state.boxes), self._walls, self._goals, rows, cols)
+        if square:
+            return "2x2 block", square
         roots = boxes
         if pushed is not None:
             # the push may freeze a neighbour (the pushed box itself may be on a goal)
             near = set(state.boxes)
             roots = boxes + tuple(int(v) for v in self.level.nbr[int(pushed)] if v in near)
-        if freeze_deadlock(self.level, state, boxes=roots, dead=self.dead):
-            return "freeze"
+        frozen = _frozen_box(self.level, state, roots, self.dead, FREEZE_BUDGET)
+        if frozen is not None:
+            return "freeze", (frozen,)
         goals_of = self._goals_of
         if _matching_size([goals_of[b] for b in state.boxes], len(self.level.goal_cells)) < len(state.boxes):
-            return "bipartite"
-        if self._pairs is not None and self._pairs.dead(state, pushed):
-            return "dead pair"
-        return ""
+            return "bipartite", ()
+        pair = None if self._pairs is None else self._pairs.dead(state, pushed)
+        if pair is not None:
+            return "dead pair", pair
+        return "", ()
 
 
 class _PairTable:
@@ -397,20 +426,26 @@ class _PairTable:
     def __init__(self, alive: NDArray[np.uint8], lidx: NDArray[np.int32], fidx: NDArray[np.int32]) -> None:
         self.alive, self.lidx, self.fidx = alive, lidx, fidx
 
-    def dead(self, state: State, pushed: int | None) -> bool:
-        """True when two boxes of ``state`` (one of them ``pushed``, if given) are a dead pair."""
+    def dead(self, state: State, pushed: int | None) -> tuple[int, int] | None:
+        """Two boxes of ``state`` (one of them ``pushed``, if given) that are a dead pair, or None."""
         f = int(self.fidx[state.player])
         cells = np.asarray(state.boxes, dtype=np.int64)
         idx = self.lidx[cells]
-        idx = idx[idx >= 0]  # a box on a dead square is the dead-square rule's
+        keep = idx >= 0  # a box on a dead square is the dead-square rule's
+        cells, idx = cells[keep], idx[keep]
         if f < 0 or len(idx) < 2:
-            return False
-        rows = idx if pushed is None else self.lidx[[int(pushed)]]
-        if len(rows) == 0 or rows[0] < 0:
-            return False
-        ok = self.alive[rows[:, None], idx[None, :], f]
-        ok[rows[:, None] == idx[None, :]] = 1  # a box with itself
-        return not bool(ok.all())
+            return None
+        rows = cells if pushed is None else np.array([int(pushed)], dtype=np.int64)
+        ridx = self.lidx[rows]
+        if ridx.min() < 0:
+            return None
+        ok = self.alive[ridx[:, None], idx[None, :], f]
+        ok[rows[:, None] == cells[None, :]] = 1  # a box with itself
+        bad = np.argwhere(ok == 0)
+        if len(bad) == 0:
+            return None
+        a, b = int(rows[bad[0][0]]), int(cells[bad[0][1]])
+        return (a, b) if a < b else (b, a)
 
 
 #: Pair tables of the last levels seen, by their walls and goals (all the table depends on).

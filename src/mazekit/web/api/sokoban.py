@@ -214,6 +214,7 @@ class Board:
     solved: bool
     illegal: dict[str, Any] | None
     dead: str
+    dead_boxes: tuple[int, ...] = ()
 
 
 def board(ref: LevelRef, moves: str, *, strict: bool = True) -> Board:
@@ -245,8 +246,8 @@ def board(ref: LevelRef, moves: str, *, strict: bool = True) -> Board:
     illegal = None
     if error:
         illegal = {"index": len(legal), "legal": len(legal), "move": moves[len(legal)], "message": error}
-    dead = "" if solved else Deadlocks(level, pairs=True).check(state)
-    return Board(state, legal, n, pushes, solved, illegal, dead)
+    dead, dead_boxes = ("", ()) if solved else Deadlocks(level, pairs=True).why(state)
+    return Board(state, legal, n, pushes, solved, illegal, dead, dead_boxes)
 
 
 def _static(level: Level) -> list[str]:
@@ -305,6 +306,7 @@ def board_payload(ref: LevelRef, b: Board) -> dict[str, Any]:
         "solved": b.solved,
         "illegal": b.illegal,
         "dead": b.dead,
+        "dead_boxes": [list(lv.rc(x)) for x in b.dead_boxes],
         "xsb": format_level(lv, b.state),
     }
 

@@ -9,7 +9,7 @@ header("sokoban");
 
 const COL = {
   box: [201, 140, 62], boxEdge: [120, 78, 24], boxHome: COLORS.start, boxHomeEdge: [20, 100, 45],
-  player: [47, 111, 221], fake: [142, 68, 173], outside: [238, 240, 244],
+  player: [47, 111, 221], fake: [142, 68, 173], outside: [238, 240, 244], stuck: [200, 0, 90],
 };
 const DIRS = { ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r", w: "u", s: "d", a: "l", d: "r" };
 const ARROWS = { u: "^", d: "v", l: "<", r: ">" };
@@ -39,13 +39,16 @@ const LEGEND = [
 const DEAD_WHY = {
   "dead square": "a box stands where it can never be pushed onto a goal",
   "2x2 block": "boxes and walls close a 2x2 square, and none of its boxes can move",
-  "freeze": "boxes off their goals can never move again",
+  "freeze": "a box off its goal can never move again",
   "bipartite": "the boxes cannot all reach different goals",
-  "dead pair": "two boxes can never both reach goals (alone on the level, they could not)",
+  "dead pair": "two boxes can never both reach goals, even alone on the level",
 };
 
-function showLegend(fake) {
-  $("#legend").replaceChildren(legend(fake ? [...LEGEND, [COL.fake, "fake target (does not count)"]] : LEGEND));
+function showLegend(fake, stuck = false) {
+  const items = [...LEGEND];
+  if (fake) items.push([COL.fake, "fake target (does not count)"]);
+  if (stuck) items.push([COL.stuck, "ring: the boxes the deadlock is about"]);
+  $("#legend").replaceChildren(legend(items));
 }
 showLegend(false);
 
@@ -137,7 +140,7 @@ function show(a) {
   if (view.rows !== rows || view.cols !== cols) view.resize(rows, cols);
   const title = a.level.title || `Level ${a.level.index + 1}`;
   $("#title").textContent = `${a.level.collection ? a.level.collection : "pasted"} · ${a.level.index + 1}. ${title}`;
-  draw(a.player, a.boxes);
+  draw(a.player, a.boxes, a.dead_boxes || []);
   showStats(a.moves, a.pushes, a.boxes);
   const win = $("#win");
   if (a.solved && a.moves > 0 && !S.solution) {
@@ -153,9 +156,10 @@ function show(a) {
     status(statusLine, "Solved! Undo (U) to look back, or go on to the next level (N).", "good");
   } else {
     win.classList.add("hidden");
-    if (a.dead) status(statusLine, `This position cannot be solved any more: ${DEAD_WHY[a.dead] || a.dead}. Undo (U) or restart (R).`, "error");
+    const ringed = a.dead_boxes && a.dead_boxes.length ? " (ringed on the board)" : "";
+    if (a.dead) status(statusLine, `This position cannot be solved any more: ${DEAD_WHY[a.dead] || a.dead}${ringed}. Undo (U) or restart (R).`, "error");
   }
-  showLegend(Boolean(a.level.fake_targets));
+  showLegend(Boolean(a.level.fake_targets), Boolean(a.dead_boxes && a.dead_boxes.length));
   const note = $("#assignment-note");
   if (a.level.assignment) {
     const m = a.level.assignment;
@@ -177,7 +181,8 @@ function showStats(moves, pushes, boxes) {
 
 const PIX = { "#": rgba(COLORS.wall), "-": rgba(COLORS.free), ".": rgba(COLORS.free), x: rgba(COLORS.free), " ": rgba(COL.outside) };
 
-function draw(player, boxes) {
+// Boxes the board's deadlock rule names (``dead_boxes``): ringed, and the legend says so.
+function draw(player, boxes, stuck = []) {
   const a = S.answer, [rows, cols] = a.shape, px = view.pixels;
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) px[r * cols + c] = PIX[a.board[r][c]] ?? PIX[" "];
   view.overlay = (ctx, v) => {
@@ -204,6 +209,13 @@ function draw(player, boxes) {
       ctx.beginPath(); ctx.roundRect(x - h, y - h, 2 * h, 2 * h, s * 0.1); ctx.fill(); ctx.stroke();
       ctx.beginPath(); ctx.moveTo(x - h * 0.6, y - h * 0.6); ctx.lineTo(x + h * 0.6, y + h * 0.6);
       ctx.moveTo(x + h * 0.6, y - h * 0.6); ctx.lineTo(x - h * 0.6, y + h * 0.6); ctx.globalAlpha = 0.35; ctx.stroke(); ctx.globalAlpha = 1;
+    }
+    for (const [r, c] of stuck) {
+      const [x, y] = v.center(r, c);
+      ctx.save();
+      ctx.strokeStyle = css(COL.stuck); ctx.lineWidth = Math.max(2, s * 0.1); ctx.setLineDash([Math.max(2, s * 0.14), Math.max(2, s * 0.08)]);
+      ctx.beginPath(); ctx.arc(x, y, s * 0.47, 0, Math.PI * 2); ctx.stroke();
+      ctx.restore();
     }
     v.marker(player[0], player[1], css(COL.player), "", 0.32);
     if (a.board[player[0]][player[1]] === ".") {  // the goal under the player stays visible
