@@ -34,6 +34,19 @@ POCKET = """\
 pair_levels = sokoban_levels(sides=(3, 6), border=True, wall_percent=20, max_boxes=3, goals_apart=True)
 
 
+def player_floor(prob, level):
+    """The solver's cells of the level's floor (the cells the player can reach)."""
+    cols = level.shape[1]
+    return [prob.cell(*divmod(int(c), cols)) for c in np.flatnonzero(level.floor)]
+
+
+def draw_position(data, cells, floor):
+    """Two box cells drawn from ``cells`` and a player cell from ``floor``; None when they meet."""
+    a, b = data.draw(st.lists(st.sampled_from(cells), min_size=2, max_size=2, unique=True))
+    x = data.draw(st.sampled_from(floor))
+    return None if x in (a, b) else (a, b, x)
+
+
 @settings(max_examples=60, deadline=None)
 @given(pair_levels, st.data())
 def test_each_entry_matches_the_engines_brute_force(level, data):
@@ -42,16 +55,14 @@ def test_each_entry_matches_the_engines_brute_force(level, data):
     if len(prob.goals) < 2 or table is None:
         return
     alive, lidx, fidx = table
-    cols = level.shape[1]
-    floor = [prob.cell(*divmod(int(c), cols)) for c in np.flatnonzero(level.floor)]  # the player's floor
+    floor = player_floor(prob, level)
     live = [x for x in floor if lidx[x] >= 0]
     if len(live) < 2:
         return
     for _ in range(8):
-        a, b = data.draw(st.lists(st.sampled_from(live), min_size=2, max_size=2, unique=True))
-        x = data.draw(st.sampled_from(floor))
-        if x in (a, b):
+        if (drawn := draw_position(data, live, floor)) is None:
             continue
+        a, b, x = drawn
         cell, boxes = prob.level_cell(x), (prob.level_cell(a), prob.level_cell(b))
         two = level.with_start(State.make(cell, boxes))
         expected = brute_force_path(two) is not None
@@ -59,12 +70,13 @@ def test_each_entry_matches_the_engines_brute_force(level, data):
         assert alive[lidx[a], lidx[b], fidx[x]] == alive[lidx[b], lidx[a], fidx[x]]
 
 
-def test_the_compiled_table_is_the_plain_one():
+@pytest.mark.parametrize("reach", [False, True])
+def test_the_compiled_table_is_the_plain_one(reach):
     prob = as_problem(parse_level(POCKET))
     with jit_mode("never"):
-        plain = S.pair_table(prob)
+        plain = S.pair_table(prob, reach=reach)
     with jit_mode("always"):
-        compiled = S.pair_table(prob)
+        compiled = S.pair_table(prob, reach=reach)
     assert plain is not None and compiled is not None
     for p, c in zip(plain, compiled, strict=True):
         assert np.array_equal(p, c)
@@ -145,7 +157,7 @@ def test_each_start_pair_entry_matches_the_engines_brute_force(level, data):
         return
     seen, lidx, fidx = table
     cols = level.shape[1]
-    floor = [prob.cell(*divmod(int(c), cols)) for c in np.flatnonzero(level.floor)]
+    floor = player_floor(prob, level)
     start = level.start
     # what two of the start's boxes alone lead to, the player on the start
     reach = set()
@@ -156,10 +168,9 @@ def test_each_start_pair_entry_matches_the_engines_brute_force(level, data):
     if len(floor) < 2:  # the player walled in alone
         return
     for _ in range(8):
-        a, b = data.draw(st.lists(st.sampled_from(floor), min_size=2, max_size=2, unique=True))
-        x = data.draw(st.sampled_from(floor))
-        if x in (a, b):
+        if (drawn := draw_position(data, floor, floor)) is None:
             continue
+        a, b, x = drawn
         boxes = (prob.level_cell(a), prob.level_cell(b))
         expected = canonical(level, State.make(prob.level_cell(x), boxes)) in reach
         if lidx[a] < 0 or lidx[b] < 0:  # off the cells a start box can be pushed to
@@ -168,17 +179,6 @@ def test_each_start_pair_entry_matches_the_engines_brute_force(level, data):
         assert a in live and b in live
         assert bool(seen[lidx[a], lidx[b], fidx[x]]) == expected, (boxes, prob.level_cell(x))
         assert seen[lidx[a], lidx[b], fidx[x]] == seen[lidx[b], lidx[a], fidx[x]]
-
-
-def test_the_compiled_start_table_is_the_plain_one():
-    prob = as_problem(parse_level(POCKET))
-    with jit_mode("never"):
-        plain = S.pair_table(prob, reach=True)
-    with jit_mode("always"):
-        compiled = S.pair_table(prob, reach=True)
-    assert plain is not None and compiled is not None
-    for p, c in zip(plain, compiled, strict=True):
-        assert np.array_equal(p, c)
 
 
 def test_the_start_pairs_prune_pulls_and_the_solution_stands():
