@@ -34,7 +34,6 @@ per-level tables for repeated checks (the solver's use).
 from __future__ import annotations
 
 import weakref
-from collections import OrderedDict
 from collections.abc import Iterable
 
 import numpy as np
@@ -448,32 +447,20 @@ class _PairTable:
         return (a, b) if a < b else (b, a)
 
 
-#: Pair tables of the last levels seen, by their walls and goals (all the table depends on).
-_PAIR_TABLES: OrderedDict[tuple[object, ...], _PairTable | None] = OrderedDict()
-_PAIR_TABLES_KEPT = 16
-
-
 def _pair_table(level: Level) -> _PairTable | None:
-    """The level's dead-pairs table on its own cells (None: too large, or too few live cells)."""
-    key = (level.shape, level.walls.tobytes(), level.goals.tobytes())
-    if key in _PAIR_TABLES:
-        _PAIR_TABLES.move_to_end(key)
-        return _PAIR_TABLES[key]
-    from .solver.problem import Problem  # the solver builds the table (imported late: it needs this module)
-    from .solver.search import pair_table
+    """The level's dead-pairs table on its own cells (None: too large, or too few live cells);
+    the solver builds it and keeps it for the last levels seen."""
+    from .solver.problem import Problem  # imported late: the solver needs this module
+    from .solver.search import dead_pairs
 
     prob = Problem.from_level(level)
-    table = pair_table(prob)
-    out = None
-    if table is not None:
-        alive, lidx, fidx = table
-        rows, cols = level.shape
-        cells = np.array([prob.cell(r, c) for r in range(rows) for c in range(cols)], dtype=np.int64)
-        out = _PairTable(alive, lidx[cells], fidx[cells])
-    _PAIR_TABLES[key] = out
-    if len(_PAIR_TABLES) > _PAIR_TABLES_KEPT:
-        _PAIR_TABLES.popitem(last=False)
-    return out
+    table = dead_pairs(prob)
+    if table is None:
+        return None
+    alive, lidx, fidx = table
+    rows, cols = level.shape
+    cells = np.array([prob.cell(r, c) for r in range(rows) for c in range(cols)], dtype=np.int64)
+    return _PairTable(alive, lidx[cells], fidx[cells])
 
 
 _CACHE: weakref.WeakKeyDictionary[Level, Deadlocks] = weakref.WeakKeyDictionary()

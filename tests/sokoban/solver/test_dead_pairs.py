@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import OrderedDict
 from importlib.resources import files
 
 import numpy as np
@@ -117,6 +118,7 @@ def test_dead_pairs_are_pruned_during_a_search_and_the_solution_stands():
 
 
 def test_a_level_too_large_for_the_table_searches_without_it(monkeypatch):
+    monkeypatch.setattr(S, "_PAIR_TABLES", OrderedDict())  # none kept from the other tests
     monkeypatch.setattr(S, "PAIR_TABLE_BYTES", 10)
     assert S.pair_table(as_problem(parse_level(POCKET))) is None
     res = search_level(parse_level(POCKET), time_limit=30, options=SearchOptions(dead_pairs=True))
@@ -214,10 +216,20 @@ def test_the_table_built_in_small_slices_is_the_same(monkeypatch, reach):
         assert np.array_equal(a, b)
 
 
-def test_a_table_not_built_by_its_deadline_is_given_up():
+def test_a_table_not_built_by_its_deadline_is_given_up(monkeypatch):
+    monkeypatch.setattr(S, "_PAIR_TABLES", OrderedDict())  # none kept from the other tests
     prob = as_problem(parse_level(POCKET))
     assert S.pair_table(prob, deadline=time.perf_counter() - 1) is None
     assert S.pair_table(prob, reach=True, deadline=time.perf_counter() - 1) is None
     # the search then runs without it: the dead start is found by trying every push
     search = S._Search(prob, SearchOptions(dead_pairs=True), False, 1 << 26, deadline=time.perf_counter())
     assert search.fwd.board.pairs.shape == (1, 1, 1)
+
+
+def test_the_table_is_kept_for_the_level_and_shared():
+    # a second search of the same level (a new problem, the same floor and goals) and the
+    # playground's board use the table the first built
+    level = parse_level(POCKET)
+    first = S.dead_pairs(as_problem(level))
+    again = S.dead_pairs(as_problem(level), deadline=time.perf_counter() - 1)  # kept: no build, no deadline
+    assert first is not None and again is first

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
@@ -514,6 +514,8 @@ _NO_PAIRS = (np.zeros((1, 1, 1), dtype=np.uint8), np.full(1, -1, dtype=np.int32)
 #: Bytes the dead pairs' table may take (live cells squared times floor cells); a larger
 #: level searches without it.
 PAIR_TABLE_BYTES = 64 << 20
+#: A pair table and its cell indices: ``(alive, lidx, fidx)`` (see :func:`pair_table`).
+PairTable = tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]]
 #: Cells a slice of the pair table's build floods, about (a few milliseconds compiled).
 PAIR_SLICE = 1 << 18
 
@@ -663,6 +665,28 @@ _EMPTY_TABLE = np.zeros(1, dtype=np.int32)
 _CACHE: dict[str, tuple[Problem, Any]] = {}
 
 
+#: Dead-pairs tables of the last levels seen, by what they depend on (the floor and the goals):
+#: the portfolio's searches, later solves of the same level and the playground's board share them.
+_PAIR_TABLES: OrderedDict[tuple[int, bytes, bytes], PairTable] = OrderedDict()
+_PAIR_TABLES_KEPT = 16
+
+
+def dead_pairs(prob: Problem, deadline: float = math.inf) -> PairTable | None:
+    """:func:`pair_table` of ``prob``, kept for the last levels seen (a table given up at
+    ``deadline`` is not kept)."""
+    key = (prob.width, prob.floor.tobytes(), prob.goalm.tobytes())
+    table = _PAIR_TABLES.get(key)
+    if table is None:
+        table = pair_table(prob, deadline=deadline)
+        if table is None:
+            return None
+        _PAIR_TABLES[key] = table
+        if len(_PAIR_TABLES) > _PAIR_TABLES_KEPT:
+            _PAIR_TABLES.popitem(last=False)
+    _PAIR_TABLES.move_to_end(key)
+    return table
+
+
 def _once(name: str, prob: Problem, make: Callable[[], Any]) -> Any:
     """``make()`` for the last problem seen under ``name``: computed once for the portfolio's searches."""
     if name not in _CACHE or _CACHE[name][0] is not prob:
@@ -695,9 +719,7 @@ def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
     return hot
 
 
-def pair_table(
-    prob: Problem, *, reach: bool = False, deadline: float = math.inf
-) -> tuple[NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32]] | None:
+def pair_table(prob: Problem, *, reach: bool = False, deadline: float = math.inf) -> PairTable | None:
     """The dead pairs of a level: ``(alive, lidx, fidx)`` where ``alive[lidx[a], lidx[b], fidx[p]]``
     is 1 when boxes on ``a`` and ``b`` alone, the player on ``p``, can still be pushed onto
     two goals (see :func:`~._kernels.pair_table_kernel`); ``lidx`` is -1 off the live cells
@@ -893,7 +915,7 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
         # a table that would take more than half the time left is given up: the search runs without
         tables_by = time.perf_counter() + (deadline - time.perf_counter()) / 2
-        pairs = _once("pairs", prob, lambda: pair_table(prob, deadline=tables_by)) if opts.dead_pairs else None
+        pairs = dead_pairs(prob, tables_by) if opts.dead_pairs else None
         if pairs is not None:
             self.fwd.board = self.fwd.board._replace(pairs=pairs[0], lidx=pairs[1], fidx=pairs[2])
         self.bwd: _Direction | None = None

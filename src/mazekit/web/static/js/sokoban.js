@@ -140,7 +140,8 @@ function show(a) {
   if (view.rows !== rows || view.cols !== cols) view.resize(rows, cols);
   const title = a.level.title || `Level ${a.level.index + 1}`;
   $("#title").textContent = `${a.level.collection ? a.level.collection : "pasted"} · ${a.level.index + 1}. ${title}`;
-  draw(a.player, a.boxes, a.dead_boxes || []);
+  const stuck = a.dead_boxes || [];
+  draw(a.player, a.boxes, stuck);
   showStats(a.moves, a.pushes, a.boxes);
   const win = $("#win");
   if (a.solved && a.moves > 0 && !S.solution) {
@@ -156,10 +157,10 @@ function show(a) {
     status(statusLine, "Solved! Undo (U) to look back, or go on to the next level (N).", "good");
   } else {
     win.classList.add("hidden");
-    const ringed = a.dead_boxes && a.dead_boxes.length ? " (ringed on the board)" : "";
+    const ringed = stuck.length ? " (ringed on the board)" : "";
     if (a.dead) status(statusLine, `This position cannot be solved any more: ${DEAD_WHY[a.dead] || a.dead}${ringed}. Undo (U) or restart (R).`, "error");
   }
-  showLegend(Boolean(a.level.fake_targets), Boolean(a.dead_boxes && a.dead_boxes.length));
+  showLegend(Boolean(a.level.fake_targets), stuck.length > 0);
   const note = $("#assignment-note");
   if (a.level.assignment) {
     const m = a.level.assignment;
