@@ -327,7 +327,11 @@ function runSocket(path, body, what, on) {
     }
     if (m.type === "started") showBar(null, "starting");
     else if (m.type === "progress") showBar(m.fraction, m.fraction === null ? m.phase : `${m.used.toFixed(1)} s of the ${m.time_limit} s time limit used`);
-    else if (m.type === "result") { finished = true; showBar(undefined); }
+    else if (m.type === "result") {
+      // the run is over with its answer: Solve and Shorten come back, Stop goes, before the socket closes
+      finished = true;
+      if (S.ws === ws) { S.ws = null; setSolving(false); }
+    }
     if (on[m.type]) await on[m.type](m);
   };
   ws.onerror = () => { if (!finished) status(solverLine, `the ${what}'s connection failed (is the server still running?)`, "error"); };
