@@ -106,11 +106,13 @@ def sokoban_levels(
     wall_percent: int = 50,
     max_boxes: int = 2,
     goals_apart: bool = False,
+    extra_goals: int = 0,
 ) -> Level:
     """Small Sokoban levels: ``sides`` (lowest, highest) inner rows and columns, walled round when
     ``border`` (else the map's edge is the wall), each inner cell a wall at ``wall_percent`` %;
     a player, 1 to ``max_boxes`` boxes and as many goals, on floor apart from the player and the
-    boxes when ``goals_apart``, else anywhere on the floor. Fewer than 3 floor cells: no walls inside.
+    boxes when ``goals_apart``, else anywhere on the floor; ``extra_goals`` more goals than boxes where
+    the floor has room. Fewer than 3 floor cells: no walls inside.
     The defaults: 3-8 a side, no border, half the cells walls, 1-2 boxes (the engine's tests)."""
     lo, hi = sides
     rows, cols = draw(st.integers(lo, hi)), draw(st.integers(lo, hi))
@@ -124,13 +126,14 @@ def sokoban_levels(
     free = [(int(r), int(c)) for r, c in np.argwhere(~walls)]
     fits = (len(free) - 1) // 2 if goals_apart else len(free) - 1
     nb = draw(st.integers(1, min(max_boxes, fits)))
+    ng = nb + max(0, min(extra_goals, (len(free) - 1 - 2 * nb) if goals_apart else len(free) - nb))
     if goals_apart:
         picks = draw(st.permutations(free))
-        boxes, goals, player = picks[:nb], picks[nb : 2 * nb], picks[2 * nb]
+        boxes, goals, player = picks[:nb], picks[nb : nb + ng], picks[nb + ng]
     else:
         picks = draw(st.lists(st.sampled_from(free), min_size=nb + 1, max_size=nb + 1, unique=True))
         player, boxes = picks[0], picks[1:]
-        goals = draw(st.lists(st.sampled_from(free), min_size=nb, max_size=nb, unique=True))
+        goals = draw(st.lists(st.sampled_from(free), min_size=ng, max_size=ng, unique=True))
     return Level.build(walls, goals=goals, player=player, boxes=boxes)
 
 

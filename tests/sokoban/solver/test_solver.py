@@ -86,6 +86,19 @@ def test_optimal_push_count_on_tiny_levels(level):
         assert replay(level, fast.lurd).solved and fast.pushes >= expected
 
 
+@settings(max_examples=40, deadline=None)
+@given(sokoban_levels(sides=(3, 5), border=True, wall_percent=10, max_boxes=3, goals_apart=True, extra_goals=2))
+def test_optimal_push_count_with_more_goals_than_boxes(level):
+    """A level may have more goals than boxes (any of them may stay empty): the optimal search
+    still finds the fewest pushes, and the fast one a solution."""
+    expected = brute_force_pushes(level)
+    res = search_level(level, optimal=True, time_limit=30)
+    assert (None if res.solution is None else res.solution.pushes) == expected
+    fast = search_level(level, time_limit=30).solution
+    assert (fast is None) == (expected is None)
+    assert fast is None or replay(level, fast.lurd).solved
+
+
 def test_compiled_and_python_kernels_agree():
     """In fixed slices (a run independent of the clock) both kernels make the same search."""
     from mazekit.sokoban.solver import PORTFOLIO

@@ -58,8 +58,10 @@ C_OPEN = 15
 C_CORRAL = 16
 #: Children pruned as a dead pair (see :func:`pair_table_kernel`).
 C_PAIRS = 17
+#: Expansions that took their node's matching from the duals' cache (see :class:`Assign`).
+C_DUALS = 18
 #: Number of ctr slots.
-NCTR = 18
+NCTR = 19
 #: Connectivity buckets of the feature-space search (1, 2, 3, 4 or more player regions).
 NCONN = 4
 #: Out-of-plan buckets of the feature-space search (none, some).
@@ -358,7 +360,12 @@ def child_bound_kernel(i, cells, dist, u, v, p, u2, v2, p2, way, minv, used):  #
 
     Copies the parent's potentials and assignment, frees row ``i`` and runs one
     augmenting path: O(boxes * goals) instead of a full O(boxes^2 * goals) solve.
+    With more goals than boxes it solves the child's matching afresh: the goal box ``i``
+    leaves keeps its potential, and a path may then end there when another free goal is
+    cheaper (the bound came out too high: 1 where 0 was the least).
     """
+    if v.shape[0] > u.shape[0]:
+        return hungarian_kernel(cells, dist, u2, v2, p2, way, minv, used)
     for j in range(u.shape[0]):
         u2[j] = u[j]
     for j in range(v.shape[0]):
@@ -1534,7 +1541,12 @@ class Scratch(NamedTuple):
 
 class Assign(NamedTuple):
     """The Hungarian method's arrays: the node's potentials and matching (``u``, ``v``,
-    ``p``), a child's (``u2``, ``v2``, ``p2``) and the shared work arrays."""
+    ``p``), a child's (``u2``, ``v2``, ``p2``) and the shared work arrays; and the
+    duals' cache: a child's solution, kept when it is stored, so that its expansion
+    need not solve the matching again (``cnode[s]`` the node in slot ``s = node &
+    (slots - 1)``, -1 none; ``cu``, ``cv``, ``cp`` its ``u``, ``v``, ``p``, rows in the
+    node's sorted order). Any optimal solution gives the same children's bounds, so a
+    hit changes no search, only its speed."""
 
     u: Any
     v: Any
@@ -1545,6 +1557,10 @@ class Assign(NamedTuple):
     u2: Any
     v2: Any
     p2: Any
+    cnode: Any
+    cu: Any
+    cv: Any
+    cp: Any
 
 
 class GoalScratch(NamedTuple):
@@ -1788,7 +1804,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     """
     floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel, pairs, lidx, fidx = board
     boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one = sc
-    u, v, p, way, minv, used, u2, v2, p2 = asg
+    u, v, p, way, minv, used, u2, v2, p2, cnode, cu, cv, cp = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
     otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
     gmark, gstamp = gs.mark, gs.stamp
@@ -1812,7 +1828,11 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         ctr[C_STAMP] += 1
         stamp = ctr[C_STAMP]
         flood_min_kernel(floor, boxat, off, pplayer[k], stamp, mark, queue)
-        hungarian_kernel(cells, dist, u, v, p, way, minv, used)
+        if cnode[k & (cnode.shape[0] - 1)] == k:  # its matching was kept when it was stored
+            load_duals_kernel(k & (cnode.shape[0] - 1), cu, cv, cp, u, v, p)
+            ctr[C_DUALS] += 1
+        else:
+            hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         pcell = 0
         if s.fess != 0 and s.move_weight > 0:
             nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
@@ -1917,7 +1937,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         ctr[C_STAMP] += 1
                         pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)
                         key = parent_key ^ zbox[c] ^ zbox[to] ^ zpl[pl]
-                        sort_child_kernel(cells, sorted_cells, i, to)
+                        rank = sort_child_kernel(cells, sorted_cells, i, to)
                         found = lookup_kernel(ptable, phash, pplayer, pboxes, key, sorted_cells, pl)
                         g2 = pg[k] + steps
                         code = encode_push(macro, steps, c, d)
@@ -1962,9 +1982,13 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 )
                             away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
                             free = pcell if d < 4 else -1  # an advisor's move is free
+                            n = ctr[C_NODES]
                             status = insert_kernel(
                                 pool, fr, ctr, s, k, found, pl, g2, h2, code, key, sorted_cells, met, away, free, cell
                             )
+                            if ctr[C_NODES] > n:  # stored: keep its matching for its expansion
+                                slot = n & (cnode.shape[0] - 1)
+                                keep_duals_kernel(slot, n, i + 1, rank + 1, u2, v2, p2, cnode, cu, cv, cp)
                     boxat[to] = -1  # undo the move
                     boxat[c] = i
                     cells[i] = c
@@ -2230,7 +2254,7 @@ def frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue)
 
 @njit
 def sort_child_kernel(cells, out, i, to):  # type: ignore[no-untyped-def]
-    """``out``: ``cells`` (sorted but for box ``i``, now on ``to``) sorted."""
+    """``out``: ``cells`` (sorted but for box ``i``, now on ``to``) sorted; box ``i``'s place in it."""
     nb = cells.shape[0]
     for j in range(nb):
         out[j] = cells[j]
@@ -2242,6 +2266,43 @@ def sort_child_kernel(cells, out, i, to):  # type: ignore[no-untyped-def]
         out[j] = out[j + 1]
         j += 1
     out[j] = to
+    return j
+
+
+@njit
+def sorted_row_kernel(row, i, r):  # type: ignore[no-untyped-def]
+    """Where row ``row`` (1-based) of a child goes once its rows are sorted: row ``i`` (the
+    moved box) to ``r``, the rows between them one step towards ``i``'s old place."""
+    if row == i:
+        return r
+    if i < row <= r:
+        return row - 1
+    if r <= row < i:
+        return row + 1
+    return row
+
+
+@njit
+def keep_duals_kernel(slot, n, i, r, u2, v2, p2, cnode, cu, cv, cp):  # type: ignore[no-untyped-def]
+    """Keep node ``n``'s matching (``u2``, ``v2``, ``p2``: its rows in the child's order, box ``i``
+    moved, 1-based) in the cache's ``slot``, rows in the node's sorted order (``i`` at ``r``)."""
+    cnode[slot] = n
+    cu[slot, 0] = u2[0]
+    for row in range(1, u2.shape[0]):
+        cu[slot, sorted_row_kernel(row, i, r)] = u2[row]
+    for j in range(v2.shape[0]):
+        cv[slot, j] = v2[j]
+        cp[slot, j] = 0 if p2[j] == 0 else sorted_row_kernel(p2[j], i, r)
+
+
+@njit
+def load_duals_kernel(slot, cu, cv, cp, u, v, p):  # type: ignore[no-untyped-def]
+    """The cached matching of the cache's ``slot`` into ``u``, ``v``, ``p``."""
+    for row in range(u.shape[0]):
+        u[row] = cu[slot, row]
+    for j in range(v.shape[0]):
+        v[j] = cv[slot, j]
+        p[j] = cp[slot, j]
 
 
 @njit

@@ -580,6 +580,7 @@ class _Direction:
             u2=np.zeros(nbm + 1, dtype=np.int64),
             v2=np.zeros(ng + 1, dtype=np.int64),
             p2=np.zeros(ng + 1, dtype=np.int64),
+            **_duals_cache(nbm, ng),
         )
         self.goal_scratch = K.GoalScratch(
             vis=np.zeros(4 * ncells, dtype=np.int64),
@@ -631,6 +632,26 @@ class _Direction:
         self.arr.grow(min(self.max_cap, self.arr.cap * 2), int(self.ctr[K.C_NODES]), int(self.ctr[K.C_HEAP]))
         self.ctr[K.C_CAP] = self.arr.cap
         return True
+
+
+#: Memory of one direction's duals' cache (see ``K.Assign``), and its bounds in slots.
+DUALS_BYTES = 32 << 20
+DUALS_SLOTS = (1 << 8, 1 << 16)
+
+
+def _duals_cache(nb: int, ng: int) -> dict[str, np.ndarray]:
+    """The duals' cache of ``K.Assign``: a power of two of slots, as many as fit in
+    :data:`DUALS_BYTES` within :data:`DUALS_SLOTS` (empty arrays: only the slots a
+    search fills are ever touched)."""
+    row = 8 * (nb + 1 + 2 * (ng + 1))
+    lo, hi = DUALS_SLOTS
+    slots = max(lo, min(hi, 1 << max(0, (DUALS_BYTES // row).bit_length() - 1)))
+    return {
+        "cnode": np.full(slots, -1, dtype=np.int64),
+        "cu": np.empty((slots, nb + 1), dtype=np.int64),
+        "cv": np.empty((slots, ng + 1), dtype=np.int64),
+        "cp": np.empty((slots, ng + 1), dtype=np.int64),
+    }
 
 
 def _corral_scratch(
