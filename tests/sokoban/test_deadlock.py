@@ -7,6 +7,7 @@ a rule calls dead really has no way to a solution (exhaustive search).
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 import numpy as np
@@ -33,6 +34,7 @@ from mazekit.sokoban import (
     wall_line_squares,
 )
 from mazekit.sokoban import _kernels as K
+from mazekit.sokoban.deadlock import _hall_violator, _matching_size
 from tests.conftest import jit_mode
 from tests.strategies import sokoban_levels, sokoban_rooms
 
@@ -307,8 +309,33 @@ def test_why_names_the_rule_and_its_boxes(text, rule, boxes):
     assert name == rule and [lv.rc(c) for c in cells] == boxes
 
 
-def test_why_names_no_box_for_a_matching_that_fails():
-    # two boxes that can each reach only the same goal (the other goal is behind a wall for a box)
-    lv = parse_level("#######\n#@$ $.#\n###.###\n  ###  ")
+def test_why_names_the_boxes_of_a_matching_that_fails():
+    # two boxes that can each reach only the same goal (the other goal is behind a wall for a box);
+    # the third box has a goal of its own, so it is not named
+    lv = parse_level("#######\n#@$ $.#\n###.###\n# $ . #\n#######")
     assert not Deadlocks(lv).dead[list(lv.start.boxes)].any()  # each box alone could reach a goal
-    assert Deadlocks(lv).why(lv.start) == ("bipartite", ())
+    name, cells = Deadlocks(lv).why(lv.start)
+    assert name == "bipartite" and [lv.rc(c) for c in cells] == [(1, 2), (1, 4)]
+
+
+def _boxes_and_goals() -> st.SearchStrategy[tuple[int, list[list[int]]]]:
+    """A number of goals (1-6) and, for 1-6 boxes, the goals each can reach (maybe none)."""
+    return st.integers(1, 6).flatmap(
+        lambda ng: st.tuples(st.just(ng), st.lists(st.sets(st.integers(0, ng - 1)).map(sorted), min_size=1, max_size=6))
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(_boxes_and_goals())
+def test_a_hall_violator_has_fewer_goals_than_boxes(case):
+    """The boxes named for a failed matching reach fewer goals between them than they are; none are
+    named when every box can have its own goal (checked by trying every choice of goals)."""
+    n_goals, adj = case
+    perfect = any(len(set(pick)) == len(adj) for pick in itertools.product(*adj))
+    assert (_matching_size(adj, n_goals) == len(adj)) == perfect
+    short = _hall_violator(adj, n_goals)
+    if perfect:
+        assert short == []
+    else:
+        reached = set().union(*(adj[i] for i in short))
+        assert short and len(reached) < len(short)

@@ -37,6 +37,13 @@ def test_state_names_a_dead_pair(client):
     assert r.json()["dead"] == "dead pair"
 
 
+def test_state_names_the_boxes_of_a_failed_matching(client):
+    # two boxes share the one goal they can reach; the third has its own and is not named
+    r = state(client, "", level={"text": "#######\n#@$ $.#\n###.###\n# $ . #\n#######"})
+    assert r.status_code == 200 and r.json()["dead"] == "bipartite"
+    assert r.json()["dead_boxes"] == [[1, 2], [1, 4]]
+
+
 def rc(level, cell):
     return list(level.rc(cell))
 

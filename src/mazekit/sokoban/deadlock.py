@@ -283,8 +283,10 @@ def _frozen_box(
     return None
 
 
-def _matching_size(adj: list[list[int]], n_goals: int) -> int:
-    """Maximum bipartite matching: a greedy pass, then augmenting paths for the rest."""
+def _max_matching(adj: list[list[int]], n_goals: int) -> tuple[list[int], list[int]]:
+    """Maximum bipartite matching of boxes (``adj[i]``: box ``i``'s goals) to goals: a greedy
+    pass, then augmenting paths for the rest. Returns each goal's box (-1 none) and the boxes
+    left unmatched."""
     owner = [-1] * n_goals
     left: list[int] = []
     for i, goals in enumerate(adj):
@@ -304,11 +306,31 @@ def _matching_size(adj: list[list[int]], n_goals: int) -> int:
                     return True
         return False
 
-    size = len(adj) - len(left)
-    for i in left:
-        if augment(i, [False] * n_goals):
-            size += 1
-    return size
+    return owner, [i for i in left if not augment(i, [False] * n_goals)]
+
+
+def _matching_size(adj: list[list[int]], n_goals: int) -> int:
+    """The size of a maximum matching of :func:`_max_matching`."""
+    return len(adj) - len(_max_matching(adj, n_goals)[1])
+
+
+def _hall_violator(adj: list[list[int]], n_goals: int) -> list[int]:
+    """Boxes (indices into ``adj``) that together can reach fewer goals than they are, or [] when
+    every box can have its own goal: an unmatched box and every box an alternating path leads to
+    from it. All the goals they reach are matched to them, so there is one goal fewer than boxes."""
+    owner, unmatched = _max_matching(adj, n_goals)
+    if not unmatched:
+        return []
+    seen_goal = [False] * n_goals
+    boxes, todo = {unmatched[0]}, [unmatched[0]]
+    while todo:
+        for g in adj[todo.pop()]:
+            if not seen_goal[g]:
+                seen_goal[g] = True
+                if owner[g] not in boxes:  # matched (else an augmenting path existed)
+                    boxes.add(owner[g])
+                    todo.append(owner[g])
+    return sorted(boxes)
 
 
 def bipartite_deadlock(level: Level, state: State, *, reach: NDArray[np.bool_] | None = None) -> bool:
@@ -383,8 +405,8 @@ class Deadlocks:
 
     def why(self, state: State, *, pushed: int | None = None) -> tuple[str, tuple[int, ...]]:
         """:meth:`check`'s rule and the boxes it names (flat cells, sorted): those on dead squares,
-        the 2x2 square's, the frozen box, the dead pair; none for ``'bipartite'`` (the boxes
-        together cannot reach distinct goals, no one box is to blame) or when alive.
+        the 2x2 square's, the frozen box, the dead pair; for ``'bipartite'``, boxes that together
+        can reach one goal fewer than they are; none when alive.
 
         >>> from mazekit.sokoban import parse_level
         >>> lv = parse_level("######\\n#@   #\\n# $$ #\\n# $$ #\\n#....#\\n######")
@@ -409,8 +431,9 @@ class Deadlocks:
         if frozen is not None:
             return "freeze", (frozen,)
         goals_of = self._goals_of
-        if _matching_size([goals_of[b] for b in state.boxes], len(self.level.goal_cells)) < len(state.boxes):
-            return "bipartite", ()
+        short = _hall_violator([goals_of[b] for b in state.boxes], len(self.level.goal_cells))
+        if short:
+            return "bipartite", tuple(sorted(state.boxes[i] for i in short))
         pair = None if self._pairs is None else self._pairs.dead(state, pushed)
         if pair is not None:
             return "dead pair", pair
