@@ -542,9 +542,6 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         room_feature=st.just(axis == "room"),
         dead_pairs=st.booleans(),
         reach_pairs=st.booleans(),
-        relevance=st.sampled_from([0, 1, 4]),
-        relevance_switches=st.integers(1, 3),
-        relevance_radius=st.integers(0, 3),
     )
 )
 
@@ -565,4 +562,4 @@ def test_every_combination_of_options_is_sound_and_complete(level, options):
     elif res.stats.stopped == "unsolvable":
         assert expected is None, (options, expected)
     else:
-        assert (options.strict_packing or options.relevance) and not options.bidirectional, res.stats
+        assert options.strict_packing and not options.bidirectional, res.stats

@@ -60,10 +60,8 @@ C_CORRAL = 16
 C_PAIRS = 17
 #: Expansions that took their node's matching from the duals' cache (see :class:`Assign`).
 C_DUALS = 18
-#: Pushes cut as irrelevant (see ``SearchOptions.relevance``).
-C_RELEVANCE = 19
 #: Number of ctr slots.
-NCTR = 20
+NCTR = 19
 #: Connectivity buckets of the feature-space search (1, 2, 3, 4 or more player regions).
 NCONN = 4
 #: Out-of-plan buckets of the feature-space search (none, some).
@@ -1477,7 +1475,6 @@ class Board(NamedTuple):
     pairs: Any
     lidx: Any
     fidx: Any
-    near: Any
 
 
 class Pool(NamedTuple):
@@ -1497,7 +1494,6 @@ class Pool(NamedTuple):
     push: Any
     hash: Any
     acc: Any
-    rel: Any
     table: Any
 
 
@@ -1622,9 +1618,6 @@ class Settings(NamedTuple):
     hot_feature: int
     room_feature: int
     open_advisor: int
-    relevance: int
-    rel_switches: int
-    rel_radius: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -1809,11 +1802,10 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     (see the notes above :class:`Board`): this is why the phases are the parts of one
     loop here rather than functions of their own.
     """
-    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel, pairs, lidx, fidx, near = board
+    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel, pairs, lidx, fidx = board
     boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one = sc
     u, v, p, way, minv, used, u2, v2, p2, cnode, cu, cv, cp = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
-    pparent, ppush, prel = pool.parent, pool.push, pool.rel
     otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
     gmark, gstamp = gs.mark, gs.stamp
     nb = cells.shape[0]
@@ -1941,13 +1933,6 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                     if alive and pair_dead_kernel(pairs, lidx, fidx, cells, i, newpl):
                         alive = False
                         ctr[C_PAIRS] += 1
-                    switch = 0
-                    if alive and s.relevance > 0 and d < 4:
-                        switch = switch_kernel(pparent, ppush, prel, near, k, c, s.relevance, s.rel_radius)
-                        if switch > s.rel_switches:
-                            alive = False
-                            ctr[C_RELEVANCE] += 1
-                        switch = 1 if switch > 0 else 0
                     if alive:
                         ctr[C_STAMP] += 1
                         pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)
@@ -2002,7 +1987,6 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 pool, fr, ctr, s, k, found, pl, g2, h2, code, key, sorted_cells, met, away, free, cell
                             )
                             if ctr[C_NODES] > n:  # stored: keep its matching for its expansion
-                                prel[n] = switch
                                 slot = n & (cnode.shape[0] - 1)
                                 keep_duals_kernel(slot, n, i + 1, rank + 1, u2, v2, p2, cnode, cu, cv, cp)
                     boxat[to] = -1  # undo the move
@@ -2283,49 +2267,6 @@ def sort_child_kernel(cells, out, i, to):  # type: ignore[no-untyped-def]
         j += 1
     out[j] = to
     return j
-
-
-@njit
-def switch_kernel(parent, push, rel, near, k, c, window, radius):  # type: ignore[no-untyped-def]
-    """Relevance of a push of the box on ``c`` from node ``k``: 0 when a box pushed in the last
-    ``window`` pushes of ``k``'s path started within ``radius`` of ``c`` (a local push), else one
-    more than the switches among those pushes (the push is a switch)."""
-    switches = 0
-    j = k
-    for _ in range(window):
-        if parent[j] < 0:
-            break
-        cell = (push[j] & PUSH_MOVE_MASK) >> 2
-        if near[c, cell] <= radius:
-            return 0
-        switches += rel[j]
-        j = parent[j]
-    return switches + 1
-
-
-@njit
-def floor_distances_kernel(floor, off, near, queue):  # type: ignore[no-untyped-def]
-    """``near[a, b]``: steps from floor cell ``a`` to ``b`` (walls only), 255 past 254 or none."""
-    n = floor.shape[0]
-    for a in range(n):
-        if floor[a] == 0:
-            continue
-        row = near[a]
-        row[a] = 0
-        queue[0] = a
-        head, tail = 0, 1
-        while head < tail:
-            x = queue[head]
-            head += 1
-            if row[x] >= 254:
-                continue
-            for d in range(4):
-                y = x + off[d]
-                if floor[y] != 0 and row[y] == 255:
-                    row[y] = row[x] + 1
-                    queue[tail] = y
-                    tail += 1
-    return 0
 
 
 @njit

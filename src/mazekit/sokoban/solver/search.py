@@ -201,17 +201,6 @@ class SearchOptions:
         that leaves a pair the start cannot lead to is not tried, nor is a goal position
         with one: no solution passes through it. Off in the portfolio: in its first search
         it gained XSokoban 41 and lost 22 (see ``benchmarks/RESULTS.md``, session 15).
-    relevance : int
-        Forward relevance cuts (after Rolling Stone's): a push is *local* when its box is
-        within ``relevance_radius`` steps of the floor (boxes aside) of a box pushed in the
-        last ``relevance`` pushes of its path, else a *switch*; a switch is not tried when
-        that window already holds ``relevance_switches`` of them, so the search finishes
-        what it started in one place before it starts in another. 0: off. No longer
-        complete: the backward search may still find a solution the cuts miss.
-    relevance_switches : int
-        See ``relevance``; 1 or more.
-    relevance_radius : int
-        See ``relevance``.
     """
 
     weight: int = 10
@@ -235,9 +224,6 @@ class SearchOptions:
     room_feature: bool = False
     dead_pairs: bool = False
     reach_pairs: bool = False
-    relevance: int = 0
-    relevance_switches: int = 2
-    relevance_radius: int = 3
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -256,8 +242,8 @@ class SearchOptions:
             raise ValueError(f"SearchOptions.corral_nodes must be at most {CORRAL_MAX_NODES}, got {self.corral_nodes}")
 
     def for_optimal(self) -> SearchOptions:
-        """These options as A* runs them: forward only, no macros, no features, no relevance cuts."""
-        return replace(self, bidirectional=False, macros=False, strict_packing=False, fess=False, relevance=0)
+        """These options as A* runs them: forward only, no macros, no features."""
+        return replace(self, bidirectional=False, macros=False, strict_packing=False, fess=False)
 
 
 #: The fast mode's portfolio, run one after the other, each with an equal share of the
@@ -296,7 +282,6 @@ class _Arrays:
         self.pparent = np.empty(0, dtype=np.int32)
         self.pg = np.empty(0, dtype=np.int32)
         self.pacc = np.empty(0, dtype=np.int32)
-        self.prel = np.empty(0, dtype=np.uint8)
         self.ppush = np.empty(0, dtype=np.int32)
         self.phash = np.empty(0, dtype=np.int64)
         self.table = np.zeros(1, dtype=np.int32)
@@ -308,9 +293,7 @@ class _Arrays:
 
     def pool(self) -> K.Pool:
         """The node pool and its table, as the kernels take them."""
-        return K.Pool(
-            self.pboxes, self.pplayer, self.pparent, self.pg, self.ppush, self.phash, self.pacc, self.prel, self.table
-        )
+        return K.Pool(self.pboxes, self.pplayer, self.pparent, self.pg, self.ppush, self.phash, self.pacc, self.table)
 
     def frontier(self, croot: NDArray[np.int32]) -> K.Frontier:
         """The open list (heap and feature cells' heaps), as the kernels take it."""
@@ -327,7 +310,6 @@ class _Arrays:
         self.pparent = bigger(self.pparent, cap)
         self.pg = bigger(self.pg, cap)
         self.pacc = bigger(self.pacc, cap)
-        self.prel = bigger(self.prel, cap)
         self.ppush = bigger(self.ppush, cap)
         self.phash = bigger(self.phash, cap)
         self.mch = bigger(self.mch, 2 * cap)
@@ -618,7 +600,7 @@ class _Direction:
         garea, forder, fstart = _NO_AREAS if areas is None else areas
         self.board = K.Board(
             prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT,
-            _NO_TUNNELS, *_NO_PAIRS, _NO_NEAR,
+            _NO_TUNNELS, *_NO_PAIRS,
         )  # fmt: skip
         self.croot = np.full((nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
@@ -670,22 +652,6 @@ def _duals_cache(nb: int, ng: int) -> dict[str, np.ndarray]:
         "cv": np.empty((slots, ng + 1), dtype=np.int64),
         "cp": np.empty((slots, ng + 1), dtype=np.int64),
     }
-
-
-#: Cells of the largest level given the relevance cuts' distance table (cells squared bytes).
-NEAR_MAX_CELLS = 4096
-_NO_NEAR = np.zeros((1, 1), dtype=np.uint8)
-
-
-def floor_distances(prob: Problem) -> NDArray[np.uint8] | None:
-    """Steps between every two cells over the floor, boxes aside, capped at 255 (255 also:
-    no way); None when the level has more than :data:`NEAR_MAX_CELLS` cells."""
-    ncells = prob.height * prob.width
-    if ncells > NEAR_MAX_CELLS:
-        return None
-    near = np.full((ncells, ncells), 255, dtype=np.uint8)
-    K.floor_distances_kernel.pick(ncells * ncells)(prob.floor, prob.off, near, np.empty(ncells, dtype=np.int64))
-    return near
 
 
 def _corral_scratch(
@@ -928,8 +894,7 @@ class _Search:
         self.prob, self.opts, self.optimal = prob, opts, optimal
         bidirectional = opts.bidirectional and nb == len(prob.goals) and nb > 0
         macros = 0 if not opts.macros else (2 if opts.strict_packing else 1)
-        # strict packing and relevance cuts leave the forward search incomplete: its end proves nothing
-        self.incomplete = macros == 2 or opts.relevance > 0
+        self.strict = macros == 2
         box_bytes = 2 if ncells < 32767 else 4
         max_cap = _cap_for(int(memory) // (2 if bidirectional else 1), nb, box_bytes)
         rng = np.random.default_rng(0x5EED)
@@ -961,9 +926,6 @@ class _Search:
             hot_feature=int(opts.hot_feature),
             room_feature=int(opts.room_feature),
             open_advisor=opts.open_advisor if opts.fess else 0,
-            relevance=opts.relevance,
-            rel_switches=opts.relevance_switches,
-            rel_radius=opts.relevance_radius,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -972,12 +934,6 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(hot=hot)
         if opts.room_feature:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
-        if opts.relevance:
-            near = floor_distances(prob)
-            if near is None:  # too large a level: no cuts
-                self.fwd.settings = self.fwd.settings._replace(relevance=0)
-            else:
-                self.fwd.board = self.fwd.board._replace(near=near)
         # a table that would take more than half the time left is given up: the search runs without
         tables_by = time.perf_counter() + (deadline - time.perf_counter()) / 2
         pairs = dead_pairs(prob, tables_by) if opts.dead_pairs else None
@@ -1000,7 +956,6 @@ class _Search:
                     fess=0,
                     corral_nodes=0,
                     macros=0,
-                    relevance=0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
                 seen = (
@@ -1032,8 +987,8 @@ class _Search:
         """What one slice's status means for the search (None: go on)."""
         if status == K.SOLVED:
             return "solved"
-        if status == K.EXHAUSTED and cur is self.fwd and self.incomplete:
-            # the strict packing order or the relevance cuts cut every way on: not a proof; the
+        if status == K.EXHAUSTED and cur is self.fwd and self.strict:
+            # the strict packing order cut every way on: not a proof; the
             # backward search goes on alone (still meeting the forward's states)
             self.active.remove(cur)
             return None
