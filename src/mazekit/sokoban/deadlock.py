@@ -315,7 +315,7 @@ def _matching_size(adj: list[list[int]], n_goals: int) -> int:
 
 
 def _hall_violator(adj: list[list[int]], n_goals: int) -> list[int]:
-    """Boxes (indices into ``adj``) that together can reach fewer goals than they are, or [] when
+    """Boxes (indices into ``adj``) that together can reach fewer goals than there are of them, or [] when
     every box can have its own goal: an unmatched box and every box an alternating path leads to
     from it. All the goals they reach are matched to them, so there is one goal fewer than boxes."""
     owner, unmatched = _max_matching(adj, n_goals)
@@ -406,7 +406,7 @@ class Deadlocks:
     def why(self, state: State, *, pushed: int | None = None) -> tuple[str, tuple[int, ...]]:
         """:meth:`check`'s rule and the boxes it names (flat cells, sorted): those on dead squares,
         the 2x2 square's, the frozen box, the dead pair; for ``'bipartite'``, boxes that together
-        can reach one goal fewer than they are; none when alive.
+        can reach one goal fewer than there are of them; none when alive.
 
         >>> from mazekit.sokoban import parse_level
         >>> lv = parse_level("######\\n#@   #\\n# $$ #\\n# $$ #\\n#....#\\n######")

@@ -40,7 +40,7 @@ const DEAD_WHY = {
   "dead square": "a box stands where it can never be pushed onto a goal",
   "2x2 block": "boxes and walls close a 2x2 square, and none of its boxes can move",
   "freeze": "a box off its goal can never move again",
-  "bipartite": "some boxes can reach fewer goals between them than they are",
+  "bipartite": "some boxes have fewer goals within their reach than there are of them",
   "dead pair": "two boxes can never both reach goals, even alone on the level",
 };
 
