@@ -90,6 +90,10 @@ def test_regions_match_a_plain_flood(level):
         prob.floor, boxat, prob.off, np.zeros(n, np.int64), np.zeros(1, np.int64), np.empty(n, np.int64)
     )
     assert got == _regions_reference(prob.floor, {int(b) for b in prob.boxes}, prob.off)
+    # the feature cell's count: the player's region flooded already (as the search has it), the others
+    mark, pmark, queue = np.zeros(n, np.int64), np.zeros(n, np.int64), np.empty(n, np.int64)
+    K.flood_min_kernel(prob.floor, boxat, prob.off, prob.player, 7, pmark, queue)
+    assert 1 + K.more_regions_kernel(prob.floor, boxat, prob.off, mark, 1, queue, pmark, 7) == got
 
 
 def test_packing_and_out_of_plan_features_of_a_goal_area():

@@ -1152,10 +1152,16 @@ def regions_kernel(floor, boxat, off, mark, stamp, queue):  # type: ignore[no-un
     ``stamp`` is a one-slot stamp counter for ``mark``.
     """
     stamp[0] += 1
-    s = stamp[0]
+    return more_regions_kernel(floor, boxat, off, mark, stamp[0], queue, mark, stamp[0])
+
+
+@njit
+def more_regions_kernel(floor, boxat, off, mark, s, queue, pmark, pstamp):  # type: ignore[no-untyped-def]
+    """The regions of free floor not flooded yet (neither ``mark == s`` nor ``pmark == pstamp``):
+    each is flooded (``mark = s``) and counted."""
     n = 0
     for x0 in range(floor.shape[0]):
-        if floor[x0] != 0 and boxat[x0] < 0 and mark[x0] != s:
+        if floor[x0] != 0 and boxat[x0] < 0 and mark[x0] != s and pmark[x0] != pstamp:
             n += 1
             flood_min_kernel(floor, boxat, off, x0, s, mark, queue)
     return n
@@ -1345,12 +1351,16 @@ def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-unty
 
 
 @njit
-def feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot):  # type: ignore[no-untyped-def]
+def feature_cell_kernel(  # type: ignore[no-untyped-def]
+    floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot, pmark, pstamp
+):
     """The feature-space cell of the position in ``boxat``: packing, out of plan (0 or 1 and more),
     hotspots or blocked tunnels (``nhot``, see :func:`obstruction_kernel`: 0, 1, 2 and more; 0
-    when both features are off) and connectivity (1, 2, 3, 4 and more regions), as
+    when both features are off) and connectivity (1, 2, 3, 4 and more regions; the player's
+    region is the one flooded in ``pmark`` with ``pstamp``), as
     ``((packing * NOOP + out) * NHOT + hot) * NCONN + conn``."""
-    r = regions_kernel(floor, boxat, off, mark, stamp, queue)
+    stamp[0] += 1
+    r = 1 + more_regions_kernel(floor, boxat, off, mark, stamp[0], queue, pmark, pstamp)
     ooo = out_of_plan_kernel(boxat, forder, fstart)
     packing = packed_kernel(boxat, goals, garea, forder, fstart)
     return ((packing * NOOP + min(ooo, NOOP - 1)) * NHOT + min(nhot, NHOT - 1)) * NCONN + min(r, NCONN) - 1
@@ -1708,7 +1718,7 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
             nhot = obstruction_kernel(s, board.hot, board.tunnel, board.goalm, sc.cells)
             cell = feature_cell_kernel(
                 board.floor, sc.boxat, board.off, board.goals, board.garea, board.forder, board.fstart, gs.mark,
-                gs.stamp, sc.queue, nhot,
+                gs.stamp, sc.queue, nhot, sc.mark, ctr[C_STAMP],
             )  # fmt: skip
             for j in range(nb):
                 sc.boxat[sc.cells[j]] = -1
@@ -1836,7 +1846,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         pcell = 0
         if s.fess != 0 and s.move_weight > 0:
             nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
-            pcell = feature_cell_kernel(floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot)
+            pcell = feature_cell_kernel(
+                floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot, mark, stamp
+            )
         restricted = False
         if s.corrals != 0 and s.backward == 0:
             res = pi_corral_kernel(
@@ -1978,8 +1990,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                             if s.fess != 0 and met < 0:
                                 nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
                                 cell = feature_cell_kernel(
-                                    floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot
-                                )
+                                    floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot,
+                                    mark2, ctr[C_STAMP],
+                                )  # fmt: skip
                             away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
                             free = pcell if d < 4 else -1  # an advisor's move is free
                             n = ctr[C_NODES]
