@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from mazekit.minesweeper import Board, generate, generate_no_guess, play, probabilities, solvable
 from mazekit.minesweeper import _kernels as K
 from mazekit.minesweeper.board import _padded, protected_cells
-from mazekit.minesweeper.solver import _Padded
+from mazekit.minesweeper.solver import _buffers, _Padded
 from tests.conftest import jit_mode
 from tests.strategies import mine_views
 
@@ -24,25 +24,7 @@ def _stuck_state(board: Board, click: tuple[int, int]) -> np.ndarray:
     n = dens.shape[0]
     first = (click[0] + 1) * width + click[1] + 1
     K.solve_kernel.compiled()(
-        dens,
-        know,
-        offsets,
-        width,
-        board.rows,
-        board.n_mines,
-        first,
-        False,
-        0.0,
-        2_000_000,
-        0,
-        0.0,
-        0,
-        0,
-        0,
-        np.empty(n, np.int64),
-        np.empty(n, np.int64),
-        np.zeros(n, np.int8),
-        np.empty(n, np.float64),
+        K.Field(dens, know, offsets, width, board.rows, board.n_mines), first, K.proofs_only(2_000_000), _buffers(n)
     )
     return know.reshape(board.rows + 2, width)[1:-1, 1:-1]
 

@@ -17,6 +17,7 @@ plays the move on the true board; its deductions come from ``know`` only.
 from __future__ import annotations
 
 import math
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -942,40 +943,72 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
 # ------------------------------------------------------------- playing
 
 
-@njit
-def solve_kernel(  # type: ignore[no-untyped-def]
-    dens,
-    know,
-    offsets,
-    width,
-    height,
-    total_mines,
-    first,
-    guess,
-    tol,
-    max_nodes,
-    look,
-    margin,
-    look_nodes,
-    endgame,
-    endgame_work,
-    queue,
-    safe,
-    mark,
-    prob,
-):
-    """Play from ``know`` (opening ``first`` if >= 0) until won, lost or stuck.
+class Field(NamedTuple):
+    """A game as the playing kernels see it, padded and flat: ``dens`` the truth (each cell's
+    number, ``MINE`` or ``BORDER``), ``know`` what the player sees (changed as it plays),
+    ``offsets`` the eight neighbours, ``width`` the padded width, ``height`` the rows,
+    ``total_mines`` the board's mines."""
 
-    With ``guess`` false the kernel only makes proved moves and stops when
-    stuck. A guess is :func:`lookahead_kernel`'s (``look`` candidates within
-    ``margin`` of the safest) or, with ``look`` 0 or when the probabilities
-    took more than ``look_nodes`` search nodes (a position too costly to look
-    ahead from), :func:`choose_kernel`'s. When at most ``endgame`` layouts
-    remain, :func:`endgame_kernel` searches for the best guess exhaustively
-    (within ``endgame_work`` positions; if it gives up, the look-ahead guesses).
-    Returns ``(status, guesses, opened)``: status 1 won, -1 lost (a guess
-    hit a mine), 0 stuck; ``opened`` counts the open cells at the end.
+    dens: Any
+    know: Any
+    offsets: Any
+    width: int
+    height: int
+    total_mines: int
+
+
+class Policy(NamedTuple):
+    """How :func:`solve_kernel` goes on when nothing is proved. ``guess`` False: it stops.
+    Else a guess is :func:`lookahead_kernel`'s (``look`` candidates within ``margin`` of the
+    safest) or, with ``look`` 0 or when the probabilities took more than ``look_nodes``
+    search nodes (a position too costly to look ahead from), :func:`choose_kernel`'s (``tol``).
+    When at most ``endgame`` layouts remain, :func:`endgame_kernel` searches for the best
+    guess exhaustively (within ``endgame_work`` positions; if it gives up, the look-ahead
+    guesses). ``max_nodes`` bounds the probabilities' search."""
+
+    guess: bool
+    tol: float
+    max_nodes: int
+    look: int
+    margin: float
+    look_nodes: int
+    endgame: int
+    endgame_work: int
+
+
+class Work(NamedTuple):
+    """Scratch of :func:`solve_kernel`, one entry a padded cell: ``queue`` (floods), ``safe``
+    (proved safe cells), ``mark`` and ``prob`` (each cell's mine probability)."""
+
+    queue: Any
+    safe: Any
+    mark: Any
+    prob: Any
+
+
+@njit
+def proofs_only(max_nodes):  # type: ignore[no-untyped-def]
+    """The policy that makes proved moves only and stops when stuck."""
+    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0)
+
+
+@njit
+def work_for(n):  # type: ignore[no-untyped-def]
+    """Fresh :class:`Work` for ``n`` padded cells."""
+    return Work(np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8), np.empty(n, np.float64))
+
+
+@njit
+def solve_kernel(field, first, policy, work):  # type: ignore[no-untyped-def]
+    """Play ``field`` from what it shows (opening ``first`` if >= 0) until won, lost or stuck,
+    guessing as ``policy`` says (see :class:`Policy`).
+
+    Returns ``(status, guesses, opened)``: status 1 won, -1 lost (a guess hit a mine), 0
+    stuck; ``opened`` counts the open cells at the end.
     """
+    dens, know, offsets, width, height, total_mines = field
+    guess, tol, max_nodes, look, margin, look_nodes, endgame, endgame_work = policy
+    queue, safe, mark, prob = work
     n = know.shape[0]
     safe_cells = 0
     for i in range(n):
@@ -1047,10 +1080,10 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
     n = mines.shape[0]
     dens = np.empty(n, np.int8)
     know = np.empty(n, np.int8)
-    queue = np.empty(n, np.int64)
-    safe = np.empty(n, np.int64)
-    mark = np.zeros(n, np.int8)
-    prob = np.empty(n, np.float64)
+    work = work_for(n)
+    queue = work.queue
+    field = Field(dens, know, offsets, width, height, total_mines)
+    proofs = proofs_only(max_nodes)
     cand = np.empty(n, np.int64)
     cand2 = np.empty(n, np.int64)
     r = 0
@@ -1069,49 +1102,9 @@ def noguess_kernel(mines, protect, offsets, width, height, total_mines, first, r
                 if know[i] != BORDER:
                     know[i] = UNKNOWN
             fresh = False
-            st, _g, _o = solve_kernel(
-                dens,
-                know,
-                offsets,
-                width,
-                height,
-                total_mines,
-                first,
-                False,
-                0.0,
-                max_nodes,
-                0,
-                0.0,
-                0,
-                0,
-                0,
-                queue,
-                safe,
-                mark,
-                prob,
-            )
+            st, _g, _o = solve_kernel(field, first, proofs, work)
         else:
-            st, _g, _o = solve_kernel(
-                dens,
-                know,
-                offsets,
-                width,
-                height,
-                total_mines,
-                -1,
-                False,
-                0.0,
-                max_nodes,
-                0,
-                0.0,
-                0,
-                0,
-                0,
-                queue,
-                safe,
-                mark,
-                prob,
-            )
+            st, _g, _o = solve_kernel(field, -1, proofs, work)
         if st == 1:
             if moves == 0 or _verified(dens, offsets, width, height, total_mines, first, max_nodes):
                 return moves
@@ -1211,29 +1204,8 @@ def _verified(dens, offsets, width, height, total_mines, first, max_nodes):  # t
     know = np.empty(n, np.int8)
     for i in range(n):
         know[i] = BORDER if dens[i] == BORDER else UNKNOWN
-    queue = np.empty(n, np.int64)
-    safe = np.empty(n, np.int64)
-    mark = np.zeros(n, np.int8)
-    prob = np.empty(n, np.float64)
+    work = work_for(n)
     st, _g, _o = solve_kernel(
-        dens,
-        know,
-        offsets,
-        width,
-        height,
-        total_mines,
-        first,
-        False,
-        0.0,
-        max_nodes,
-        0,
-        0.0,
-        0,
-        0,
-        0,
-        queue,
-        safe,
-        mark,
-        prob,
+        Field(dens, know, offsets, width, height, total_mines), first, proofs_only(max_nodes), work
     )
     return st == 1

@@ -120,7 +120,8 @@ def play_games(
     kernel = K.solve_kernel.compiled()
     wins = guesses = 0
     n = (rows + 2) * (cols + 2)
-    queue, safe, mark, prob = _buffers(n)
+    work = _buffers(n)
+    policy = K.Policy(True, TOL, MAX_NODES, look, margin, look_nodes, endgame, ENDGAME_WORK)
     if click is None:
         click = first_click_cell(level, rule)
     first = (click[0] + 1) * (cols + 2) + click[1] + 1
@@ -128,27 +129,7 @@ def play_games(
         board = generate(rows, cols, mines, click=click, first_click=rule, rng=np.random.default_rng([seed, i]))
         dens, offsets, width = _padded(board)
         know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
-        st, g, _ = kernel(
-            dens,
-            know,
-            offsets,
-            width,
-            rows,
-            mines,
-            first,
-            True,
-            TOL,
-            MAX_NODES,
-            look,
-            margin,
-            look_nodes,
-            endgame,
-            ENDGAME_WORK,
-            queue,
-            safe,
-            mark,
-            prob,
-        )
+        st, g, _ = kernel(K.Field(dens, know, offsets, width, rows, mines), first, policy, work)
         wins += st == 1
         if outcomes is not None:
             outcomes[i - start] = st == 1

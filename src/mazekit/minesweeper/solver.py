@@ -224,8 +224,9 @@ def next_move(
     return Move("open", pp.point(g), float(prob[g]))
 
 
-def _buffers(n: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8], NDArray[np.float64]]:
-    return (np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8), np.empty(n, np.float64))
+def _buffers(n: int) -> K.Work:
+    """Scratch for the playing kernel, ``n`` padded cells."""
+    return K.Work(np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8), np.empty(n, np.float64))
 
 
 def play(
@@ -250,27 +251,12 @@ def play(
     dens, offsets, width = _padded(board)
     know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
     first = (check_point(click, board.shape, name="click")[0] + 1) * width + click[1] + 1
-    queue, safe, mark, prob = _buffers(dens.shape[0])
+    field = K.Field(dens, know, offsets, width, board.rows, board.n_mines)
+    policy = K.Policy(
+        guess, float(tol), int(max_nodes), int(look), float(margin), LOOK_NODES, int(endgame), ENDGAME_WORK
+    )
     st, guesses, opened = K.solve_kernel.pick(board.rows * board.cols * 20)(
-        dens,
-        know,
-        offsets,
-        width,
-        board.rows,
-        board.n_mines,
-        first,
-        guess,
-        float(tol),
-        int(max_nodes),
-        int(look),
-        float(margin),
-        LOOK_NODES,
-        int(endgame),
-        ENDGAME_WORK,
-        queue,
-        safe,
-        mark,
-        prob,
+        field, first, policy, _buffers(dens.shape[0])
     )
     return PlayResult(bool(st == 1), int(guesses), int(opened))
 
