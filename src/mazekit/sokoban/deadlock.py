@@ -433,7 +433,7 @@ class Deadlocks:
         goals_of = self._goals_of
         short = _hall_violator([goals_of[b] for b in state.boxes], len(self.level.goal_cells))
         if short:
-            return "bipartite", tuple(sorted(state.boxes[i] for i in short))
+            return "bipartite", tuple(state.boxes[i] for i in short)  # sorted: both are
         pair = None if self._pairs is None else self._pairs.dead(state, pushed)
         if pair is not None:
             return "dead pair", pair

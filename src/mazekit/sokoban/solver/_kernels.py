@@ -1838,8 +1838,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         ctr[C_STAMP] += 1
         stamp = ctr[C_STAMP]
         flood_min_kernel(floor, boxat, off, pplayer[k], stamp, mark, queue)
-        if cnode[k & (cnode.shape[0] - 1)] == k:  # its matching was kept when it was stored
-            load_duals_kernel(k & (cnode.shape[0] - 1), cu, cv, cp, u, v, p)
+        kslot = k & (cnode.shape[0] - 1)
+        if cnode[kslot] == k:  # its matching was kept when it was stored
+            load_duals_kernel(kslot, cu, cv, cp, u, v, p)
             ctr[C_DUALS] += 1
         else:
             hungarian_kernel(cells, dist, u, v, p, way, minv, used)

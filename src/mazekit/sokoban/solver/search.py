@@ -686,19 +686,22 @@ _EMPTY_TABLE = np.zeros(1, dtype=np.int32)
 _CACHE: dict[str, tuple[Problem, Any]] = {}
 
 
-#: Dead-pairs tables of the last levels seen, by what they depend on (the floor and the goals):
-#: the portfolio's searches, later solves of the same level and the playground's board share them.
-_PAIR_TABLES: OrderedDict[tuple[int, bytes, bytes], PairTable] = OrderedDict()
+#: Pair tables of the last levels seen, by what they depend on (the floor and the goals; for the
+#: start's pairs, the start too): the portfolio's searches, later solves of the same level and the
+#: playground's board share them.
+_PAIR_TABLES: OrderedDict[tuple[object, ...], PairTable] = OrderedDict()
 _PAIR_TABLES_KEPT = 16
 
 
-def dead_pairs(prob: Problem, deadline: float = math.inf) -> PairTable | None:
-    """:func:`pair_table` of ``prob``, kept for the last levels seen (a table given up at
-    ``deadline`` is not kept)."""
-    key = (prob.width, prob.floor.tobytes(), prob.goalm.tobytes())
+def dead_pairs(prob: Problem, deadline: float = math.inf, *, reach: bool = False) -> PairTable | None:
+    """:func:`pair_table` of ``prob`` (with ``reach``, the start's pairs), kept for the last
+    levels seen (a table given up at ``deadline`` is not kept: a later search builds it again)."""
+    key: tuple[object, ...] = (prob.width, prob.floor.tobytes(), prob.goalm.tobytes())
+    if reach:
+        key += (prob.boxes.tobytes(), int(prob.player))
     table = _PAIR_TABLES.get(key)
     if table is None:
-        table = pair_table(prob, deadline=deadline)
+        table = pair_table(prob, reach=reach, deadline=deadline)
         if table is None:
             return None
         _PAIR_TABLES[key] = table
@@ -958,11 +961,7 @@ class _Search:
                     macros=0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
-                seen = (
-                    _once("reach", prob, lambda: pair_table(prob, reach=True, deadline=tables_by))
-                    if opts.reach_pairs
-                    else None
-                )
+                seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
                 if seen is not None:
                     self.bwd.board = self.bwd.board._replace(pairs=seen[0], lidx=seen[1], fidx=seen[2])
         self.dirs = [self.fwd] if self.bwd is None else [self.fwd, self.bwd]
