@@ -34,7 +34,7 @@ from portfolio_members import _levels, _pick  # noqa: E402
 from mazekit.sokoban import replay  # noqa: E402
 from mazekit.sokoban.solver import _kernels as K  # noqa: E402
 from mazekit.sokoban.solver.problem import Problem  # noqa: E402
-from mazekit.sokoban.solver.search import dead_pairs, goal_areas, lurd_of  # noqa: E402
+from mazekit.sokoban.solver.search import _region, dead_pairs, goal_areas, lurd_of  # noqa: E402
 
 Push = tuple[int, int]  # (box cell, flat step)
 End = tuple[list[Push], frozenset[int], int]  # (pushes, boxes, player)
@@ -57,18 +57,6 @@ class Probe:
         self.queue = np.empty(prob.floor.shape[0], dtype=np.int64)
         self.searches = 0
         self.packed = 0
-
-    def region(self, boxes: frozenset[int], start: int) -> set[int]:
-        """The player's cells from ``start`` among ``boxes``."""
-        seen, todo = {start}, [start]
-        while todo:
-            x = todo.pop()
-            for o in self.off:
-                y = x + o
-                if self.prob.floor[y] and y not in boxes and y not in seen:
-                    seen.add(y)
-                    todo.append(y)
-        return seen
 
     def dead(self, boxes: frozenset[int], moved: int, player: int) -> bool:
         """A freeze deadlock or a dead pair after the push that put a box on ``moved``."""
@@ -105,7 +93,7 @@ class Probe:
         """Up to two end positions with a box on ``goal``, cheapest first."""
         self.searches += 1
         dist = self.prob.dist[self.gidx[goal]]
-        seen = {(boxes, min(self.region(boxes, player)))}
+        seen = {(boxes, min(_region(self.prob, boxes, player)))}
         heap: list[tuple[int, int, int, frozenset[int], int, list[Push]]] = [
             (self.weight * self.guide(boxes, fixed, dist), 0, 0, boxes, player, [])
         ]
@@ -114,14 +102,14 @@ class Probe:
         while heap and expanded < self.nodes and len(found) < 2:
             _, g, _, bs, pl, path = heapq.heappop(heap)
             expanded += 1
-            reg = self.region(bs, pl)
+            reg = _region(self.prob, bs, pl)
             for b in bs - fixed:
                 for o in self.off:
                     t = b + o
                     if b - o not in reg or not self.prob.floor[t] or t in bs or self.prob.dead[t]:
                         continue
                     nb = (bs - {b}) | {t}
-                    key = (nb, min(self.region(nb, b)))
+                    key = (nb, min(_region(self.prob, nb, b)))
                     if key in seen or self.dead(nb, t, b):
                         continue
                     seen.add(key)
