@@ -9,6 +9,10 @@ search changed alike), on each level with ``--limit`` seconds, ``--jobs`` levels
 replays every solution with the engine, and prints a line a level and the levels solved.
 ``--json FILE`` keeps the rows, ``--against FILE`` prints the levels gained and lost
 against such a file.
+
+``--start-at F`` (XSokoban only) starts each search from the position its shared reference
+solution (``xsokoban90_solutions.toml``) reaches after the fraction ``F`` of its pushes: a probe
+of where on a level the searches lose their way (the start is the level's when ``F`` is 0).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any, NoReturn
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_sokoban import SETS, _ignore_interrupts  # noqa: E402
+from bench_sokoban import LEVELS, SETS, _ignore_interrupts  # noqa: E402
 from portfolio_members import _levels, _pick  # noqa: E402
 
 #: Bytes a level may use (two levels at once, as in ``run.py sokoban``).
@@ -69,12 +73,31 @@ def _options(member: str, changes: list[str]) -> tuple[Any, ...]:
         _fail(str(e))
 
 
-def _run(job: tuple[str, int, float, str, list[str]]) -> dict[str, Any]:
+def _midway(level: Any, number: int, fraction: float) -> Any:
+    """``level`` started where its reference solution is after ``fraction`` of its pushes."""
+    import tomllib
+
+    from mazekit.sokoban import replay
+
+    with open(LEVELS / "xsokoban90_solutions.toml", "rb") as fh:
+        lurd = tomllib.load(fh)[f"Level{number:04d}"]
+    pushes = sum(ch.isupper() for ch in lurd)
+    keep = round(fraction * pushes)
+    for i, ch in enumerate(lurd):
+        keep -= ch.isupper()
+        if keep < 0:  # stop just before the push after the prefix (the walk to it is kept)
+            return level.with_start(replay(level, lurd[:i]).state)
+    return level.with_start(replay(level, lurd).state)
+
+
+def _run(job: tuple[str, int, float, str, list[str], float]) -> dict[str, Any]:
     from mazekit.sokoban import replay
     from mazekit.sokoban.solver import search_level
 
-    name, number, limit, member, changes = job
+    name, number, limit, member, changes, start_at = job
     level = _levels(name)[number - 1]
+    if start_at > 0:
+        level = _midway(level, number, start_at)
     portfolio = _options(member, changes)
     t0 = time.perf_counter()
     result = search_level(level, time_limit=limit, portfolio=portfolio, memory=MEMORY)
@@ -98,6 +121,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("--against", help="compare with rows written by --json")
+    ap.add_argument("--start-at", type=float, default=0.0, help="start this far along the reference solution")
     args = ap.parse_args(argv)
     _options(args.member, args.changes)  # a misspelt option fails before any work
     if args.set not in SETS:
@@ -109,7 +133,9 @@ def main(argv: list[str]) -> int:
         _fail(f"--levels takes numbers and ranges such as 1,5-9, got {args.levels!r}")
     if not numbers or min(numbers) < 1 or max(numbers) > count:
         _fail(f"--levels: {args.set} has levels 1 to {count}")
-    jobs = [(args.set, n, args.limit, args.member, args.changes) for n in numbers]
+    if not 0.0 <= args.start_at < 1.0 or (args.start_at > 0 and args.set != "xsokoban"):
+        _fail("--start-at takes a fraction from 0 to below 1, with --set xsokoban only")
+    jobs = [(args.set, n, args.limit, args.member, args.changes, args.start_at) for n in numbers]
     rows: list[dict[str, Any]] = []
     with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=_ignore_interrupts) as pool:
         for row in pool.imap_unordered(_run, jobs):
