@@ -440,6 +440,19 @@ def test_search_options_fail_where_they_are_written():
     assert (a.bidirectional, a.macros, a.fess, a.corral_grow) == (False, False, False, 1)
 
 
+def test_the_backward_weight_is_the_backward_searchs_own():
+    from mazekit.sokoban.solver.search import _Search
+
+    prob = as_problem(parse_level("#######\n#@$ . #\n# $ . #\n#######"))
+    plain = _Search(prob, SearchOptions(weight=7), False, 1 << 26)
+    own = _Search(prob, SearchOptions(weight=7, backward_weight=1), False, 1 << 26)
+    assert plain.bwd is not None and own.bwd is not None
+    assert (plain.fwd.settings.weight, plain.bwd.settings.weight) == (7, 7)
+    assert (own.fwd.settings.weight, own.bwd.settings.weight) == (7, 1)
+    with pytest.raises(TypeError, match="backward_weight must be an int >= 0"):
+        SearchOptions(backward_weight=-1)
+
+
 def test_fixed_slices_make_a_run_independent_of_the_clock():
     """With fixed slices and an expansion cap a search is a function of the level and the options:
     the same nodes, expansions and solution on every run, compiled or not."""
@@ -528,6 +541,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         strict_packing=st.booleans(),
         fess=st.booleans(),
         backward_share=st.sampled_from([0.25, 0.5, 0.75]),
+        backward_weight=st.sampled_from([0, 1, 5]),
         corral_nodes=st.sampled_from([0, 8, 64]),
         corral_boxes=st.integers(1, 10),
         corral_grow=st.integers(0, 2),

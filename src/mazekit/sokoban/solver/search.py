@@ -142,6 +142,10 @@ class SearchOptions:
         best-first.
     backward_share : float
         The backward search's share of the time, between 0 and 1.
+    backward_weight : int
+        The backward search's own ``weight`` (0: the same as ``weight``). Off in the portfolio:
+        1 in its first search gained XSokoban 26 and lost 11 and 22 (see
+        ``benchmarks/RESULTS.md``, session 18).
     corral_nodes : int
         Positions the corral-deadlock test's small search may visit (0: no test; at
         most :data:`CORRAL_MAX_NODES`).
@@ -210,6 +214,7 @@ class SearchOptions:
     strict_packing: bool = False
     fess: bool = True
     backward_share: float = 0.75
+    backward_weight: int = 0
     corral_nodes: int = 64
     corral_boxes: int = 10
     corral_grow: int = 0
@@ -954,6 +959,7 @@ class _Search:
                 # the corral test runs forward only; the feature space and the macros too (the
                 # backward direction has no goal areas: strict packing's goal step read past them)
                 back = settings._replace(
+                    weight=opts.backward_weight or opts.weight,
                     backward=1,
                     goal_player=_min_region_cell(prob, prob.boxes, prob.player),
                     fess=0,
