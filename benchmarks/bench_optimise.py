@@ -23,7 +23,6 @@ import argparse
 import multiprocessing
 import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import _harness as H  # noqa: E402
-from bench_sokoban import LEVELS, _ignore_interrupts  # noqa: E402
+from bench_sokoban import LEVELS, _ignore_interrupts, xsokoban_references  # noqa: E402
 
 SETS = ("xsokoban", "generated", "microban")
 
@@ -42,9 +41,7 @@ def _inputs(name: str, first: int | None) -> list[tuple[int, Any, str]]:
 
     if name == "xsokoban":
         levels = parse_levels((LEVELS / "xsokoban90.xsb").read_bytes())
-        with open(LEVELS / "xsokoban90_solutions.toml", "rb") as fh:
-            sols = tomllib.load(fh)
-        out = [(i + 1, lv, sols[f"Level{i + 1:04d}"]) for i, lv in enumerate(levels)]
+        out = [(i + 1, lv, sol) for i, (lv, sol) in enumerate(zip(levels, xsokoban_references(), strict=True))]
     elif name == "generated":
         out = [(i + 1, g.level, g.solution) for i, g in enumerate(generate_levels(200, seed=0))]
     else:

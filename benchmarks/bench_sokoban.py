@@ -39,6 +39,15 @@ SETS: dict[str, tuple[str, float, str]] = {
 }
 
 
+def xsokoban_references() -> list[str]:
+    """The shared reference solutions of the 90 XSokoban levels (LURD, not optimal), in level order."""
+    import tomllib
+
+    with open(LEVELS / "xsokoban90_solutions.toml", "rb") as fh:
+        sols = tomllib.load(fh)
+    return [sols[f"Level{n:04d}"] for n in range(1, 91)]
+
+
 def _ignore_interrupts() -> None:
     """A pool worker leaves Ctrl-C to the parent (which stops the pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

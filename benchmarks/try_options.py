@@ -29,7 +29,7 @@ from typing import Any, NoReturn
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_sokoban import LEVELS, SETS, _ignore_interrupts  # noqa: E402
+from bench_sokoban import SETS, _ignore_interrupts, xsokoban_references  # noqa: E402
 from portfolio_members import _levels, _pick  # noqa: E402
 
 #: Bytes a level may use (two levels at once, as in ``run.py sokoban``).
@@ -74,20 +74,14 @@ def _options(member: str, changes: list[str]) -> tuple[Any, ...]:
 
 
 def _midway(level: Any, number: int, fraction: float) -> Any:
-    """``level`` started where its reference solution is after ``fraction`` of its pushes."""
-    import tomllib
-
+    """``level`` started where its reference solution is after ``fraction`` of its pushes (the
+    walk to the next push made too)."""
     from mazekit.sokoban import replay
 
-    with open(LEVELS / "xsokoban90_solutions.toml", "rb") as fh:
-        lurd = tomllib.load(fh)[f"Level{number:04d}"]
-    pushes = sum(ch.isupper() for ch in lurd)
-    keep = round(fraction * pushes)
-    for i, ch in enumerate(lurd):
-        keep -= ch.isupper()
-        if keep < 0:  # stop just before the push after the prefix (the walk to it is kept)
-            return level.with_start(replay(level, lurd[:i]).state)
-    return level.with_start(replay(level, lurd).state)
+    lurd = xsokoban_references()[number - 1]
+    pushes = [i for i, ch in enumerate(lurd) if ch.isupper()]
+    keep = round(fraction * len(pushes))
+    return level.with_start(replay(level, lurd[: pushes[keep]] if keep < len(pushes) else lurd).state)
 
 
 def _run(job: tuple[str, int, float, str, list[str], float]) -> dict[str, Any]:

@@ -32,13 +32,13 @@ def test_try_options_starts_part_of_the_way_along_a_reference_solution():
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "--start-at" in bad.stderr
 
 
-def test_the_midway_start_is_the_reference_after_that_many_pushes():
+def test_the_midway_start_is_the_reference_after_that_many_pushes(monkeypatch):
     import tomllib
 
     from mazekit.sokoban import parse_levels, push
     from mazekit.sokoban.rules import lurd_pushes
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     from try_options import _midway
 
     level = parse_levels(shared_file("xsokoban90.xsb").read_bytes())[2]
