@@ -66,8 +66,11 @@ def test_each_entry_matches_the_engines_brute_force(level, data):
         a, b, x = drawn
         cell, boxes = prob.level_cell(x), (prob.level_cell(a), prob.level_cell(b))
         two = level.with_start(State.make(cell, boxes))
-        expected = brute_force_path(two) is not None
-        assert bool(alive[lidx[a], lidx[b], fidx[x]]) == expected, (boxes, cell)
+        path = brute_force_path(two)
+        count = int(alive[lidx[a], lidx[b], fidx[x]])
+        assert (count != 0) == (path is not None), (boxes, cell)
+        if path is not None:  # 1 plus the fewest pushes
+            assert count == 1 + min(len(path), 254), (boxes, cell)
         assert alive[lidx[a], lidx[b], fidx[x]] == alive[lidx[b], lidx[a], fidx[x]]
 
 
@@ -233,3 +236,97 @@ def test_the_table_is_kept_for_the_level_and_shared():
     first = S.dead_pairs(as_problem(level))
     again = S.dead_pairs(as_problem(level), deadline=time.perf_counter() - 1)  # kept: no build, no deadline
     assert first is not None and again is first
+
+
+# ------------------------------------------------------------------------ the pairs' penalties
+
+
+@settings(max_examples=40, deadline=None)
+@given(pair_levels)
+def test_pair_bounds_are_the_pairs_own_matching(level):
+    prob = as_problem(level)
+    table = S.pair_table(prob)
+    if table is None:
+        return
+    _, lidx, _ = table
+    m2 = S.pair_bounds(prob, lidx)
+    live = np.flatnonzero(lidx >= 0)
+    ng = len(prob.goals)
+    for a, b in itertools.combinations(live, 2):
+        ways = [
+            int(prob.dist[g, a]) + int(prob.dist[h, b])
+            for g in range(ng)
+            for h in range(ng)
+            if g != h and prob.dist[g, a] >= 0 and prob.dist[h, b] >= 0
+        ]
+        expected = min(ways) if ways else S.BIG_PAIR
+        assert m2[lidx[a], lidx[b]] == m2[lidx[b], lidx[a]] == expected
+
+
+def plain_penalty(alive, lidx, fidx, m2, cells, player):
+    """The pairs' penalties, written out plainly: each box in order takes the later free box
+    of the largest penalty (the first such on a tie)."""
+    used: set[int] = set()
+    total = 0
+    for i, c in enumerate(cells):
+        if i in used or lidx[c] < 0:
+            continue
+        best, bj = 0, None
+        for j in range(i + 1, len(cells)):
+            d = cells[j]
+            if j in used or lidx[d] < 0 or alive[lidx[c], lidx[d], fidx[player]] == 0:
+                continue
+            pen = int(alive[lidx[c], lidx[d], fidx[player]]) - 1 - int(m2[lidx[c], lidx[d]])
+            if pen > best:
+                best, bj = pen, j
+        if bj is not None:
+            used |= {i, bj}
+            total += best
+    return total
+
+
+@settings(max_examples=40, deadline=None)
+@given(sokoban_levels(sides=(4, 7), border=True, wall_percent=15, max_boxes=5, goals_apart=True), st.data())
+def test_the_penalty_kernel_is_the_plain_greedy_pairing(level, data):
+    prob = as_problem(level)
+    table = S.pair_table(prob)
+    if table is None or len(prob.boxes) < 2:
+        return
+    alive, lidx, fidx = table
+    m2 = S.pair_bounds(prob, lidx)
+    floor = player_floor(prob, level)
+    live = [x for x in floor if lidx[x] >= 0]
+    n = min(len(prob.boxes), len(live))
+    cells = data.draw(st.lists(st.sampled_from(live), min_size=n, max_size=n, unique=True))
+    player = data.draw(st.sampled_from([x for x in floor if x not in cells] or floor))
+    boxes, used = np.array(cells, dtype=np.int64), np.zeros(n, np.uint8)
+    assert K.pair_penalty_kernel(alive, lidx, fidx, m2, boxes, player, used) == plain_penalty(
+        alive, lidx, fidx, m2, cells, player
+    )
+    assert K.pair_penalty_kernel(alive, lidx, fidx, np.zeros((1, 1), np.int32), boxes, player, used) == 0  # no table
+
+
+def test_the_penalty_sees_two_boxes_in_each_others_way():
+    # the doctest's level of pair_bounds: with the player on the goals' side, one box must go round
+    prob = as_problem(parse_level("#########\n#.  $   #\n#. @$   #\n#########"))
+    alive, lidx, fidx = S.pair_table(prob)
+    m2 = S.pair_bounds(prob, lidx)
+    cells = prob.boxes.astype(np.int64)
+    used = np.zeros(2, np.uint8)
+    assert K.pair_penalty_kernel(alive, lidx, fidx, m2, cells, prob.player, used) == 4
+    assert K.pair_penalty_kernel(alive, lidx, fidx, m2, cells, prob.cell(1, 6), used) == 0
+
+
+def test_a_search_with_pair_penalties_solves_and_replays():
+    levels = parse_levels(files("mazekit.examples").joinpath("sokoban/mazekit.xsb").read_bytes())
+    for level in levels[:6]:
+        for optimal in (False, True):  # A* leaves its bound alone: the option is off there
+            res = search_level(level, time_limit=30, optimal=optimal, options=SearchOptions(pair_penalty=True))
+            assert res.solution is not None
+            assert replay(level, res.solution.lurd).solved
+    prob = as_problem(levels[4])
+    search = S._Search(prob, SearchOptions(pair_penalty=True), False, 1 << 26)
+    assert search.fwd.settings.pair_penalty == 1 and search.fwd.board.pm2.shape[0] > 1
+    assert search.bwd is not None and search.bwd.settings.pair_penalty == 0
+    search = S._Search(prob, SearchOptions(pair_penalty=True), True, 1 << 26)
+    assert search.fwd.settings.pair_penalty == 0

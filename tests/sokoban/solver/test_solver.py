@@ -556,6 +556,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         room_feature=st.just(axis == "room"),
         dead_pairs=st.booleans(),
         reach_pairs=st.booleans(),
+        pair_penalty=st.booleans(),
     )
 )
 

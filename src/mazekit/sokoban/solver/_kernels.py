@@ -514,6 +514,7 @@ def pair_moves_kernel(w, budget):  # type: ignore[no-untyped-def]
         head += 1
         ia, ib, r = code // nf // m, code // nf % m, code % nf
         a, b = live[ia], live[ib]
+        depth = min(w.alive[ia, ib, r] + 1, 255)  # breadth first: the first visit is the fewest moves
         stamp += 1
         here = stamp
         pair_flood_kernel(floor, w.boxat, off, a, b, w.cellof[r], here, mark, w.queue)
@@ -531,7 +532,7 @@ def pair_moves_kernel(w, budget):  # type: ignore[no-untyped-def]
                 stamp += 1
                 nr = w.fidx[pair_flood_kernel(floor, w.boxat, off, to, o, pl, stamp, mark2, w.queue)]
                 if w.alive[na, nb, nr] == 0:
-                    w.alive[na, nb, nr] = 1
+                    w.alive[na, nb, nr] = depth
                     w.states[tail] = (na * m + nb) * nf + nr
                     tail += 1
     w.cur[PW_HEAD], w.cur[PW_TAIL], w.cur[PW_STAMP] = head, tail, stamp
@@ -573,10 +574,11 @@ def pair_table_kernel(w, budget):  # type: ignore[no-untyped-def]
     """Build the pair table of ``w`` (a :class:`PairWork`), about ``budget`` states or pairs
     a call; True when it is done (call again with the same ``w`` until then).
 
-    ``alive[ia, ib, f]`` becomes 1 for the positions of two boxes alone (on ``live[ia]``
+    ``alive[ia, ib, f]`` becomes non-zero for the positions of two boxes alone (on ``live[ia]``
     and ``live[ib]``, the player on ``cellof[f]``) that can be pushed onto two goals
     (``forward`` 0, the seeds the goals, the player anywhere) or that two start boxes can be
-    pushed to (``forward`` 1, the seeds the start's boxes, the player on the start). With
+    pushed to (``forward`` 1, the seeds the start's boxes, the player on the start): 1 plus
+    the fewest pushes that takes (at most 255; 1 on the seeds themselves). With
     the floor in ``c`` parts, two boxes leave at most ``c + 6`` regions (a box takes a cell
     of at most four neighbours), so ``low`` holds ``c + 6`` cells and ``states``
     ``(c + 6) * m * m / 2``.
@@ -622,6 +624,41 @@ def pair_dead_kernel(pairs, lidx, fidx, cells, i, player):  # type: ignore[no-un
         if j != i and b >= 0 and pairs[a, b, f] == 0:
             return True
     return False
+
+
+@njit
+def pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, player, used):  # type: ignore[no-untyped-def]
+    """The pairs' penalties of a position: for two boxes alone, the fewest pushes that put
+    them on two goals (the pair table, ``pairs`` minus 1, see :func:`pair_table_kernel`) less
+    their own bound (``pm2``: their lone-box distances to two different goals), when more. Each
+    box, in order, is paired with the box after it of the largest penalty, each box at most
+    once; the sum of the penalties taken. 0 without a table (``pm2`` 1 x 1)."""
+    if pm2.shape[0] == 1:
+        return 0
+    f = fidx[player]
+    if f < 0:
+        return 0
+    nb = cells.shape[0]
+    for i in range(nb):
+        used[i] = 0
+    total = 0
+    for i in range(nb):
+        a = lidx[cells[i]]
+        if used[i] != 0 or a < 0:
+            continue
+        best, bj = 0, -1
+        for j in range(i + 1, nb):
+            b = lidx[cells[j]]
+            if used[j] != 0 or b < 0 or pairs[a, b, f] == 0:
+                continue
+            pen = np.int64(pairs[a, b, f]) - 1 - pm2[a, b]
+            if pen > best:
+                best, bj = pen, j
+        if bj >= 0:
+            used[i] = 1
+            used[bj] = 1
+            total += best
+    return total
 
 
 @njit
@@ -1466,7 +1503,8 @@ class Board(NamedTuple):
     ``tunnel`` each cell's tunnel between rooms (see :func:`blocked_tunnels_kernel`; one
     entry when unused); ``pairs`` the dead pairs' table (forward; backward, the start's
     pairs) with its cell indices ``lidx`` and ``fidx`` (see :func:`pair_table_kernel`;
-    1 x 1 x 1 when unused).
+    1 x 1 x 1 when unused); ``pm2`` each pair of live cells' own bound (see
+    :func:`pair_penalty_kernel`; 1 x 1 when unused).
     """
 
     floor: Any
@@ -1485,6 +1523,7 @@ class Board(NamedTuple):
     pairs: Any
     lidx: Any
     fidx: Any
+    pm2: Any
 
 
 class Pool(NamedTuple):
@@ -1606,7 +1645,8 @@ class Settings(NamedTuple):
     ``hot_advisor``, ``oop_advisor`` (the packing, connectivity, hotspot and out-of-plan
     advisors' search bounds, 0: off), ``hot_feature`` (the feature cell counts hotspots),
     ``room_feature`` (it counts blocked tunnels between rooms instead), ``open_advisor`` (the
-    opener's search bound, 0: off).
+    opener's search bound, 0: off), ``pair_penalty`` (the key's bound grows by the pairs'
+    penalties, see :func:`pair_penalty_kernel`).
     """
 
     optimal: int
@@ -1628,6 +1668,7 @@ class Settings(NamedTuple):
     hot_feature: int
     room_feature: int
     open_advisor: int
+    pair_penalty: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -1812,7 +1853,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     (see the notes above :class:`Board`): this is why the phases are the parts of one
     loop here rather than functions of their own.
     """
-    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel, pairs, lidx, fidx = board
+    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel, pairs, lidx, fidx, pm2 = board
     boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one = sc
     u, v, p, way, minv, used, u2, v2, p2, cnode, cu, cv, cp = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
@@ -1996,10 +2037,14 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 )  # fmt: skip
                             away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
                             free = pcell if d < 4 else -1  # an advisor's move is free
+                            extra = 0
+                            if s.pair_penalty != 0:
+                                extra = pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, pl, fz)
                             n = ctr[C_NODES]
                             status = insert_kernel(
-                                pool, fr, ctr, s, k, found, pl, g2, h2, code, key, sorted_cells, met, away, free, cell
-                            )
+                                pool, fr, ctr, s, k, found, pl, g2, h2, code, key, sorted_cells, met, away, free, cell,
+                                extra,
+                            )  # fmt: skip
                             if ctr[C_NODES] > n:  # stored: keep its matching for its expansion
                                 slot = n & (cnode.shape[0] - 1)
                                 keep_duals_kernel(slot, n, i + 1, rank + 1, u2, v2, p2, cnode, cu, cv, cp)
@@ -2347,14 +2392,15 @@ def reopen_kernel(pool, fr, ctr, node, parent, g, h, code):  # type: ignore[no-u
 
 
 @njit
-def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, away, pcell, cell):  # type: ignore[no-untyped-def]
+def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, away, pcell, cell, extra):  # type: ignore[no-untyped-def]
     """Phase 5: store the child of ``k`` (sorted ``boxes``, player ``pl``, bound ``h``) in the
     table at ``-1 - slot``, stop when it is the other direction's node ``met`` (>= 0) or
     (fast mode) a goal, else score it and open it; a status code.
 
-    The key is ``weight * (h + penalty) + g``, the penalty ``player_penalty`` when a
+    The key is ``weight * (h + penalty + extra) + g``, the penalty ``player_penalty`` when a
     backward position's player cannot reach the goal region (``away``: the last pulls
-    would need the player elsewhere); A*'s is ``g + h``. In the feature-space search
+    would need the player elsewhere), ``extra`` the pairs' penalties (forward, with
+    ``pair_penalty``); A*'s is ``g + h``. In the feature-space search
     the node goes to its feature cell's heap (``cell``), and with ``move_weight`` its key
     grows by that weight times the pushes on its way that improved no feature (one that
     improves a feature over the parent's cell ``pcell`` is free, as an advisor's move is:
@@ -2375,7 +2421,7 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
     if is_goal_kernel(s, h, pl):
         return solved_kernel(ctr, n, -1)
     pen = s.player_penalty if away else 0
-    hk = (np.int64(s.weight * (h + pen) + g) << KEY_SHIFT) | h
+    hk = (np.int64(s.weight * (h + pen + extra) + g) << KEY_SHIFT) | h
     if s.fess == 0:
         ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], hk, n)
         return RUNNING

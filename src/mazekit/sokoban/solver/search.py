@@ -205,6 +205,12 @@ class SearchOptions:
         that leaves a pair the start cannot lead to is not tried, nor is a goal position
         with one: no solution passes through it. Off in the portfolio: in its first search
         it gained XSokoban 41 and lost 22 (see ``benchmarks/RESULTS.md``, session 15).
+    pair_penalty : bool
+        Forward, not with ``optimal``: the key's bound grows by the pairs' penalties (boxes in
+        each other's way): for two boxes alone, how many more pushes put them on two goals
+        (the dead pairs' table keeps that count) than their lone-box distances to two
+        different goals say, summed over pairs of boxes each taken once (see
+        :func:`~._kernels.pair_penalty_kernel`). Builds the table, whose pruning comes with it.
     """
 
     weight: int = 10
@@ -229,6 +235,7 @@ class SearchOptions:
     room_feature: bool = False
     dead_pairs: bool = False
     reach_pairs: bool = False
+    pair_penalty: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -515,7 +522,12 @@ _NO_HOT = np.zeros((1, 1), dtype=np.uint8)
 #: The tunnel labels of a search that does not use them.
 _NO_TUNNELS = np.full(1, -1, dtype=np.int32)
 #: The dead pairs' table of a search that does not use one, and its cell indices.
-_NO_PAIRS = (np.zeros((1, 1, 1), dtype=np.uint8), np.full(1, -1, dtype=np.int32), np.full(1, -1, dtype=np.int32))
+_NO_PAIRS = (
+    np.zeros((1, 1, 1), dtype=np.uint8),
+    np.full(1, -1, dtype=np.int32),
+    np.full(1, -1, dtype=np.int32),
+    np.zeros((1, 1), dtype=np.int32),
+)
 #: Bytes the dead pairs' table may take (live cells squared times floor cells); a larger
 #: level searches without it.
 PAIR_TABLE_BYTES = 64 << 20
@@ -716,6 +728,45 @@ def dead_pairs(prob: Problem, deadline: float = math.inf, *, reach: bool = False
     return table
 
 
+def pair_bounds(prob: Problem, lidx: NDArray[np.int32]) -> NDArray[np.int32]:
+    """``m2[lidx[a], lidx[b]]``: the fewest pushes that put lone boxes on ``a`` and ``b`` on two
+    different goals, each on its own lone-box distance (:attr:`Problem.dist`; a large number
+    when there is no such pair of goals): the bound that :func:`~._kernels.pair_penalty_kernel`
+    compares with the pair table's count.
+
+    Two boxes side by side, the player on their goals' side: one must go round the other.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> p = Problem.from_level(parse_level("#########\\n#.  $   #\\n#. @$   #\\n#########"))
+    >>> alive, lidx, fidx = pair_table(p)
+    >>> a, b = lidx[p.boxes]
+    >>> int(pair_bounds(p, lidx)[a, b])  # three pushes each
+    6
+    >>> int(alive[a, b, fidx[p.player]]) - 1, int(alive[a, b, fidx[p.cell(1, 6)]]) - 1  # player left, right
+    (10, 6)
+    """
+    live = np.flatnonzero(lidx >= 0)  # in cell order, which is lidx's
+    far = np.int64(BIG_PAIR)
+    d = prob.dist[:, live].astype(np.int64)
+    d[d < 0] = far
+    if d.shape[0] < 2:
+        return np.full((len(live), len(live)), far, dtype=np.int32)
+    first = d.argmin(axis=0)
+    b1 = d[first, np.arange(len(live))]
+    d2 = d.copy()
+    d2[first, np.arange(len(live))] = far
+    b2 = d2.min(axis=0)
+    same = first[:, None] == first[None, :]
+    apart = b1[:, None] + b1[None, :]
+    m2 = np.where(same, np.minimum(b1[:, None] + b2[None, :], b2[:, None] + b1[None, :]), apart)
+    out: NDArray[np.int32] = np.minimum(m2, far).astype(np.int32)
+    return out
+
+
+#: What :func:`pair_bounds` gives a pair that no two goals take (no penalty then).
+BIG_PAIR = 1 << 20
+
+
 def _once(name: str, prob: Problem, make: Callable[[], Any]) -> Any:
     """``make()`` for the last problem seen under ``name``: computed once for the portfolio's searches."""
     if name not in _CACHE or _CACHE[name][0] is not prob:
@@ -750,14 +801,15 @@ def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
 
 def pair_table(prob: Problem, *, reach: bool = False, deadline: float = math.inf) -> PairTable | None:
     """The dead pairs of a level: ``(alive, lidx, fidx)`` where ``alive[lidx[a], lidx[b], fidx[p]]``
-    is 1 when boxes on ``a`` and ``b`` alone, the player on ``p``, can still be pushed onto
-    two goals (see :func:`~._kernels.pair_table_kernel`); ``lidx`` is -1 off the live cells
+    is not 0 when boxes on ``a`` and ``b`` alone, the player on ``p``, can still be pushed onto
+    two goals: then it is 1 plus the fewest pushes that takes, at most 255 (see
+    :func:`~._kernels.pair_table_kernel`); ``lidx`` is -1 off the live cells
     (floor that is no dead square), ``fidx`` off the floor. None for a level of fewer than
     two live cells, or whose table would take more than :data:`PAIR_TABLE_BYTES`, or
     not done when ``time.perf_counter()`` passes ``deadline`` (numba's compiling apart).
 
-    With ``reach``, the start's pairs instead: 1 when two of the start's boxes alone can be
-    pushed to ``a`` and ``b`` with the player ending on ``p``'s side (live: the cells some
+    With ``reach``, the start's pairs instead: not 0 (1 plus the fewest pushes) when two of the
+    start's boxes alone can be pushed to ``a`` and ``b`` with the player ending on ``p``'s side (live: the cells some
     start box can be pushed to). A position with a pair that is 0 here is reached by no
     solution (the backward search's pruning).
 
@@ -768,7 +820,8 @@ def pair_table(prob: Problem, *, reach: bool = False, deadline: float = math.inf
     >>> alive, lidx, fidx = pair_table(p)
     >>> a, b = lidx[p.cell(1, 2)], lidx[p.cell(2, 1)]  # the two boxes close the top-left corner
     >>> int(alive[a, b, fidx[p.player]]), int(alive[a, b, fidx[p.cell(1, 1)]])  # player outside, inside
-    (0, 1)
+    (0, 5)
+    >>> # inside: 4 pushes (the top box three to the right, then the left one up), so 1 + 4
     >>> seen, lidx, fidx = pair_table(p, reach=True)  # the start itself; the player cannot get in
     >>> int(seen[a, b, fidx[p.player]]), int(seen[a, b, fidx[p.cell(1, 1)]])
     (1, 0)
@@ -934,6 +987,7 @@ class _Search:
             hot_feature=int(opts.hot_feature),
             room_feature=int(opts.room_feature),
             open_advisor=opts.open_advisor if opts.fess else 0,
+            pair_penalty=0,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -944,9 +998,12 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
         # a table that would take more than half the time left is given up: the search runs without
         tables_by = time.perf_counter() + (deadline - time.perf_counter()) / 2
-        pairs = dead_pairs(prob, tables_by) if opts.dead_pairs else None
+        pairs = dead_pairs(prob, tables_by) if opts.dead_pairs or (opts.pair_penalty and not optimal) else None
         if pairs is not None:
             self.fwd.board = self.fwd.board._replace(pairs=pairs[0], lidx=pairs[1], fidx=pairs[2])
+            if opts.pair_penalty and not optimal:
+                self.fwd.board = self.fwd.board._replace(pm2=pair_bounds(prob, pairs[1]))
+                self.fwd.settings = settings = settings._replace(pair_penalty=1)
         self.bwd: _Direction | None = None
         if bidirectional:
             bdist = np.full((nb, ncells), -1, dtype=np.int32)
@@ -965,6 +1022,7 @@ class _Search:
                     fess=0,
                     corral_nodes=0,
                     macros=0,
+                    pair_penalty=0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
                 seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
