@@ -2038,7 +2038,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                             away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
                             free = pcell if d < 4 else -1  # an advisor's move is free
                             extra = 0
-                            if s.pair_penalty != 0:
+                            if s.pair_penalty != 0:  # fz, the freeze test's scratch, is free again here
                                 extra = pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, pl, fz)
                             n = ctr[C_NODES]
                             status = insert_kernel(

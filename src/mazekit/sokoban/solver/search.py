@@ -819,9 +819,9 @@ def pair_table(prob: Problem, *, reach: bool = False, deadline: float = math.inf
     >>> p = Problem.from_level(parse_level("#######\\n#.$  .#\\n#$ #  #\\n#  @  #\\n#######"))
     >>> alive, lidx, fidx = pair_table(p)
     >>> a, b = lidx[p.cell(1, 2)], lidx[p.cell(2, 1)]  # the two boxes close the top-left corner
-    >>> int(alive[a, b, fidx[p.player]]), int(alive[a, b, fidx[p.cell(1, 1)]])  # player outside, inside
+    >>> # player outside: dead; inside: 1 + 4 pushes (the top box three to the right, the other one up)
+    >>> int(alive[a, b, fidx[p.player]]), int(alive[a, b, fidx[p.cell(1, 1)]])
     (0, 5)
-    >>> # inside: 4 pushes (the top box three to the right, then the left one up), so 1 + 4
     >>> seen, lidx, fidx = pair_table(p, reach=True)  # the start itself; the player cannot get in
     >>> int(seen[a, b, fidx[p.player]]), int(seen[a, b, fidx[p.cell(1, 1)]])
     (1, 0)
