@@ -12,6 +12,7 @@ engine (:func:`mazekit.sokoban.replay`) before it counts. Writes the
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import os
 import signal
@@ -39,8 +40,10 @@ SETS: dict[str, tuple[str, float, str]] = {
 }
 
 
+@functools.cache
 def xsokoban_references() -> list[str]:
-    """The shared reference solutions of the 90 XSokoban levels (LURD, not optimal), in level order."""
+    """The shared reference solutions of the 90 XSokoban levels (LURD, not optimal), in level order;
+    read once a process (``try_options --start-at`` asks for them once a level)."""
     import tomllib
 
     with open(LEVELS / "xsokoban90_solutions.toml", "rb") as fh:

@@ -998,10 +998,11 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
         # a table that would take more than half the time left is given up: the search runs without
         tables_by = time.perf_counter() + (deadline - time.perf_counter()) / 2
-        pairs = dead_pairs(prob, tables_by) if opts.dead_pairs or (opts.pair_penalty and not optimal) else None
+        penalties = opts.pair_penalty and not optimal  # A* keeps its admissible bound
+        pairs = dead_pairs(prob, tables_by) if opts.dead_pairs or penalties else None
         if pairs is not None:
             self.fwd.board = self.fwd.board._replace(pairs=pairs[0], lidx=pairs[1], fidx=pairs[2])
-            if opts.pair_penalty and not optimal:
+            if penalties:
                 self.fwd.board = self.fwd.board._replace(pm2=pair_bounds(prob, pairs[1]))
                 self.fwd.settings = settings = settings._replace(pair_penalty=1)
         self.bwd: _Direction | None = None
