@@ -220,3 +220,64 @@ def test_the_room_feature_and_the_hotspots_share_an_axis():
 
     with pytest.raises(ValueError, match="share one axis"):
         SearchOptions(hot_feature=True, room_feature=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.integers(0, 60), min_size=1, max_size=12), st.data())
+def test_the_moved_box_is_the_one_cell_not_in_the_parents_row(parent, data):
+    """:func:`moved_box_kernel` against a set difference, on sorted rows of box cells."""
+    gone = data.draw(st.sampled_from(sorted(parent)))
+    came = data.draw(st.integers(0, 60).filter(lambda c: c not in parent))
+    child = (parent - {gone}) | {came}
+    rows = np.array([sorted(child), sorted(parent), sorted(parent)], dtype=np.int32)
+    for mode in ("never", "always"):
+        kernel = K.moved_box_kernel.pick(10**9 if mode == "always" else 0)
+        with jit_mode(mode):
+            assert kernel(rows, 0, 1) == came
+            assert kernel(rows, 2, 1) == -1  # nothing moved
+
+
+def move_weights(level, box_runs: bool) -> tuple[int, int]:
+    """Stored forward nodes whose move pushed on the box its parent's move had moved (a plain
+    push that improved no feature), and how many of them weigh one more than their parent."""
+    from mazekit.sokoban.solver import SearchOptions
+    from mazekit.sokoban.solver import search as S
+
+    prob = as_problem(level)
+    opts = SearchOptions(move_weight=1, bidirectional=False, macros=False, box_runs=box_runs)
+    search = S._Search(prob, opts, False, 1 << 26)
+    search.run(0.0, None, None, 0.05, 64, 2000)
+    arr, n = search.fwd.arr, int(search.fwd.ctr[K.C_NODES])
+    runs = heavier = 0
+    for node in range(n):
+        k = int(arr.pparent[node])
+        if k < 0 or arr.pparent[k] < 0:
+            continue
+        moved = int(K.moved_box_kernel.py_func(arr.pboxes, k, int(arr.pparent[k])))
+        source = (int(arr.ppush[node]) & K.PUSH_MOVE_MASK) >> 2
+        if source == moved:
+            runs += 1
+            heavier += int(arr.pacc[node] == arr.pacc[k] + 1)
+    return runs, heavier
+
+
+def test_box_runs_weigh_a_box_move_once_not_each_push():
+    """With ``box_runs`` a push of the box the last push moved adds nothing to the move weight;
+    without it such pushes weigh one each (unless they improve a feature)."""
+    level = parse_level(SMALL[4])
+    runs_on, heavier_on = move_weights(level, True)
+    runs_off, heavier_off = move_weights(level, False)
+    assert runs_on > 0 and heavier_on == 0
+    assert runs_off > 0 and heavier_off > 0
+
+
+@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR)])
+def test_box_runs_keep_solutions_valid(text):
+    level = parse_level(text)
+    for bidirectional in (False, True):
+        res = search_level(
+            level, portfolio=portfolio_with(move_weight=1000, box_runs=True, bidirectional=bidirectional), time_limit=20
+        )
+        assert res.solution is not None
+        r = replay(level, res.solution.lurd)
+        assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)

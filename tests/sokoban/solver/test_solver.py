@@ -557,6 +557,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         dead_pairs=st.booleans(),
         reach_pairs=st.booleans(),
         pair_penalty=st.booleans(),
+        box_runs=st.booleans(),
     )
 )
 

@@ -1646,7 +1646,8 @@ class Settings(NamedTuple):
     advisors' search bounds, 0: off), ``hot_feature`` (the feature cell counts hotspots),
     ``room_feature`` (it counts blocked tunnels between rooms instead), ``open_advisor`` (the
     opener's search bound, 0: off), ``pair_penalty`` (the key's bound grows by the pairs'
-    penalties, see :func:`pair_penalty_kernel`).
+    penalties, see :func:`pair_penalty_kernel`), ``box_runs`` (with ``move_weight``: a push
+    of the box the last push moved is free, see :func:`moved_box_kernel`).
     """
 
     optimal: int
@@ -1669,6 +1670,7 @@ class Settings(NamedTuple):
     room_feature: int
     open_advisor: int
     pair_penalty: int
+    box_runs: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -1886,6 +1888,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         else:
             hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         pcell = 0
+        last = -1
+        if s.box_runs != 0 and s.fess != 0 and s.move_weight > 0 and pool.parent[k] >= 0:
+            last = moved_box_kernel(pboxes, k, pool.parent[k])
         if s.fess != 0 and s.move_weight > 0:
             nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
             pcell = feature_cell_kernel(
@@ -2036,7 +2041,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                     mark2, ctr[C_STAMP],
                                 )  # fmt: skip
                             away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
-                            free = pcell if d < 4 else -1  # an advisor's move is free
+                            # an advisor's move is free, as is (box_runs) a push of the box last moved
+                            free = pcell if d < 4 and c != last else -1
                             extra = 0
                             if s.pair_penalty != 0:  # fz, the freeze test's scratch, is free again here
                                 extra = pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, pl, fz)
@@ -2365,6 +2371,21 @@ def load_duals_kernel(slot, cu, cv, cp, u, v, p):  # type: ignore[no-untyped-def
 
 
 @njit
+def moved_box_kernel(boxes, k, parent):  # type: ignore[no-untyped-def]
+    """The cell of node ``k``'s box that is not one of its ``parent``'s (the box the last move
+    moved; -1 if none is): both rows of ``boxes`` are sorted, so one merge finds it."""
+    j = 0
+    nb = boxes.shape[1]
+    for i in range(nb):
+        c = boxes[k, i]
+        while j < nb and boxes[parent, j] < c:
+            j += 1
+        if j == nb or boxes[parent, j] != c:
+            return c
+    return -1
+
+
+@njit
 def store_kernel(pool, ctr, n, parent, player, g, code, key, slot, boxes):  # type: ignore[no-untyped-def]
     """Write node ``n`` (the pool's next) and enter it in the table at ``-1 - slot``."""
     for j in range(boxes.shape[0]):
@@ -2403,8 +2424,9 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
     ``pair_penalty``); A*'s is ``g + h``. In the feature-space search
     the node goes to its feature cell's heap (``cell``), and with ``move_weight`` its key
     grows by that weight times the pushes on its way that improved no feature (one that
-    improves a feature over the parent's cell ``pcell`` is free, as an advisor's move is:
-    ``pcell`` -1), so a cell's shallow states come first.
+    improves a feature over the parent's cell ``pcell`` is free, as an advisor's move is, and
+    with ``box_runs`` a push of the box the parent's move moved: ``pcell`` -1), so a cell's
+    shallow states come first.
     """
     n = ctr[C_NODES]
     if n >= ctr[C_CAP] or ctr[C_HEAP] >= fr.hkey.shape[0] - 1:

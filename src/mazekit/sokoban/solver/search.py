@@ -211,6 +211,11 @@ class SearchOptions:
         (the dead pairs' table keeps that count) than their lone-box distances to two
         different goals say, summed over pairs of boxes each taken once (see
         :func:`~._kernels.pair_penalty_kernel`). Builds the table, whose pruning comes with it.
+    box_runs : bool
+        With ``fess`` and ``move_weight``: a push of the box the last push moved is free, so
+        the weight counts box moves (runs of pushes of one box, as FESS's moves take a box
+        to its new cell at once) that improved no feature, not pushes: parking a box far
+        away costs no more than moving it one cell.
     """
 
     weight: int = 10
@@ -236,6 +241,7 @@ class SearchOptions:
     dead_pairs: bool = False
     reach_pairs: bool = False
     pair_penalty: bool = False
+    box_runs: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -988,6 +994,7 @@ class _Search:
             room_feature=int(opts.room_feature),
             open_advisor=opts.open_advisor if opts.fess else 0,
             pair_penalty=0,
+            box_runs=int(opts.box_runs),
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -1024,6 +1031,7 @@ class _Search:
                     corral_nodes=0,
                     macros=0,
                     pair_penalty=0,
+                    box_runs=0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
                 seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
