@@ -237,9 +237,9 @@ def test_the_moved_box_is_the_one_cell_not_in_the_parents_row(parent, data):
             assert kernel(rows, 2, 1) == -1  # nothing moved
 
 
-def move_weights(level, box_runs: bool) -> tuple[int, int]:
-    """Stored forward nodes whose move pushed on the box its parent's move had moved (a plain
-    push that improved no feature), and how many of them weigh one more than their parent."""
+def move_weights(level, box_runs: bool) -> tuple[int, int, int, int]:
+    """Stored forward nodes whose move pushed on the box its parent's move had moved, in the same
+    direction (a run) and in another (a turn), and how many of each weigh one more than their parent."""
     from mazekit.sokoban.solver import SearchOptions
     from mazekit.sokoban.solver import search as S
 
@@ -248,27 +248,33 @@ def move_weights(level, box_runs: bool) -> tuple[int, int]:
     search = S._Search(prob, opts, False, 1 << 26)
     search.run(0.0, None, None, 0.05, 64, 2000)
     arr, n = search.fwd.arr, int(search.fwd.ctr[K.C_NODES])
-    runs = heavier = 0
+    runs = run_heavier = turns = turn_heavier = 0
     for node in range(n):
         k = int(arr.pparent[node])
         if k < 0 or arr.pparent[k] < 0:
             continue
         moved = int(K.moved_box_kernel.py_func(arr.pboxes, k, int(arr.pparent[k])))
         source = (int(arr.ppush[node]) & K.PUSH_MOVE_MASK) >> 2
-        if source == moved:
-            runs += 1
-            heavier += int(arr.pacc[node] == arr.pacc[k] + 1)
-    return runs, heavier
+        if source != moved:
+            continue
+        heavier = int(arr.pacc[node] == arr.pacc[k] + 1)
+        if int(arr.ppush[node]) & 3 == int(arr.ppush[k]) & 3:
+            runs, run_heavier = runs + 1, run_heavier + heavier
+        else:
+            turns, turn_heavier = turns + 1, turn_heavier + heavier
+    return runs, run_heavier, turns, turn_heavier
 
 
-def test_box_runs_weigh_a_box_move_once_not_each_push():
-    """With ``box_runs`` a push of the box the last push moved adds nothing to the move weight;
-    without it such pushes weigh one each (unless they improve a feature)."""
+def test_box_runs_weigh_a_straight_run_once_not_each_push():
+    """With ``box_runs`` a push of the box the last push moved, on in the same direction, adds
+    nothing to the move weight, while a turn still weighs one; without it both weigh one each
+    (unless they improve a feature)."""
     level = parse_level(SMALL[4])
-    runs_on, heavier_on = move_weights(level, True)
-    runs_off, heavier_off = move_weights(level, False)
-    assert runs_on > 0 and heavier_on == 0
-    assert runs_off > 0 and heavier_off > 0
+    runs, run_heavier, turns, turn_heavier = move_weights(level, True)
+    assert runs > 0 and run_heavier == 0
+    assert turns > 0 and turn_heavier > 0
+    runs, run_heavier, turns, turn_heavier = move_weights(level, False)
+    assert runs > 0 and run_heavier > 0 and turn_heavier > 0
 
 
 @pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR)])

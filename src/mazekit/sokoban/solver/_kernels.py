@@ -1647,7 +1647,7 @@ class Settings(NamedTuple):
     ``room_feature`` (it counts blocked tunnels between rooms instead), ``open_advisor`` (the
     opener's search bound, 0: off), ``pair_penalty`` (the key's bound grows by the pairs'
     penalties, see :func:`pair_penalty_kernel`), ``box_runs`` (with ``move_weight``: a push
-    of the box the last push moved is free, see :func:`moved_box_kernel`).
+    of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`).
     """
 
     optimal: int
@@ -1888,9 +1888,11 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         else:
             hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         pcell = 0
-        last = -1
+        last = -1  # box_runs: the cell of the box the last move moved, and the way it went (a macro: its first push)
+        lastd = -1
         if s.box_runs != 0 and s.fess != 0 and s.move_weight > 0 and pool.parent[k] >= 0:
             last = moved_box_kernel(pboxes, k, pool.parent[k])
+            lastd = pool.push[k] & 3
         if s.fess != 0 and s.move_weight > 0:
             nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
             pcell = feature_cell_kernel(
@@ -2041,8 +2043,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                     mark2, ctr[C_STAMP],
                                 )  # fmt: skip
                             away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
-                            # an advisor's move is free, as is (box_runs) a push of the box last moved
-                            free = pcell if d < 4 and c != last else -1
+                            # an advisor's move is free, as is (box_runs) a push on of the box last moved
+                            free = pcell if d < 4 and not (c == last and d == lastd) else -1
                             extra = 0
                             if s.pair_penalty != 0:  # fz, the freeze test's scratch, is free again here
                                 extra = pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, pl, fz)
@@ -2425,8 +2427,8 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
     the node goes to its feature cell's heap (``cell``), and with ``move_weight`` its key
     grows by that weight times the pushes on its way that improved no feature (one that
     improves a feature over the parent's cell ``pcell`` is free, as an advisor's move is, and
-    with ``box_runs`` a push of the box the parent's move moved: ``pcell`` -1), so a cell's
-    shallow states come first.
+    with ``box_runs`` a push of the box the parent's move moved on in the same direction:
+    ``pcell`` -1), so a cell's shallow states come first.
     """
     n = ctr[C_NODES]
     if n >= ctr[C_CAP] or ctr[C_HEAP] >= fr.hkey.shape[0] - 1:

@@ -212,10 +212,11 @@ class SearchOptions:
         different goals say, summed over pairs of boxes each taken once (see
         :func:`~._kernels.pair_penalty_kernel`). Builds the table, whose pruning comes with it.
     box_runs : bool
-        With ``fess`` and ``move_weight``: a push of the box the last push moved is free, so
-        the weight counts box moves (runs of pushes of one box, as FESS's moves take a box
-        to its new cell at once) that improved no feature, not pushes: parking a box far
-        away costs no more than moving it one cell.
+        With ``fess`` and ``move_weight``: a push of the box the last move moved, on in the
+        direction it went, is free, so the weight counts straight runs of one box (closer
+        to FESS's moves, which take a box to its new cell at once) that improved no
+        feature, not pushes: pushing a box along a line to park it costs one step, however
+        far (runs that turn corners too were measured weaker: ``benchmarks/RESULTS.md``).
     """
 
     weight: int = 10
