@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     url = f"http://{shown}:{port}/"
-    app = create_app(Limits(solver_seconds=args.solver_seconds), warm=True)
+    app = create_app(Limits(solver_seconds=args.solver_seconds), warm=True, report=_say)
     config = uvicorn.Config(app, log_level=args.log, lifespan="on", ws="auto")
     server = uvicorn.Server(config)
     print(f"mazekit playground: {url}  (Ctrl-C stops it)", flush=True)
@@ -98,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
     print("mazekit playground: stopped", file=sys.stderr)
     return 0
+
+
+def _say(line: str) -> None:
+    print(f"mazekit playground: {line}", file=sys.stderr, flush=True)
 
 
 def _open_browser(url: str) -> None:

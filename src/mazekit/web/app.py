@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import logging
-import threading
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +21,9 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from .api._common import Limits, SolverSlots, answer
+from .warm import Warming
 
-__all__ = ["API_MODULES", "ROOMS", "create_app", "warm_up"]
+__all__ = ["API_MODULES", "ROOMS", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -37,12 +36,13 @@ ROOMS: dict[str, tuple[str, str]] = {
     "sokoban": ("Sokoban", "Play the bundled levels or your own; let the solver finish them."),
 }
 
-#: The API modules (relative to this package), each with a ``ROUTES`` list.
-API_MODULES = (".api.search", ".api.maze", ".api.universal", ".api.mines", ".api.sokoban")
+#: The API modules (relative to this package), one per room, each with a ``ROUTES`` list.
+API_MODULES = tuple(f".api.{room}" for room in ROOMS)
 
 
 def _api_modules() -> list[Any]:
-    """The API modules, each with its ``ROUTES`` and, optionally, a ``WARM_UP`` callable."""
+    """The API modules, each with its ``ROUTES`` and, optionally, a ``WARM_UP`` callable and
+    ``WARM_SECONDS``, its cold compile time (it orders the warm-up's queue)."""
     return [importlib.import_module(name, __package__) for name in API_MODULES]
 
 
@@ -60,6 +60,8 @@ async def room(request: Request) -> Response:
     name = request.path_params["room"]
     if name not in ROOMS:
         raise HTTPException(404, f"no room called {name!r}")
+    if request.app.state.warming is not None:
+        request.app.state.warming.prefer(name)  # its kernels next, if they are still waiting
     return _page(name)
 
 
@@ -93,7 +95,9 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return Response(f"{status}: {detail}\n", status_code=status, media_type="text/plain")
 
 
-def create_app(limits: Limits | None = None, *, warm: bool = False) -> Starlette:
+def create_app(
+    limits: Limits | None = None, *, warm: bool = False, report: Callable[[str], None] | None = None
+) -> Starlette:
     """The playground's Starlette app.
 
     Parameters
@@ -102,8 +106,11 @@ def create_app(limits: Limits | None = None, *, warm: bool = False) -> Starlette
         What one request may ask (body size, grid size, solver time and memory,
         solver runs at once). Default: :class:`Limits()`.
     warm : bool
-        Load the compiled kernels in a background thread at start-up, so the
-        first request does not wait for numba.
+        Compile (or load from numba's cache) the rooms' kernels in the background
+        from start-up (:class:`~mazekit.web.warm.Warming`), so that the first
+        requests do not compile them; the solver's routes wait for it.
+    report : callable, optional
+        With ``warm``: called with a line when a room's first compile has ended.
     """
     modules = _api_modules()
     routes: list[BaseRoute] = [
@@ -114,40 +121,20 @@ def create_app(limits: Limits | None = None, *, warm: bool = False) -> Starlette
         Route("/{room}", room),
     ]
 
+    warming = Warming(
+        [(room, getattr(m, "WARM_SECONDS", 1.0)) for room, m in zip(ROOMS, modules, strict=True)], report=report
+    )
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if warm:
-            warm_up([m.WARM_UP for m in modules if hasattr(m, "WARM_UP")])
+            warming.start()
         yield
+        warming.stop()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.state.limits = limits or Limits()
+    app.state.warming = warming if warm else None
     lim = app.state.limits
     app.state.slots = SolverSlots(lim.solver_runs, lim.solver_queue)
     return app
-
-
-def warm_up(hooks: Sequence[Callable[[], object]] = ()) -> threading.Thread:
-    """Compile (or load from numba's cache) the kernels the pages use, in a background thread.
-
-    The searches first, then each room's ``hooks``; a hook that fails is logged
-    and skipped (the request that needs it will compile it and report any error).
-    """
-
-    def work() -> None:
-        import numpy as np
-
-        from ..search import solve
-
-        grid = np.ones((64, 64), dtype=bool)
-        for algorithm in ("bfs", "astar", "dijkstra", "dfs", "greedy", "dfs-random"):
-            solve(grid, (0, 0), (63, 63), algorithm=algorithm)
-        for hook in hooks:
-            try:
-                hook()
-            except Exception:  # warming is an optimisation: never let it take the server down
-                logging.getLogger("mazekit.web").exception("warm-up step %r failed", hook)
-
-    thread = threading.Thread(target=work, name="mazekit-warm-up", daemon=True)
-    thread.start()
-    return thread

@@ -212,6 +212,8 @@ def _warm() -> None:
 
 #: Run once at start-up (in a thread) so the first request does not wait for numba.
 WARM_UP = _warm
+#: Seconds its first compile takes on a 2-core machine (it orders the warm-up's queue).
+WARM_SECONDS = 13.0
 
 ROUTES = [
     Route("/api/maze/generate", generate_route, methods=["POST"]),

@@ -672,6 +672,8 @@ def _warm() -> None:
 
 #: Run once at start-up (in a thread) so the first request does not wait for numba.
 WARM_UP = _warm
+#: Seconds its first compile takes on a 2-core machine (it orders the warm-up's queue).
+WARM_SECONDS = 34.0
 
 ROUTES = [
     Route("/api/mines/new", new_route, methods=["POST"]),

@@ -212,3 +212,18 @@ ROUTES = [
     Route("/api/search", search_route, methods=["POST"]),
     Route("/api/article", article_route, methods=["POST"]),
 ]
+
+
+def _warm() -> None:
+    """Compile (or load) the searches the page offers, on an open 64 x 64 grid."""
+    from ...search import solve
+
+    grid = np.ones((64, 64), dtype=bool)
+    for algorithm in ALGORITHMS:
+        solve(grid, (0, 0), (63, 63), algorithm=algorithm)
+
+
+#: Run at start-up, in the background, so the first request does not wait for numba.
+WARM_UP = _warm
+#: Seconds its first compile takes on a 2-core machine (it orders the warm-up's queue).
+WARM_SECONDS = 2.0

@@ -416,17 +416,20 @@ class _Watch:
         self.nodes = 0
         self.expanded = 0
         self.compile_time = 0.0
+        self.waited = 0.0  # seconds spent waiting for the warm-up to compile the solver
         self.used = 0.0  # the last message's share of the time limit used (it only grows)
 
     def progress(self, stats: Any, phase: str) -> bool:
         self.phase = phase
-        self.nodes, self.expanded, self.compile_time = stats.nodes, stats.expanded, stats.compile_time
+        self.nodes, self.expanded = stats.nodes, stats.expanded
+        self.compile_time = stats.compile_time + self.waited
         return self.stop.is_set()
 
     def message(self) -> dict[str, Any]:
         searching = self.phase == "searching"  # the time limit's share is known once the search reports
         clock, limit_text = _clock(self.started, self.compile_time, self.time_limit, searching, self.used)
-        self.used = clock["used"]
+        if searching:  # not while compiling: its length is known only once it ends
+            self.used = clock["used"]
         text = {
             "queued": "waiting for a free solver slot",
             "preparing": "preparing the level (deadlock tables, distances)",
@@ -467,7 +470,7 @@ def solve_level(
     from ...sokoban.solver import search_level
 
     watch = watch or _Watch(time_limit)
-    watch.started = time.perf_counter()
+    watch.started = watch.started or time.perf_counter()  # already set while it waited for the warm-up
     b = board(ref, moves)
     if b.illegal is not None:
         raise ApiError(f"'moves': {b.illegal['message']}")
@@ -555,7 +558,9 @@ async def solve_route(request: Request, body: dict[str, Any]) -> Response:
     limits: Limits = request.app.state.limits
     ref, moves, time_limit = _solve_request(body, limits)
     slots: SolverSlots = request.app.state.slots
-    result = await slots.run(lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb))
+    result = await slots.run(
+        _after_warm_up(request.app, lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb))
+    )
     result.pop("type", None)
     return answer(result)
 
@@ -584,8 +589,35 @@ class _Job(Protocol):
     progress message of the moment."""
 
     stop: threading.Event
+    phase: str
+    started: float
+    waited: float
 
     def message(self) -> dict[str, Any]: ...
+
+
+def _after_warm_up(
+    app: Any, work: Callable[[], dict[str, Any]], job: _Job | None = None
+) -> Callable[[], dict[str, Any]]:
+    """``work``, first waiting (in its solver slot) for the start-up warm-up to compile the solver
+    when it is still at it, rather than compile the same kernels a second time meanwhile. The
+    ``job`` (if any) shows the wait as compiling, and a stop ends the wait."""
+    warming = getattr(app.state, "warming", None)
+    if warming is None or warming.is_ready("sokoban"):
+        return work
+    if job is not None and job.phase != "queued":
+        job.phase = "compiling"  # from the first progress message
+
+    def waiting() -> dict[str, Any]:
+        began = time.perf_counter()
+        if job is not None:
+            job.phase, job.started = "compiling", began
+        warming.wait("sokoban", None if job is None else job.stop)
+        if job is not None:
+            job.waited = time.perf_counter() - began
+        return work()
+
+    return waiting
 
 
 #: Reads a socket's first message (the JSON object, the limits, whether every slot is busy):
@@ -632,7 +664,7 @@ async def _run_socket(ws: WebSocket, what: str, start: _Start) -> None:
         await _close(ws)
         return
     await _send(ws, {"type": "started", **started, "queued": queued})
-    task = asyncio.ensure_future(slots.run(work))
+    task = asyncio.ensure_future(slots.run(_after_warm_up(ws.app, work, job)))
     listener = asyncio.ensure_future(_listen(ws, job, what))
     try:
         await _send(ws, job.message())
@@ -691,6 +723,7 @@ class _ShortenWatch:
         self.started = 0.0
         moves, pushes = before
         self.status = OptimiseStatus(pushes, 0, 0, pushes, moves, 0, 0, 0.0, False)
+        self.waited = 0.0  # seconds spent waiting for the warm-up to compile the searches
         self.used = 0.0  # the last message's share of the time limit used (it only grows)
 
     def progress(self, status: OptimiseStatus) -> bool:
@@ -700,8 +733,11 @@ class _ShortenWatch:
 
     def message(self) -> dict[str, Any]:
         st, phase = self.status, self.phase
-        clock, limit_text = _clock(self.started, st.compile_time, self.time_limit, phase == "shortening", self.used)
-        self.used = clock["used"]
+        compile_time = st.compile_time + self.waited
+        shortening = phase == "shortening"
+        clock, limit_text = _clock(self.started, compile_time, self.time_limit, shortening, self.used)
+        if shortening:  # not while compiling: its length is known only once it ends
+            self.used = clock["used"]
         before_moves, before_pushes = self.before
         text = {
             "queued": "waiting for a free solver slot",
@@ -728,7 +764,7 @@ class _ShortenWatch:
             "before_moves": before_moves,
             "before_pushes": before_pushes,
             "improvements": st.improvements,
-            "compile_time": round(st.compile_time, 3),
+            "compile_time": round(compile_time, 3),
             "message": text,
         }
 
@@ -742,7 +778,7 @@ def optimise_level(
     from ...sokoban.solver import optimise
 
     if watch is not None:
-        watch.started = time.perf_counter()
+        watch.started = watch.started or time.perf_counter()  # already set while it waited for the warm-up
         watch.phase = "shortening"
     try:
         res = optimise(
@@ -792,7 +828,7 @@ async def optimise_route(request: Request, body: dict[str, Any]) -> Response:
     """``POST /api/sokoban/optimise``: shorten a solution (blocking, in a solver slot)."""
     ref, lurd, metric, time_limit = _optimise_request(body, request.app.state.limits)
     slots: SolverSlots = request.app.state.slots
-    return answer(await slots.run(lambda: optimise_level(ref, lurd, metric, time_limit)))
+    return answer(await slots.run(_after_warm_up(request.app, lambda: optimise_level(ref, lurd, metric, time_limit))))
 
 
 def _optimise_start(
@@ -833,6 +869,8 @@ def _warm() -> None:
 
 #: Run once at start-up (in a thread) so the first request does not wait for numba.
 WARM_UP = _warm
+#: Seconds its first compile takes on a 2-core machine (it orders the warm-up's queue).
+WARM_SECONDS = 80.0
 
 ROUTES: list[BaseRoute] = [
     Route("/api/sokoban/levels", levels_route, methods=["GET"]),

@@ -276,6 +276,8 @@ def _warm() -> None:
 
 #: Run once at start-up (in a thread) so the first request does not wait for numba.
 WARM_UP = _warm
+#: Seconds its first compile takes on a 2-core machine (it orders the warm-up's queue).
+WARM_SECONDS = 10.0
 
 ROUTES = [
     Route("/api/universal", find_route, methods=["POST"]),

@@ -1,0 +1,230 @@
+"""The playground's start-up warm-up: its queue, its child processes, and the solver waiting for it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+from starlette.testclient import TestClient
+
+from mazekit.web import create_app
+from mazekit.web import warm as W
+from mazekit.web.api import sokoban as S
+from mazekit.web.app import API_MODULES, ROOMS
+
+ROOMS_COSTS = [("search", 2.0), ("maze", 13.0), ("universal", 10.0), ("mines", 34.0), ("sokoban", 80.0)]
+
+
+@pytest.fixture
+def ran(monkeypatch):
+    """The rooms whose hook ran, in order (the hooks themselves replaced by a note)."""
+    order: list[str] = []
+    monkeypatch.setattr(W, "_run_hook", order.append)
+    return order
+
+
+def test_every_room_has_an_api_module_with_a_warm_up_and_its_cost():
+    assert API_MODULES == tuple(f".api.{room}" for room in ROOMS)
+    for room in ROOMS:
+        module = __import__(f"mazekit.web.api.{room}", fromlist=["WARM_UP"])
+        assert callable(module.WARM_UP) and module.WARM_SECONDS > 0, room
+
+
+def test_one_worker_warms_the_rooms_in_the_navigation_order(ran):
+    w = W.Warming(ROOMS_COSTS, workers=1, processes=False)
+    w.start()
+    w.join(10)
+    assert ran == ["search", "maze", "universal", "mines", "sokoban"]
+    assert all(w.is_ready(room) and w.state(room) == "ready" for room in ROOMS)
+
+
+def test_two_workers_start_the_longest_room_first():
+    w = W.Warming(ROOMS_COSTS, workers=2, processes=False)
+    assert w._queue == ["sokoban", "search", "maze", "universal", "mines"]
+
+
+def test_an_opened_room_moves_to_the_front_of_the_queue(ran):
+    w = W.Warming(ROOMS_COSTS, workers=1, processes=False)
+    w.prefer("mines")
+    w.prefer("nosuch")  # not a room it warms: nothing changes
+    w.start()
+    w.join(10)
+    assert ran == ["mines", "search", "maze", "universal", "sokoban"]
+
+
+def test_a_failing_hook_marks_the_room_failed_and_the_others_go_on(monkeypatch):
+    def hook(room: str) -> None:
+        if room == "maze":
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr(W, "_run_hook", hook)
+    w = W.Warming(ROOMS_COSTS, workers=1, processes=False)
+    w.start()
+    w.join(10)
+    assert w.state("maze") == "failed" and w.is_ready("maze")  # its requests need not wait: they compile
+    assert [w.state(r) for r in ROOMS if r != "maze"] == ["ready"] * 4
+
+
+def test_wait_ends_when_the_room_is_ready_or_on_a_stop_or_a_timeout(monkeypatch):
+    gate = threading.Event()
+    monkeypatch.setattr(W, "_run_hook", lambda room: gate.wait(10))
+    w = W.Warming([("sokoban", 80.0)], workers=1, processes=False)
+    assert w.wait("search")  # a room it does not warm is ready
+    w.start()
+    assert w.state("sokoban") in ("waiting", "compiling") and not w.is_ready("sokoban")
+    assert not w.wait("sokoban", timeout=0.2)
+    stop = threading.Event()
+    stop.set()
+    assert not w.wait("sokoban", stop)
+    gate.set()
+    assert w.wait("sokoban", timeout=10) and w.state("sokoban") == "ready"
+
+
+def test_reports_only_a_room_that_took_time(monkeypatch):
+    lines: list[str] = []
+    monkeypatch.setattr(W, "_run_hook", lambda room: time.sleep(2.1 if room == "mines" else 0))
+    w = W.Warming([("search", 2.0), ("mines", 34.0)], workers=1, processes=False, report=lines.append)
+    w.start()
+    w.join(10)
+    assert len(lines) == 1 and lines[0].startswith("the mines room is ready (compiled in 2 s"), lines
+
+
+def test_the_child_compiles_a_room_then_the_hook_runs_here(ran):
+    w = W.Warming([("search", 2.0)], workers=1, processes=True)
+    w.start()
+    w.join(120)
+    assert ran == ["search"] and w.state("search") == "ready"
+
+
+def test_the_child_command_names_a_bad_room_in_one_line():
+    res = subprocess.run(W._child_command("nosuch"), capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.strip().splitlines() == [
+        "mazekit warm-up: no room called 'nosuch' (rooms: search, maze, universal, mines, sokoban)"
+    ]
+
+
+def test_a_failed_child_leaves_the_compiling_to_the_hook(monkeypatch, ran, caplog):
+    monkeypatch.setattr(W, "_child_command", lambda room: [sys.executable, "-c", "raise SystemExit('no cache')"])
+    w = W.Warming([("search", 2.0)], workers=1, processes=True)
+    w.start()
+    w.join(30)
+    assert ran == ["search"] and w.state("search") == "ready"
+    assert "compiling the search room in a child process failed (no cache); compiling here" in caplog.text
+
+
+def test_stop_ends_a_running_child_and_starts_no_other_room(monkeypatch, ran):
+    monkeypatch.setattr(W, "_child_command", lambda room: [sys.executable, "-c", "import time; time.sleep(60)"])
+    w = W.Warming([("sokoban", 80.0), ("search", 2.0)], workers=1, processes=True)
+    w.start()
+    deadline = time.monotonic() + 20
+    while not w._children and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert w._children, "the child did not start"
+    t0 = time.perf_counter()
+    w.stop()
+    w.join(10)
+    assert time.perf_counter() - t0 < 5 and ran == []
+    assert w.is_ready("sokoban")  # a request waiting on it goes on (and compiles what it needs)
+
+
+# ---------------------------------------------------------------- the solver waits for it
+
+
+class _Gate:
+    """Stands for the app's warming: the Sokoban room is compiling until ``open`` is set."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+
+    def is_ready(self, room: str) -> bool:
+        return self.open.is_set()
+
+    def wait(self, room: str, stop: threading.Event | None = None, timeout: float | None = None) -> bool:
+        while not self.open.wait(0.05):
+            if stop is not None and stop.is_set():
+                return False
+        return True
+
+    def prefer(self, room: str) -> None:
+        pass
+
+
+def _until_final(ws, on_progress=None):
+    out = []
+    while True:
+        m = ws.receive_json()
+        out.append(m)
+        if on_progress is not None and m["type"] == "progress":
+            on_progress(m)
+        if m["type"] in ("result", "error"):
+            return out
+
+
+def test_the_solver_socket_waits_for_the_warm_up_and_says_it_is_compiling():
+    gate = _Gate()
+    with TestClient(create_app()) as client:
+        client.app.state.warming = gate
+        with client.websocket_connect("/api/sokoban/solve") as ws:
+            ws.send_text(json.dumps({"level": {"collection": "mazekit", "index": 2}, "time_limit": 5}))
+            seen: list[dict] = []
+
+            def on_progress(m):
+                seen.append(m)
+                if len(seen) == 4:  # a second of waiting, then the warm-up ends
+                    gate.open.set()
+
+            out = _until_final(ws, on_progress)
+    waiting = seen[:4]
+    assert all(m["phase"] == "compiling" and m["fraction"] is None for m in waiting), waiting
+    assert waiting[-1]["elapsed"] > 0.5 and "compiling the solver" in waiting[-1]["message"]
+    res = out[-1]
+    assert res["type"] == "result" and res["solved"], res
+    searching = [m for m in seen if m["phase"] == "searching"]
+    assert all(m["used"] < 5 and m["compile_time"] >= 0.5 for m in searching), searching  # the wait is not search time
+
+
+def test_a_stop_while_waiting_for_the_warm_up_answers_at_once():
+    gate = _Gate()
+    with TestClient(create_app()) as client:
+        client.app.state.warming = gate
+        with client.websocket_connect("/api/sokoban/solve") as ws:
+            ws.send_text(json.dumps({"level": {"collection": "mazekit", "index": 2}, "time_limit": 5}))
+            sent: list[float] = []
+
+            def on_progress(m):
+                if not sent:
+                    ws.send_text(json.dumps({"stop": True}))
+                    sent.append(time.perf_counter())
+
+            out = _until_final(ws, on_progress)
+    assert time.perf_counter() - sent[0] < 3
+    assert out[-1]["stopped"] == "interrupted" and out[-1]["message"] == "stopped, no solution yet"
+    assert not gate.open.is_set()
+
+
+def test_the_blocking_solve_route_waits_for_the_warm_up_too():
+    gate = _Gate()
+    with TestClient(create_app()) as client:
+        client.app.state.warming = gate
+        threading.Timer(0.5, gate.open.set).start()
+        t0 = time.perf_counter()
+        r = client.post("/api/sokoban/solve", json={"level": {"collection": "mazekit", "index": 2}, "time_limit": 5})
+    assert r.status_code == 200 and r.json()["solved"] and time.perf_counter() - t0 >= 0.5
+
+
+def test_compiling_does_not_fill_the_time_limit_bar():
+    """A first compile longer than the time limit, known only when it ends, leaves the bar at
+    the search's share, not full."""
+    watch = S._Watch(time_limit=10.0)
+    watch.started = time.perf_counter() - 60
+    watch.phase = "compiling"
+    assert watch.message()["fraction"] is None
+    watch.progress(SimpleNamespace(nodes=10, expanded=5, compile_time=59.0), "searching")
+    m = watch.message()
+    assert m["phase"] == "searching" and 0.9 < m["used"] < 1.5 and m["fraction"] == pytest.approx(m["used"] / 10)
