@@ -23,14 +23,25 @@ in its globals are replaced by their compiled versions.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from typing import Any, Literal
 
-__all__ = ["THRESHOLD", "Kernel", "compile_seconds", "get_mode", "njit", "numba_available", "set_mode"]
+__all__ = [
+    "THRESHOLD",
+    "Kernel",
+    "compile_calls",
+    "compile_seconds",
+    "get_mode",
+    "njit",
+    "numba_available",
+    "plain",
+    "set_mode",
+]
 
 Mode = Literal["auto", "always", "never"]
 
@@ -122,6 +133,7 @@ class Kernel:
         self.__module__ = func.__module__
         self._options = options
         self._compiled: Any = None
+        self._plain = False  # see plain()
         self.calls_python = 0
         self.calls_compiled = 0
 
@@ -199,7 +211,7 @@ class Kernel:
             A measure of the task, normally the number of grid cells involved.
         """
         global _python_work
-        if _mode == "never":
+        if _mode == "never" or self._plain:
             self.calls_python += 1
             return self.py_func
         if _mode == "always" or self._compiled is not None or work >= THRESHOLD or _python_work >= THRESHOLD:
@@ -234,3 +246,54 @@ def njit(func: Callable[..., Any] | None = None, **options: Any) -> Any:
     if func is None:
         return lambda f: Kernel(f, options)
     return Kernel(func, options)
+
+
+class _CompiledCalls(Kernel):
+    """Stands for a kernel in its module while :func:`compile_calls` runs: called from plain
+    Python it runs compiled; a kernel compiled meanwhile that calls it gets the real one."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        super().__init__(kernel.py_func, kernel._options)
+        self._kernel = kernel
+
+    def compiled(self) -> Any:
+        return self._kernel.compiled()
+
+    def __call__(self, *args: Any) -> Any:
+        return self._kernel.compiled()(*args)
+
+
+@contextlib.contextmanager
+def compile_calls(namespace: MutableMapping[str, Any], names: Iterable[str]) -> Iterator[None]:
+    """Within the block, calls from kernels running as plain Python to the kernels ``names``
+    of ``namespace`` (their module's globals) run compiled, so each compiles on its first
+    call, for that call's argument types, and is written to numba's cache.
+
+    This splits a large kernel's first compile over processes: each runs the caller as
+    plain Python (see :func:`plain`) on a small input and compiles a share of its callees;
+    the caller, compiled last, loads them from the cache instead of compiling them again.
+    """
+    saved = {}
+    for name in names:
+        kernel = namespace[name]
+        if not isinstance(kernel, Kernel):
+            raise TypeError(f"{name} is not a kernel")
+        saved[name] = kernel
+        namespace[name] = _CompiledCalls(kernel)
+    try:
+        yield
+    finally:
+        namespace.update(saved)
+
+
+@contextlib.contextmanager
+def plain(*kernels: Kernel) -> Iterator[None]:
+    """Within the block, :meth:`Kernel.pick` chooses the plain Python version of these kernels
+    whatever the mode (the callers of :func:`compile_calls`)."""
+    for kernel in kernels:
+        kernel._plain = True
+    try:
+        yield
+    finally:
+        for kernel in kernels:
+            kernel._plain = False

@@ -17,7 +17,7 @@ from mazekit.web import warm as W
 from mazekit.web.api import sokoban as S
 from mazekit.web.app import API_MODULES, ROOMS
 
-ROOMS_COSTS = [("search", 2.0), ("maze", 13.0), ("universal", 10.0), ("mines", 34.0), ("sokoban", 80.0)]
+ROOMS_COSTS = [("search", 2.0, 0), ("maze", 13.0, 0), ("universal", 10.0, 0), ("mines", 34.0, 0), ("sokoban", 80.0, 2)]
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def test_a_failing_hook_marks_the_room_failed_and_the_others_go_on(monkeypatch):
 def test_wait_ends_when_the_room_is_ready_or_on_a_stop_or_a_timeout(monkeypatch):
     gate = threading.Event()
     monkeypatch.setattr(W, "_run_hook", lambda room: gate.wait(10))
-    w = W.Warming([("sokoban", 80.0)], workers=1, processes=False)
+    w = W.Warming([("sokoban", 80.0, 0)], workers=1, processes=False)
     assert w.wait("search")  # a room it does not warm is ready
     w.start()
     assert w.state("sokoban") in ("waiting", "compiling") and not w.is_ready("sokoban")
@@ -88,30 +88,78 @@ def test_wait_ends_when_the_room_is_ready_or_on_a_stop_or_a_timeout(monkeypatch)
 def test_reports_only_a_room_that_took_time(monkeypatch):
     lines: list[str] = []
     monkeypatch.setattr(W, "_run_hook", lambda room: time.sleep(2.1 if room == "mines" else 0))
-    w = W.Warming([("search", 2.0), ("mines", 34.0)], workers=1, processes=False, report=lines.append)
+    w = W.Warming([("search", 2.0, 0), ("mines", 34.0, 0)], workers=1, processes=False, report=lines.append)
     w.start()
     w.join(10)
     assert len(lines) == 1 and lines[0].startswith("the mines room is ready (compiled in 2 s"), lines
 
 
 def test_the_child_compiles_a_room_then_the_hook_runs_here(ran):
-    w = W.Warming([("search", 2.0)], workers=1, processes=True)
+    w = W.Warming([("search", 2.0, 0)], workers=1, processes=True)
     w.start()
     w.join(120)
     assert ran == ["search"] and w.state("search") == "ready"
 
 
-def test_the_child_command_names_a_bad_room_in_one_line():
-    res = subprocess.run(W._child_command("nosuch"), capture_output=True, text=True, timeout=60)
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (["nosuch"], "expected ROOM [PART], ROOM one of search, maze, universal, mines, sokoban; got ['nosuch']"),
+        ([], "expected ROOM [PART], ROOM one of search, maze, universal, mines, sokoban; got []"),
+        (["sokoban", "2"], "the sokoban room has 2 parts; got part '2'"),
+        (["search", "0"], "the search room has 0 parts; got part '0'"),
+        (["sokoban", "x"], "the sokoban room has 2 parts; got part 'x'"),
+    ],
+)
+def test_the_child_names_bad_arguments_in_one_line(args, line):
+    cmd = [sys.executable, "-c", f"import sys; from mazekit.web.warm import main; sys.exit(main({args!r}))"]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert res.returncode == 2 and res.stdout == ""
-    assert res.stderr.strip().splitlines() == [
-        "mazekit warm-up: no room called 'nosuch' (rooms: search, maze, universal, mines, sokoban)"
-    ]
+    assert res.stderr.strip().splitlines() == [f"mazekit warm-up: {line}"]
+
+
+def test_parts_run_at_once_before_their_rooms_last_step(monkeypatch, ran):
+    steps: list[tuple[str, int | None, float, float]] = []
+
+    def child(self, room, part=None):
+        t = time.perf_counter()
+        time.sleep(0.3 if part is not None else 0.05)
+        steps.append((room, part, t, time.perf_counter()))
+
+    monkeypatch.setattr(W.Warming, "_compile_in_child", child)
+    w = W.Warming([("search", 2.0, 0), ("sokoban", 80.0, 2)], workers=2, processes=True)
+    w.start()
+    w.join(10)
+    first = sorted(steps, key=lambda s: s[2])
+    assert {(r, p) for r, p, _, _ in first[:2]} == {("sokoban", 0), ("sokoban", 1)}  # both workers on the parts
+    last = next(s for s in steps if s[:2] == ("sokoban", None))
+    assert last[2] >= max(e for r, p, _, e in steps if p is not None)  # after both parts ended
+    assert sorted(ran) == ["search", "sokoban"] and w.is_ready("sokoban")
+
+
+def test_without_children_a_rooms_parts_are_skipped(monkeypatch, ran):
+    monkeypatch.setattr(W.Warming, "_compile_in_child", lambda self, room, part=None: pytest.fail("no children"))
+    w = W.Warming([("sokoban", 80.0, 2)], workers=2, processes=False)
+    w.start()
+    w.join(10)
+    assert ran == ["sokoban"] and w.state("sokoban") == "ready"
+
+
+def test_the_sokoban_rooms_parts_compile_in_children():
+    """The two shares of the search's helpers, each in a warm-up child, as the playground runs them."""
+    from mazekit.web.api.sokoban import _FIRST_SHARE, _search_callees
+
+    assert set(_FIRST_SHARE) < _search_callees()
+    for part in (0, 1):
+        res = subprocess.run(W._child_command("sokoban", part), capture_output=True, text=True, timeout=600)
+        assert res.returncode == 0, res.stderr[-2000:]
 
 
 def test_a_failed_child_leaves_the_compiling_to_the_hook(monkeypatch, ran, caplog):
-    monkeypatch.setattr(W, "_child_command", lambda room: [sys.executable, "-c", "raise SystemExit('no cache')"])
-    w = W.Warming([("search", 2.0)], workers=1, processes=True)
+    monkeypatch.setattr(
+        W, "_child_command", lambda room, part=None: [sys.executable, "-c", "raise SystemExit('no cache')"]
+    )
+    w = W.Warming([("search", 2.0, 0)], workers=1, processes=True)
     w.start()
     w.join(30)
     assert ran == ["search"] and w.state("search") == "ready"
@@ -119,8 +167,10 @@ def test_a_failed_child_leaves_the_compiling_to_the_hook(monkeypatch, ran, caplo
 
 
 def test_stop_ends_a_running_child_and_starts_no_other_room(monkeypatch, ran):
-    monkeypatch.setattr(W, "_child_command", lambda room: [sys.executable, "-c", "import time; time.sleep(60)"])
-    w = W.Warming([("sokoban", 80.0), ("search", 2.0)], workers=1, processes=True)
+    monkeypatch.setattr(
+        W, "_child_command", lambda room, part=None: [sys.executable, "-c", "import time; time.sleep(60)"]
+    )
+    w = W.Warming([("sokoban", 80.0, 0), ("search", 2.0, 0)], workers=1, processes=True)
     w.start()
     deadline = time.monotonic() + 20
     while not w._children and time.monotonic() < deadline:
@@ -228,3 +278,13 @@ def test_compiling_does_not_fill_the_time_limit_bar():
     watch.progress(SimpleNamespace(nodes=10, expanded=5, compile_time=59.0), "searching")
     m = watch.message()
     assert m["phase"] == "searching" and 0.9 < m["used"] < 1.5 and m["fraction"] == pytest.approx(m["used"] / 10)
+
+
+def test_the_child_compiles_even_the_hooks_tiny_inputs():
+    """In mode "auto" a hook's 4 x 4 maze would run as plain Python and compile nothing."""
+    code = (
+        "import mazekit.web.api.maze as m; from mazekit import _jit; from mazekit.web import warm; "
+        "m.WARM_UP = lambda: print(_jit.get_mode()); warm.main(['maze'])"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0 and res.stdout.split() == ["always"], res.stderr[-2000:]

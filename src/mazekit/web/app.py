@@ -121,9 +121,11 @@ def create_app(
         Route("/{room}", room),
     ]
 
-    warming = Warming(
-        [(room, getattr(m, "WARM_SECONDS", 1.0)) for room, m in zip(ROOMS, modules, strict=True)], report=report
-    )
+    rooms = [
+        (room, getattr(m, "WARM_SECONDS", 1.0), len(getattr(m, "WARM_PARTS", ())))
+        for room, m in zip(ROOMS, modules, strict=True)
+    ]
+    warming = Warming(rooms, report=report)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -12,8 +12,12 @@ with the warm-up for the CPU.
 priority), as many at once as the machine has
 cores, at most two, and writes numba's cache; then each room's ``WARM_UP`` runs
 in the server's process, where it only loads the kernels. The room that takes
-longest starts first, on its own worker; the others follow in the navigation
-bar's order; a room whose page is opened moves to the front of the queue. The
+longest starts first; the others follow in the navigation bar's order; a room
+whose page is opened moves to the front of the queue. A room may split its first
+compile into ``WARM_PARTS``: independent parts, compiled at once on the free
+workers, before its ``WARM_UP`` (the Sokoban room compiles two shares of the
+search's helpers at once, then the search, which loads them; see
+:func:`mazekit._jit.compile_calls`). The
 solver's routes wait for their room (:meth:`Warming.wait`) rather than compile
 the same kernels a second time.
 
@@ -44,16 +48,19 @@ def _module(room: str) -> str:
     return f"mazekit.web.api.{room}"
 
 
-def _run_hook(room: str) -> None:
-    hook = getattr(importlib.import_module(_module(room)), "WARM_UP", None)
+def _run_hook(room: str, part: int | None = None) -> None:
+    """The room's ``WARM_UP``, or its ``WARM_PARTS[part]``."""
+    module = importlib.import_module(_module(room))
+    hook = getattr(module, "WARM_UP", None) if part is None else module.WARM_PARTS[part]
     if hook is not None:
         hook()
 
 
-def _child_command(room: str) -> list[str]:
+def _child_command(room: str, part: int | None = None) -> list[str]:
     """The child's command: :func:`main` with the room (``-c`` rather than ``-m``, since the
     package imports this module before ``-m`` would run it)."""
-    return [sys.executable, "-c", f"import sys; from mazekit.web.warm import main; sys.exit(main([{room!r}]))"]
+    args = [room] if part is None else [room, str(part)]
+    return [sys.executable, "-c", f"import sys; from mazekit.web.warm import main; sys.exit(main({args!r}))"]
 
 
 def _children_help() -> bool:
@@ -68,10 +75,11 @@ class Warming:
 
     Parameters
     ----------
-    rooms : sequence of (name, cost)
+    rooms : sequence of (name, cost, parts)
         The rooms in the navigation bar's order, each with its cold compile time in
-        seconds (roughly: it only orders the queue). A room's module is
-        ``mazekit.web.api.<name>``; its ``WARM_UP`` (if any) is the work.
+        seconds (roughly: it only orders the queue) and how many ``WARM_PARTS`` it
+        has. A room's module is ``mazekit.web.api.<name>``; its ``WARM_UP`` (if any)
+        is the work.
     workers : int, optional
         Rooms compiled at once. Default: the machine's cores, at most 2.
     processes : bool, optional
@@ -82,7 +90,7 @@ class Warming:
 
     def __init__(
         self,
-        rooms: Sequence[tuple[str, float]],
+        rooms: Sequence[tuple[str, float, int]],
         *,
         workers: int | None = None,
         processes: bool | None = None,
@@ -91,15 +99,20 @@ class Warming:
         self.workers = max(1, workers if workers is not None else min(2, os.cpu_count() or 1))
         self.processes = _children_help() if processes is None else processes
         self._report = report
-        queue = [name for name, _ in rooms]
-        if self.workers > 1 and rooms:  # the longest gets a worker of its own from the start
+        queue = [name for name, _, _ in rooms]
+        if self.workers > 1 and rooms:  # the longest starts first
             longest = max(rooms, key=lambda r: r[1])[0]
             queue.remove(longest)
             queue.insert(0, longest)
         self._queue = queue
         self._state = dict.fromkeys(queue, "waiting")
         self._done = {name: threading.Event() for name in queue}
+        # the parts not started yet (none without children: they only fill the cache), and running
+        self._parts = {name: list(range(parts if self.processes else 0)) for name, _, parts in rooms}
+        self._running = dict.fromkeys(queue, 0)
+        self._began: dict[str, float] = {}
         self._lock = threading.Lock()
+        self._turn = threading.Condition(self._lock)  # a part ended: its room's last step may start
         self._children: set[subprocess.Popen[bytes]] = set()
         self._stopping = False
         self._threads: list[threading.Thread] = []
@@ -143,11 +156,15 @@ class Warming:
             self._threads.append(thread)
 
     def stop(self) -> None:
-        """Stop: no new room starts; running children are ended (the server is shutting down)."""
+        """Stop: no new step starts; running children are ended; nothing waits for a room any
+        more (the server is shutting down)."""
         with self._lock:
             self._stopping = True
             self._queue.clear()
+            self._turn.notify_all()
             children = list(self._children)
+        for event in self._done.values():
+            event.set()
         for child in children:
             child.kill()
 
@@ -156,36 +173,59 @@ class Warming:
         for thread in self._threads:
             thread.join(timeout)
 
-    def _next(self) -> str | None:
+    def _next(self) -> tuple[str, int | None] | None:
+        """The next step: a room's part, or a room's last step once its parts have ended;
+        waits while the only rooms left wait for parts running on other workers."""
         with self._lock:
-            if self._stopping or not self._queue:
-                return None
-            room = self._queue.pop(0)
-            self._state[room] = "compiling"
-            return room
+            while not self._stopping and self._queue:
+                for room in self._queue:
+                    if self._parts[room]:
+                        self._running[room] += 1
+                        return self._start(room, self._parts[room].pop(0))
+                    if self._running[room] == 0:
+                        self._queue.remove(room)
+                        return self._start(room, None)
+                self._turn.wait()
+            return None
+
+    def _start(self, room: str, part: int | None) -> tuple[str, int | None]:
+        self._state[room] = "compiling"
+        self._began.setdefault(room, time.perf_counter())
+        return room, part
 
     def _work(self) -> None:
-        while (room := self._next()) is not None:
-            began = time.perf_counter()
-            ok = True
-            if self.processes:
-                self._compile_in_child(room)
-            if not self._stopping:
-                try:
-                    _run_hook(room)  # loads what the child compiled; compiles what it could not
-                except Exception:  # warming is an optimisation: never let it take the server down
-                    ok = False
-                    log.exception("warming up the %s room failed", room)
-            self._state[room] = "ready" if ok else "failed"
-            self._done[room].set()
-            took = time.perf_counter() - began
-            if self._report is not None and ok and took > 2.0 and not self._stopping:
-                self._report(f"the {room} room is ready (compiled in {took:.0f} s, once per installation)")
+        while (step := self._next()) is not None:
+            room, part = step
+            if part is not None:
+                self._compile_in_child(room, part)
+                with self._lock:
+                    self._running[room] -= 1
+                    self._turn.notify_all()
+            else:
+                self._finish(room)
 
-    def _compile_in_child(self, room: str) -> None:
+    def _finish(self, room: str) -> None:
+        """The room's last step: its ``WARM_UP`` in a child, then here (loading what the child
+        compiled, compiling what it could not)."""
+        ok = True
+        if self.processes:
+            self._compile_in_child(room)
+        if not self._stopping:
+            try:
+                _run_hook(room)
+            except Exception:  # warming is an optimisation: never let it take the server down
+                ok = False
+                log.exception("warming up the %s room failed", room)
+        self._state[room] = "ready" if ok else "failed"
+        self._done[room].set()
+        took = time.perf_counter() - self._began[room]
+        if self._report is not None and ok and took > 2.0 and not self._stopping:
+            self._report(f"the {room} room is ready (compiled in {took:.0f} s, once per installation)")
+
+    def _compile_in_child(self, room: str, part: int | None = None) -> None:
         try:
             child = subprocess.Popen(
-                _child_command(room), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                _child_command(room, part), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
             )
         except OSError as exc:
             log.warning("cannot start a process to compile the %s room (%s); compiling here", room, exc)
@@ -203,18 +243,25 @@ class Warming:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Compile the rooms' kernels into numba's cache (a warm-up child's work); 2 for a bad room."""
-    rooms = list(sys.argv[1:] if argv is None else argv)
+    """A warm-up child's work: ``ROOM`` runs the room's ``WARM_UP``, ``ROOM PART`` its
+    ``WARM_PARTS[PART]``, compiling into numba's cache. One line and 2 for bad arguments."""
+    args = list(sys.argv[1:] if argv is None else argv)
     from .app import ROOMS
 
-    for room in rooms:
-        if room not in ROOMS:
-            print(f"mazekit warm-up: no room called {room!r} (rooms: {', '.join(ROOMS)})", file=sys.stderr)
-            return 2
+    room, part = (args + [""])[:2] if 1 <= len(args) <= 2 else ("", "")
+    if room not in ROOMS:
+        print(f"mazekit warm-up: expected ROOM [PART], ROOM one of {', '.join(ROOMS)}; got {args}", file=sys.stderr)
+        return 2
+    parts = len(getattr(importlib.import_module(_module(room)), "WARM_PARTS", ()))
+    if part and not (part.isdigit() and int(part) < parts):
+        print(f"mazekit warm-up: the {room} room has {parts} parts; got part {part!r}", file=sys.stderr)
+        return 2
     try:
         os.nice(10)  # background work: the server and the browser come first
     except (AttributeError, OSError):
         pass
-    for room in rooms:
-        _run_hook(room)
+    from .. import _jit
+
+    _jit.set_mode("always")  # compile even the hooks' tiny inputs (in "auto" they would run as plain Python)
+    _run_hook(room, int(part) if part else None)
     return 0
