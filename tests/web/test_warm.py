@@ -147,9 +147,9 @@ def test_without_children_a_rooms_parts_are_skipped(monkeypatch, ran):
 
 def test_the_sokoban_rooms_parts_compile_in_children():
     """The two shares of the search's helpers, each in a warm-up child, as the playground runs them."""
-    from mazekit.web.api.sokoban import _FIRST_SHARE, _search_callees
+    from mazekit.sokoban.solver.compiling import FIRST_SHARE, search_callees
 
-    assert set(_FIRST_SHARE) < _search_callees()
+    assert set(FIRST_SHARE) < search_callees()
     for part in (0, 1):
         res = subprocess.run(W._child_command("sokoban", part), capture_output=True, text=True, timeout=600)
         assert res.returncode == 0, res.stderr[-2000:]

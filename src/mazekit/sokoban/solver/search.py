@@ -27,6 +27,7 @@ from ..._jit import compile_seconds
 from ..level import Level
 from ..rules import pushes_to_lurd
 from . import _kernels as K
+from .compiling import compile_in_parts
 from .problem import Problem, as_problem
 
 __all__ = [
@@ -1127,6 +1128,8 @@ class _Search:
                     ):
                         return "interrupted", None
                     ts = time.perf_counter()
+                    if first_compiled:
+                        compile_in_parts()  # once per installation: the helpers on two cores first
                     status = cur.run(kernel, self.bwd if cur is self.fwd else self.fwd)
                     now = time.perf_counter()
                     if first_compiled:

@@ -855,68 +855,10 @@ async def optimise_socket(ws: WebSocket) -> None:
 # ---------------------------------------------------------------- warm-up
 
 
-#: The first of the two shares of the search's helpers compiled at once (:data:`WARM_PARTS`):
-#: the advisors, the corral test, taking and inserting nodes, tunnels; the second share is
-#: every other kernel the search calls, with the set-up's. About 20 and 25 s of compiling on
-#: this machine; what the shares' searches do not reach compiles with the search itself.
-_FIRST_SHARE = (
-    "corral_deadlock_kernel",
-    "hot_advice_kernel",
-    "oop_advice_kernel",
-    "conn_advice_kernel",
-    "pack_advice_kernel",
-    "advisor_step_kernel",
-    "insert_kernel",
-    "take_kernel",
-    "pi_corral_kernel",
-    "tunnel_kernel",
-)
+def _compile_share(first: bool) -> None:
+    from ...sokoban.solver.compiling import compile_share
 
-
-def _search_callees() -> set[str]:
-    """The kernels the search kernel and its expansion call by name (but not the expansion)."""
-    from ..._jit import Kernel
-    from ...sokoban.solver import _kernels as K
-
-    names: set[str] = set()
-    for caller in (K.search_kernel, K.expand_kernel):
-        names.update(n for n in caller.py_func.__code__.co_names if isinstance(getattr(K, n, None), Kernel))
-    return names - {"expand_kernel"}
-
-
-def _warm_share(first: bool) -> None:
-    """Compile one share of the search's helpers into numba's cache: searches with every
-    option on, on the bundled levels, run as plain Python and call them compiled. The
-    second share also compiles the kernels of the searches' set-up (mode ``always``)."""
-    from ... import _jit
-    from ...sokoban.solver import _kernels as K
-    from ...sokoban.solver import search_level
-    from ...sokoban.solver.search import SearchOptions
-
-    every = SearchOptions(
-        move_weight=1000,
-        pack_advisor=400,
-        conn_advisor=400,
-        hot_advisor=400,
-        oop_advisor=400,
-        open_advisor=400,
-        room_feature=True,
-        dead_pairs=True,
-        reach_pairs=True,
-        pair_penalty=True,
-        box_runs=True,
-        corral_grow=1,
-        player_penalty=2,
-    )
-    share = set(_FIRST_SHARE) if first else _search_callees() - set(_FIRST_SHARE)
-    mode = _jit.get_mode()
-    _jit.set_mode("never" if first else "always")  # meant for a warm-up child: nothing else runs in it
-    try:
-        with _jit.plain(K.search_kernel), _jit.compile_calls(vars(K), sorted(share)):
-            for level in collection("mazekit")[0]:
-                search_level(level, time_limit=30.0, options=every)
-    finally:
-        _jit.set_mode(mode)
+    compile_share(first)
 
 
 def _warm() -> None:
@@ -935,8 +877,8 @@ def _warm() -> None:
 #: Run once at start-up (in a thread) so the first request does not wait for numba.
 WARM_UP = _warm
 #: Run before ``WARM_UP``, at once, each in a process of its own: the search's first compile
-#: in parts (about 80 s in one process; about 30 s for the shares, then 20 s for the search).
-WARM_PARTS = (lambda: _warm_share(True), lambda: _warm_share(False))
+#: in parts (see :mod:`mazekit.sokoban.solver.compiling`).
+WARM_PARTS = (lambda: _compile_share(True), lambda: _compile_share(False))
 #: Seconds its first compile takes on a 2-core machine (it orders the warm-up's queue).
 WARM_SECONDS = 80.0
 
