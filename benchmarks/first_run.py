@@ -1,0 +1,101 @@
+"""The first run after installing: how long the Sokoban solver's first compile keeps a user waiting.
+
+Each figure starts from an empty numba cache (a new temporary ``NUMBA_CACHE_DIR``):
+
+* ``cli``: ``mazekit sokoban solve tests/data/sokoban/slow.xsb --time-limit 3`` (a
+  38-box level the search does not finish in 3 s, so it compiles and searches 3 s;
+  exit status 1, not solved), whole process wall time; and the same with ``--jobs 2`` (the batch path: a warm-up, then
+  the workers);
+* ``playground``: ``mazekit playground --no-browser --port 0`` starts; ``--at`` seconds
+  later the script opens ``/sokoban`` and posts a solve of the bundled level 3 (19
+  moves), and times the answer from the server's start.
+
+``--src DIR`` runs another checkout's ``src`` (for example a worktree of an older
+commit) so that both figures come from the same machine in the same session. Prints
+the figures; it writes nothing.
+
+Run: ``python benchmarks/first_run.py [--src DIR] [--at 10 40] [--skip-cli]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SLOW = ROOT / "tests" / "data" / "sokoban" / "slow.xsb"
+
+
+def _env(src: Path, cache: str) -> dict[str, str]:
+    return {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(src)}
+
+
+def cli(src: Path, jobs: int) -> float:
+    """Wall seconds of one cold ``sokoban solve`` on the 38-box level."""
+    with tempfile.TemporaryDirectory(prefix="mazekit-numba-") as cache:
+        cmd = [sys.executable, "-m", "mazekit", "sokoban", "solve", str(SLOW), "--time-limit", "3", "--quiet"]
+        if jobs > 1:
+            cmd += ["--jobs", str(jobs)]
+        t0 = time.perf_counter()
+        res = subprocess.run(cmd, env=_env(src, cache), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if res.returncode not in (0, 1):  # 1: not solved, as expected
+            raise SystemExit(f"sokoban solve failed: {res.stderr.strip()[-500:]}")
+        return time.perf_counter() - t0
+
+
+def playground(src: Path, at: float) -> tuple[float, float]:
+    """(asked, answered): seconds from the server's start to the solve's request and its answer."""
+    with tempfile.TemporaryDirectory(prefix="mazekit-numba-") as cache:
+        t0 = time.perf_counter()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mazekit", "playground", "--no-browser", "--port", "0"],
+            env=_env(src, cache),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            url = re.search(r"(http://\S+)", server.stdout.readline())
+            if url is None:
+                raise SystemExit("the playground did not say its address")
+            time.sleep(max(0.0, at - (time.perf_counter() - t0)))
+            urllib.request.urlopen(url[1] + "sokoban", timeout=60).read()
+            asked = time.perf_counter() - t0
+            body = json.dumps({"level": {"collection": "mazekit", "index": 2}, "time_limit": 5}).encode()
+            req = urllib.request.Request(url[1] + "api/sokoban/solve", body, {"Content-Type": "application/json"})
+            answer = json.loads(urllib.request.urlopen(req, timeout=900).read())
+            if not answer.get("solved"):
+                raise SystemExit(f"the solve failed: {answer}")
+            return asked, time.perf_counter() - t0
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--src", type=Path, default=ROOT / "src", help="the checkout's src to run (default: this one)")
+    ap.add_argument("--at", type=float, nargs="+", default=[10.0, 40.0], help="when the playground's solve is asked")
+    ap.add_argument("--skip-cli", action="store_true", help="only the playground")
+    args = ap.parse_args()
+    print(f"src: {args.src}  (each figure from an empty numba cache)", flush=True)
+    if not args.skip_cli:
+        for jobs in (1, 2):
+            wall = cli(args.src, jobs)
+            print(f"cli sokoban solve, 38 boxes, 3 s limit, --jobs {jobs}: {wall:.1f} s wall", flush=True)
+    for at in args.at:
+        asked, answered = playground(args.src, at)
+        print(f"playground: solve asked at {asked:.1f} s, answered at {answered:.1f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
