@@ -9,17 +9,15 @@ minutes, and a request that compiled the same kernels meanwhile would compete
 with the warm-up for the CPU.
 
 :class:`Warming` does the compiling in child processes (:func:`main`, at low
-priority), as many at once as the machine has
-cores, at most two, and writes numba's cache; then each room's ``WARM_UP`` runs
-in the server's process, where it only loads the kernels. The room that takes
-longest starts first; the others follow in the navigation bar's order; a room
-whose page is opened moves to the front of the queue. A room may split its first
-compile into ``WARM_PARTS``: independent parts, compiled at once on the free
-workers, before its ``WARM_UP`` (the Sokoban room compiles two shares of the
-search's helpers at once, then the search, which loads them; see
-:func:`mazekit._jit.compile_calls`). The
-solver's routes wait for their room (:meth:`Warming.wait`) rather than compile
-the same kernels a second time.
+priority), as many at once as the machine has cores, at most two, and writes
+numba's cache; then each room's ``WARM_UP`` runs in the server's process, where it
+only loads the kernels. The room that takes longest starts first; the others
+follow in the navigation bar's order; a room whose page is opened moves to the
+front of the queue. A room may split its first compile into ``WARM_PARTS``:
+independent parts, compiled at once on the free workers, before its ``WARM_UP``
+(the Sokoban room's are the two shares of the search's helpers, see
+:mod:`mazekit.sokoban.solver.compiling`). The solver's routes wait for their room
+(:meth:`Warming.wait`) rather than compile the same kernels a second time.
 
 With no numba, or ``MAZEKIT_JIT=never``, or no cache to write, the children have
 nothing to do, and the hooks run in the server's process as before.
