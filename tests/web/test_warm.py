@@ -205,31 +205,31 @@ class _Gate:
         pass
 
 
-def _until_final(ws, on_progress=None):
+def _solve_behind(gate, on_progress):
+    """A socket solve of bundled level 3 on an app whose warm-up is ``gate``; ``on_progress(m,
+    ws)`` sees each progress message. The messages up to the result."""
     out = []
-    while True:
-        m = ws.receive_json()
-        out.append(m)
-        if on_progress is not None and m["type"] == "progress":
-            on_progress(m)
-        if m["type"] in ("result", "error"):
-            return out
-
-
-def test_the_solver_socket_waits_for_the_warm_up_and_says_it_is_compiling():
-    gate = _Gate()
     with TestClient(create_app()) as client:
         client.app.state.warming = gate
         with client.websocket_connect("/api/sokoban/solve") as ws:
             ws.send_text(json.dumps({"level": {"collection": "mazekit", "index": 2}, "time_limit": 5}))
-            seen: list[dict] = []
+            while not out or out[-1]["type"] not in ("result", "error"):
+                out.append(ws.receive_json())
+                if out[-1]["type"] == "progress":
+                    on_progress(out[-1], ws)
+    return out
 
-            def on_progress(m):
-                seen.append(m)
-                if len(seen) == 4:  # a second of waiting, then the warm-up ends
-                    gate.open.set()
 
-            out = _until_final(ws, on_progress)
+def test_the_solver_socket_waits_for_the_warm_up_and_says_it_is_compiling():
+    gate = _Gate()
+    seen: list[dict] = []
+
+    def on_progress(m, ws):
+        seen.append(m)
+        if len(seen) == 4:  # a second of waiting, then the warm-up ends
+            gate.open.set()
+
+    out = _solve_behind(gate, on_progress)
     waiting = seen[:4]
     assert all(m["phase"] == "compiling" and m["fraction"] is None for m in waiting), waiting
     assert waiting[-1]["elapsed"] > 0.5 and "compiling the solver" in waiting[-1]["message"]
@@ -241,18 +241,14 @@ def test_the_solver_socket_waits_for_the_warm_up_and_says_it_is_compiling():
 
 def test_a_stop_while_waiting_for_the_warm_up_answers_at_once():
     gate = _Gate()
-    with TestClient(create_app()) as client:
-        client.app.state.warming = gate
-        with client.websocket_connect("/api/sokoban/solve") as ws:
-            ws.send_text(json.dumps({"level": {"collection": "mazekit", "index": 2}, "time_limit": 5}))
-            sent: list[float] = []
+    sent: list[float] = []
 
-            def on_progress(m):
-                if not sent:
-                    ws.send_text(json.dumps({"stop": True}))
-                    sent.append(time.perf_counter())
+    def on_progress(m, ws):
+        if not sent:
+            ws.send_text(json.dumps({"stop": True}))
+            sent.append(time.perf_counter())
 
-            out = _until_final(ws, on_progress)
+    out = _solve_behind(gate, on_progress)
     assert time.perf_counter() - sent[0] < 3
     assert out[-1]["stopped"] == "interrupted" and out[-1]["message"] == "stopped, no solution yet"
     assert not gate.open.is_set()
