@@ -177,13 +177,10 @@ def level_task(number: int, level: Any, time_limit: float, optimal: bool, memory
 
 
 def _warm_solver() -> None:
-    """Load the compiled search (or compile it, once per installation) on a tiny level."""
-    from ..sokoban import parse_levels
-    from ..sokoban.solver import _kernels as K
-    from ..sokoban.solver import search_level
+    """Load the compiled search (or compile it, once per installation) before the workers start."""
+    from ..sokoban.solver.compiling import load_search
 
-    K.search_kernel.compiled()  # the tiny level's search takes the compiled path, so it compiles here
-    search_level(parse_levels("#####\n#@$.#\n#####\n")[0], time_limit=30.0)
+    load_search()
 
 
 def _level_id(number: int, level: Any) -> str:

@@ -38,9 +38,6 @@ __all__ = ["Warming", "main"]
 
 log = logging.getLogger("mazekit.web")
 
-#: What a room can be: queued, compiling (or loading), ready, or failed (its requests compile what they need).
-States = ("waiting", "compiling", "ready", "failed")
-
 
 def _module(room: str) -> str:
     return f"mazekit.web.api.{room}"

@@ -14,9 +14,9 @@ compiled (:func:`mazekit._jit.compile_calls`): a helper compiles for the argumen
 types of that call, which are the compiled search's. A helper those searches do
 not reach compiles with the search.
 
-The search calls :func:`compile_in_parts` before its first compiled slice, and
-``mazekit sokoban optimise`` before its searches; the playground's start-up
-warm-up runs each share as one of its steps.
+The search (and so the optimiser's searches) calls :func:`compile_in_parts` before
+its first compiled slice; the playground's start-up warm-up runs each share as one
+of its steps, and it and ``sokoban solve --jobs`` then call :func:`load_search`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ import subprocess
 import sys
 
 from ... import _jit, examples
+from ..level import Level
 from . import _kernels as K
 
-__all__ = ["FIRST_SHARE", "compile_in_parts", "compile_share", "search_callees", "share_command"]
+__all__ = ["FIRST_SHARE", "compile_in_parts", "compile_share", "load_search", "search_callees", "share_command"]
 
 #: The first share: the advisors, the corral test, taking and inserting nodes, tunnels (about
 #: 25 s of compiling here); the second is every other kernel the search calls, with the kernels
@@ -55,11 +56,17 @@ def search_callees() -> set[str]:
     return names - {"expand_kernel"}
 
 
+def _bundled() -> list[Level]:
+    """The bundled levels (small: their searches take milliseconds)."""
+    from ..formats import parse_levels
+
+    return parse_levels(examples.read_text("sokoban/mazekit.xsb"))
+
+
 def compile_share(first: bool) -> None:
     """Compile one share of the search's helpers into numba's cache (see the module). The
     second share also compiles the set-up's kernels (mode ``always``). Meant for a process
     of its own: it sets the mode for its run."""
-    from ..formats import parse_levels
     from .search import SearchOptions, search_level
 
     every = SearchOptions(
@@ -82,10 +89,20 @@ def compile_share(first: bool) -> None:
     _jit.set_mode("never" if first else "always")
     try:
         with _jit.plain(K.search_kernel), _jit.compile_calls(vars(K), sorted(share)):
-            for level in parse_levels(examples.read_text("sokoban/mazekit.xsb")):
+            for level in _bundled():
                 search_level(level, time_limit=30.0, options=every)
     finally:
         _jit.set_mode(mode)
+
+
+def load_search() -> None:
+    """Load the compiled search from numba's cache, or compile it the first time of an
+    installation (in parts, see :func:`compile_in_parts`): a search of the first bundled
+    level on the compiled path (a tiny level's search would otherwise run as plain Python)."""
+    from .search import search_level
+
+    K.search_kernel.compiled()
+    search_level(_bundled()[0], time_limit=30.0)
 
 
 def share_command(first: bool) -> list[str]:

@@ -865,13 +865,11 @@ def _warm() -> None:
     """Load (or compile, once per installation) the solver's and the optimiser's kernels."""
     from ...sokoban import _kernels as EK
     from ...sokoban.solver import _kernels as K
-    from ...sokoban.solver import search_level
+    from ...sokoban.solver.compiling import load_search
 
-    K.search_kernel.compiled()  # later searches, even tiny ones, take the compiled path
     K.pair_table_kernel.compiled()  # built at the first search's start (the dead pairs)
     EK.vicinity_kernel.compiled()
-    levels, _ = collection("mazekit")
-    search_level(levels[0], time_limit=5.0)
+    load_search()  # later searches, even tiny ones, take the compiled path
 
 
 #: Run once at start-up (in a thread) so the first request does not wait for numba.
