@@ -20,6 +20,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -35,9 +36,32 @@ SETS: dict[str, tuple[str, float, str]] = {
     "microban_ii": ("microban_ii.xsb", 10.0, ">= 125/135 at 10 s"),
     "boxoban": ("boxoban_hard_000.txt", 10.0, "1000/1000"),
     "xsokoban": ("xsokoban90.xsb", 60.0, ">= 30/90 at 60 s (first milestone)"),
-    # levels the solver was never tuned on: mazekit.sokoban.generate, seeds 0-199, 10x10, 4 boxes
+    # levels the solver was never tuned on: mazekit.sokoban.generate (see GENERATED)
     "generated": ("", 10.0, "200/200 (solvable by construction)"),
+    "generated_large": ("", 10.0, "100/100 (solvable by construction)"),
 }
+
+#: The generated sets: name -> (levels, rows, cols, boxes, reverse moves), seeds 0, 1, ...
+#: ``generated`` is Boxoban's size; ``generated_large`` has larger rooms and many boxes,
+#: whose searches take seconds, so that a change that slows or misleads the solver on
+#: levels it was never tuned on shows there too.
+GENERATED: dict[str, tuple[int, int, int, int, int]] = {
+    "generated": (200, 10, 10, 4, 300),
+    "generated_large": (100, 20, 20, 30, 6000),
+}
+
+
+@functools.cache
+def set_levels(name: str) -> tuple[Any, ...]:
+    """The levels of a set of :data:`SETS`: read from the shared collections, or generated
+    (once a process: forked workers share the parent's)."""
+    from mazekit.sokoban import generate_levels, parse_levels
+
+    fname = SETS[name][0]
+    if fname:
+        return tuple(parse_levels((LEVELS / fname).read_bytes()))
+    count, rows, cols, boxes, pulls = GENERATED[name]
+    return tuple(g.level for g in generate_levels(count, seed=0, rows=rows, cols=cols, boxes=boxes, pulls=pulls))
 
 
 @functools.cache
@@ -60,15 +84,9 @@ def run_set(
     name: str, jobs: int, time_limit: float | None, first: int | None, optimal: bool, memory_gib: float
 ) -> dict[str, object]:
     from mazekit.cli.sokoban_solve import _solve_one
-    from mazekit.sokoban import parse_levels
 
-    fname, default_tl, target = SETS[name]
-    if fname:
-        levels = parse_levels((LEVELS / fname).read_bytes())
-    else:
-        from mazekit.sokoban import generate_levels
-
-        levels = [g.level for g in generate_levels(200, seed=0)]
+    _, default_tl, target = SETS[name]
+    levels = set_levels(name)
     if first:
         levels = levels[:first]
     tl = time_limit if time_limit is not None else default_tl
@@ -114,7 +132,7 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(
         prog="run.py sokoban", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--sets", default="microban,microban_ii,boxoban,xsokoban,generated")
+    ap.add_argument("--sets", default="microban,microban_ii,boxoban,xsokoban,generated,generated_large")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per level (default: per set)")
     ap.add_argument("--first", type=int, default=None, help="only the first N levels of each set")

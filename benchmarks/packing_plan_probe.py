@@ -55,6 +55,7 @@ class Probe:
         self.boxat = np.full(prob.floor.shape[0], -1, dtype=np.int64)
         self.fz = np.zeros(len(prob.boxes), dtype=np.uint8)
         self.queue = np.empty(prob.floor.shape[0], dtype=np.int64)
+        self.fg = K.frozen_goals_cache(len(prob.boxes), len(prob.goals), prob.floor.shape[0])
         self.searches = 0
         self.packed = 0
 
@@ -65,7 +66,7 @@ class Probe:
         self.boxat[:] = -1
         self.boxat[cells] = np.arange(len(cells))
         if K.blocked_kernel(p.floor, self.boxat, p.dead, p.off, moved) and K.frozen_after_kernel(
-            p.floor, p.dead, p.goalm, p.goals, p.off, self.boxat, cells, self.fz, self.queue
+            p.floor, p.dead, p.goalm, p.goals, p.off, self.boxat, cells, self.fz, self.queue, self.fg
         ):
             return True
         if self.pairs is None:

@@ -28,18 +28,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_sokoban import LEVELS, SETS, _ignore_interrupts  # noqa: E402
+from bench_sokoban import SETS, _ignore_interrupts, set_levels  # noqa: E402
 
 OUT = HERE / "_build"
-
-
-def _levels(name: str) -> list[Any]:
-    from mazekit.sokoban import generate_levels, parse_levels
-
-    fname = SETS[name][0]
-    if not fname:
-        return [g.level for g in generate_levels(200, seed=0)]
-    return parse_levels((LEVELS / fname).read_bytes())
 
 
 def _pick(spec: str | None, count: int) -> list[int]:
@@ -90,7 +81,7 @@ def record(args: argparse.Namespace) -> int:
     from mazekit.sokoban.solver import PORTFOLIO, solve
 
     solve(parse_level("#######\n#@$  .#\n#######"), time_limit=5)  # compile before forking
-    levels = _levels(args.set)
+    levels = set_levels(args.set)
     limits = _limits(args.limit, len(PORTFOLIO))
     tasks = [(n, levels[n - 1], m, limits[m]) for n in _pick(args.levels, len(levels)) for m in range(len(PORTFOLIO))]
     out = OUT / f"members-{args.set}.json"

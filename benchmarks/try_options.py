@@ -29,8 +29,8 @@ from typing import Any, NoReturn
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_sokoban import SETS, _ignore_interrupts, xsokoban_references  # noqa: E402
-from portfolio_members import _levels, _pick  # noqa: E402
+from bench_sokoban import SETS, _ignore_interrupts, set_levels, xsokoban_references  # noqa: E402
+from portfolio_members import _pick  # noqa: E402
 
 #: Bytes a level may use (two levels at once, as in ``run.py sokoban``).
 MEMORY = 2 << 30
@@ -89,7 +89,7 @@ def _run(job: tuple[str, int, float, str, list[str], float]) -> dict[str, Any]:
     from mazekit.sokoban.solver import search_level
 
     name, number, limit, member, changes, start_at = job
-    level = _levels(name)[number - 1]
+    level = set_levels(name)[number - 1]
     if start_at > 0:
         level = _midway(level, number, start_at)
     portfolio = _options(member, changes)
@@ -120,7 +120,7 @@ def main(argv: list[str]) -> int:
     _options(args.member, args.changes)  # a misspelt option fails before any work
     if args.set not in SETS:
         _fail(f"no level set {args.set!r} (one of {', '.join(SETS)})")
-    count = len(_levels(args.set))
+    count = len(set_levels(args.set))
     try:
         numbers = _pick(args.levels, count)
     except ValueError:

@@ -38,3 +38,17 @@ def test_the_solver_solves_generated_levels():
     for g in generate_levels(5, seed=100):
         res = search_level(g.level, time_limit=20)
         assert res.solution is not None and replay(g.level, res.solution.lurd).solved
+
+
+def test_generate_levels_passes_its_sizes_and_reverse_moves_on():
+    """A collection of larger levels (the benchmark's ``generated_large`` in small): each is
+    ``generate_level`` of its seed with the same sizes and reverse moves."""
+    many = generate_levels(2, seed=5, rows=14, cols=16, boxes=8, pulls=2000)
+    for k, g in enumerate(many):
+        one = generate_level(rows=14, cols=16, boxes=8, seed=5 + k, pulls=2000)
+        assert format_level(g.level) == format_level(one.level) and g.solution == one.solution
+        assert g.level.shape == (14, 16) and len(g.level.start.boxes) == 8
+        assert replay(g.level, g.solution).solved
+    # the reverse moves matter: with none, no box leaves its goal and no level is made
+    with pytest.raises(ValueError, match="no reverse game moved a box"):
+        generate_levels(1, seed=5, rows=14, cols=16, boxes=8, pulls=0)

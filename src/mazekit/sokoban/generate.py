@@ -155,6 +155,8 @@ def _dist(a: int, b: int, cols: int) -> int:
     return abs(a // cols - b // cols) + abs(a % cols - b % cols)
 
 
-def generate_levels(count: int, *, seed: int = 0, rows: int = 10, cols: int = 10, boxes: int = 4) -> list[Generated]:
+def generate_levels(
+    count: int, *, seed: int = 0, rows: int = 10, cols: int = 10, boxes: int = 4, pulls: int = 300
+) -> list[Generated]:
     """``count`` levels from seeds ``seed``, ``seed + 1``, ... (see :func:`generate_level`)."""
-    return [generate_level(rows=rows, cols=cols, boxes=boxes, seed=seed + k) for k in range(count)]
+    return [generate_level(rows=rows, cols=cols, boxes=boxes, seed=seed + k, pulls=pulls) for k in range(count)]

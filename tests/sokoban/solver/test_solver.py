@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mazekit import _jit
@@ -232,13 +232,14 @@ def test_pruning_never_fires_on_the_reference_solutions(xsokoban):
         used = np.zeros(ng + 1, dtype=np.uint8)
         fz = np.zeros(nb, dtype=np.uint8)
         queue = np.empty(prob.height * prob.width, dtype=np.int64)
+        fg = K.frozen_goals_cache(nb, ng, prob.height * prob.width)
         pairs, seen = pair_table(prob), pair_table(prob, reach=True)
         for i, cells, player in pushed_positions(prob, level, lurd):
             assert not prob.dead[cells].any(), (level.title, i)
             for j, c in enumerate(cells):
                 boxat[c] = j
             assert not frozen(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz), i
-            assert not frozen_goals(cells, fz, prob.floor, prob.goals, prob.off, queue), i
+            assert not frozen_goals(cells, fz, prob.floor, prob.goals, prob.off, queue, fg), i
             boxat[cells] = -1
             assert hungarian(cells, prob.dist, u, v, p, way, minv, used) < K.BIG, i
             if pairs is not None:
@@ -271,8 +272,86 @@ def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():
     queue = np.empty(prob.height * prob.width, dtype=np.int64)
     assert not K.frozen_kernel(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz)
     assert fz.tolist() == [1, 1, 0]
-    assert K.frozen_goals_kernel(cells, fz, prob.floor, prob.goals, prob.off, queue)
+    fg = K.frozen_goals_cache(len(cells), len(prob.goals), prob.height * prob.width)
+    assert K.frozen_goals_kernel(cells, fz, prob.floor, prob.goals, prob.off, queue, fg)
     assert search_level(prob, time_limit=10).stats.stopped == "unsolvable"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 2), st.data())
+def test_the_freeze_tests_matching_agrees_with_brute_force(n, extra, data):
+    """Whether every box gets a goal of its own that it can reach: the greedy-then-augmenting
+    matching of :func:`can_match_kernel` against trying every assignment."""
+    import itertools
+
+    m = n + extra
+    reach = np.array(data.draw(st.lists(st.booleans(), min_size=m * n, max_size=m * n))).reshape(m, n)
+    rows = np.arange(n, dtype=np.int64)
+    dist = np.where(reach, 1, -1).astype(np.int32)
+    brute = any(all(reach[g[b], b] for b in range(n)) for g in itertools.permutations(range(m), n))
+    work = [np.zeros(m, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(m, dtype=np.int64)]
+    seen, todo = np.zeros(m, dtype=np.uint8), np.zeros(n, dtype=np.int64)
+    assert K.can_match_kernel(rows, dist, m, *work, seen, todo) == brute
+
+
+def _frozen_goals_reference(prob: Problem, cells: np.ndarray, fz: np.ndarray) -> bool:
+    """The freeze test's second half as first written: fresh push distances with the frozen
+    boxes as walls, then a whole Hungarian matching of the free boxes (>= BIG: none)."""
+    if not 0 < int(fz.sum()) < len(cells):
+        return False
+    fl = prob.floor.copy()
+    fl[cells[fz != 0]] = 0
+    free_goals = np.array([g for g in prob.goals if fl[g] != 0], dtype=np.int64)
+    dist = np.full((len(free_goals), len(fl)), -1, dtype=np.int32)
+    K.pull_distances_kernel(fl, prob.off, free_goals, dist, np.empty(len(fl), dtype=np.int64))
+    free = cells[fz == 0]
+    m = len(free_goals)
+    u = np.zeros(len(free) + 1, dtype=np.int64)
+    v, p, way, minv = (np.zeros(m + 1, dtype=np.int64) for _ in range(4))
+    used = np.zeros(m + 1, dtype=np.uint8)
+    return bool(K.hungarian_kernel(free, dist, u, v, p, way, minv, used) >= K.BIG)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sokoban_levels(sides=(3, 6), border=True, wall_percent=25, max_boxes=6, extra_goals=1), st.data())
+def test_the_freeze_tests_cache_gives_the_verdicts_of_a_fresh_computation(level, data):
+    """Many positions of one level through one cache (a single slot: every new frozen set
+    replaces the last, and sets collide) and through a roomy one: each verdict is the one a
+    fresh computation gives (:func:`_frozen_goals_reference`). The frozen boxes are drawn among
+    those on goals (the kernel takes them as walls, whatever froze them)."""
+    prob = as_problem(level)
+    assume(prob.floor[prob.goals].all())  # a goal off the player's floor: unsolvable from the start
+    nb, ng, ncells = len(prob.boxes), len(prob.goals), len(prob.floor)
+    others = [int(x) for x in np.flatnonzero(prob.floor) if not prob.goalm[x]]
+    caches = [K.frozen_goals_cache(nb, ng, ncells, most=1), K.frozen_goals_cache(nb, ng, ncells)]
+    queue = np.empty(ncells, dtype=np.int64)
+    for _ in range(12):
+        on = data.draw(st.integers(max(1, nb - len(others)), min(nb, ng)))
+        cells = np.array(
+            data.draw(st.permutations([int(g) for g in prob.goals]))[:on]
+            + data.draw(st.permutations(others))[: nb - on],
+            dtype=np.int64,
+        )
+        fz = np.array([j < on and data.draw(st.booleans()) for j in range(nb)], dtype=np.uint8)
+        want = _frozen_goals_reference(prob, cells, fz)
+        for fg in caches:
+            assert K.frozen_goals_kernel(cells, fz, prob.floor, prob.goals, prob.off, queue, fg) == want
+
+
+def test_a_cache_slot_holds_the_set_it_was_filled_with():
+    """The goal corridor of the test above, two frozen sets through a one-slot cache and back:
+    a set that replaced another is not taken for it."""
+    prob = as_problem(rows_level(["#####", "#.###", "#.###", "#*###", "#   #", "#@$ #", "#   #", "#####"]))
+    fg = K.frozen_goals_cache(len(prob.boxes), len(prob.goals), len(prob.floor), most=1)
+    assert fg.key.shape == (1,)
+    queue = np.empty(len(prob.floor), dtype=np.int64)
+    low, high = prob.cell(3, 1), prob.cell(1, 1)  # the corridor's lowest goal, its end
+    free = prob.cell(5, 2)
+    for frozen_cell, dead in ((low, True), (high, False), (low, True)):
+        cells = np.array(sorted([frozen_cell, free]), dtype=np.int64)
+        fz = (cells == frozen_cell).astype(np.uint8)
+        assert K.frozen_goals_kernel(cells, fz, prob.floor, prob.goals, prob.off, queue, fg) == dead
+        assert _frozen_goals_reference(prob, cells, fz) == dead
 
 
 GOAL_CORRIDOR = [

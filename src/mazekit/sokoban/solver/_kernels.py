@@ -662,13 +662,16 @@ def pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, player, used):  # type: i
 
 
 @njit
-def frozen_goals_kernel(cells, fz, floor, goals, off, queue):  # type: ignore[no-untyped-def]
+def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignore[no-untyped-def]
     """True when the boxes frozen on goals (``fz``) leave no matching for the others.
 
     Boxes frozen on goals never move again: they are walls. The free boxes
     must still be matched to the free goals on push distances computed with
     those walls (a goal walled in behind a frozen box, as in a dead-end goal
-    corridor filled in the wrong order, is lost).
+    corridor filled in the wrong order, is lost). Only whether every free box
+    can be matched matters, not the matching's cost: :func:`can_match_kernel`.
+    The distances of a frozen set are kept in ``fg``'s cache (:class:`FrozenGoals`),
+    since a search meets the same few sets over and over.
     """
     nb = cells.shape[0]
     nfz = 0
@@ -677,31 +680,91 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue):  # type: ignore[no
             nfz += 1
     if nfz == 0 or nfz == nb:
         return False
-    fl = floor.copy()
+    fl = fg.floor
+    fl[:] = floor
+    key = np.int64(nfz)
     for j in range(nb):
         if fz[j] != 0:
             fl[cells[j]] = 0
-    free_goals = np.empty(goals.shape[0], dtype=np.int64)
-    m = 0
-    for k in range(goals.shape[0]):
-        if fl[goals[k]] != 0:
-            free_goals[m] = goals[k]
-            m += 1
-    dist2 = np.full((m, floor.shape[0]), -1, dtype=np.int32)
-    pull_distances_kernel(fl, off, free_goals[:m], dist2, queue)
-    free_cells = np.empty(nb - nfz, dtype=np.int64)
+            key ^= (np.int64(cells[j]) + 1) * np.int64(2654435761)  # Knuth's multiplier: no overflow below 2**32 cells
+    slot = key & (fg.key.shape[0] - 1)
+    hit = fg.key[slot] == key and fg.count[slot] == nfz
+    for t in range(nfz if hit else 0):
+        if fl[fg.cells[slot, t]] != 0:  # the same hash, another set
+            hit = False
+            break
+    if not hit:
+        t = 0
+        for j in range(nb):
+            if fz[j] != 0:
+                fg.cells[slot, t] = cells[j]
+                t += 1
+        m = 0
+        for k in range(goals.shape[0]):
+            if fl[goals[k]] != 0:
+                fg.goals[slot, m] = goals[k]
+                m += 1
+        dist2 = fg.dist[slot]
+        dist2[:m] = -1
+        pull_distances_kernel(fl, off, fg.goals[slot, :m], dist2, queue)
+        fg.key[slot] = key
+        fg.count[slot] = nfz
+        fg.free[slot] = m
     n = 0
     for j in range(nb):
         if fz[j] == 0:
-            free_cells[n] = cells[j]
+            fg.rows[n] = cells[j]
             n += 1
-    u = np.zeros(n + 1, dtype=np.int64)
-    v = np.zeros(m + 1, dtype=np.int64)
-    p = np.zeros(m + 1, dtype=np.int64)
-    way = np.zeros(m + 1, dtype=np.int64)
-    minv = np.zeros(m + 1, dtype=np.int64)
-    used = np.zeros(m + 1, dtype=np.uint8)
-    return hungarian_kernel(free_cells, dist2, u, v, p, way, minv, used) >= BIG
+    rows, dist2, m = fg.rows[:n], fg.dist[slot], fg.free[slot]
+    return not can_match_kernel(rows, dist2, m, fg.by_goal, fg.by_box, fg.via, fg.seen, fg.todo)
+
+
+@njit
+def can_match_kernel(rows, dist, m, by_goal, by_box, via, seen, todo):  # type: ignore[no-untyped-def]
+    """Whether every box on ``rows`` can have a goal of its own among the first ``m`` rows of
+    ``dist`` (a goal reachable from the box's cell: ``dist[g, cell] >= 0``): a maximum
+    bipartite matching, greedy first, then one breadth-first augmenting path per box left."""
+    n = rows.shape[0]
+    by_goal[:m] = -1
+    for b in range(n):
+        by_box[b] = -1
+        for g in range(m):
+            if by_goal[g] < 0 and dist[g, rows[b]] >= 0:
+                by_goal[g] = b
+                by_box[b] = g
+                break
+    for r in range(n):
+        if by_box[r] >= 0:
+            continue
+        seen[:m] = 0
+        todo[0] = r
+        head = 0
+        tail = 1
+        end = -1
+        while head < tail and end < 0:
+            b = todo[head]
+            head += 1
+            for g in range(m):
+                if seen[g] == 0 and dist[g, rows[b]] >= 0:
+                    seen[g] = 1
+                    via[g] = b
+                    if by_goal[g] < 0:
+                        end = g
+                        break
+                    todo[tail] = by_goal[g]
+                    tail += 1
+        if end < 0:
+            return False
+        g = end
+        while True:  # flip the path: each box on it takes the goal it reached
+            b = via[g]
+            before = by_box[b]
+            by_goal[g] = b
+            by_box[b] = g
+            if b == r:
+                break
+            g = before
+    return True
 
 
 @njit
@@ -1586,6 +1649,63 @@ class Scratch(NamedTuple):
     pa_end: Any
     ca_tgt: Any
     one: Any
+    fg: Any
+
+
+class FrozenGoals(NamedTuple):
+    """The freeze test's cache of push distances with the boxes frozen on goals as walls
+    (:func:`frozen_goals_kernel`), by frozen set, and its matching's work arrays.
+
+    Slot ``s`` (of a power of two) holds the set hashed to ``key[s]`` (-1: none): its
+    ``count[s]`` cells ``cells[s, :count]``, its free goals ``goals[s, :free[s]]`` and their
+    distances ``dist[s, :free[s]]``. ``floor`` is the floor with the set walled in; ``rows``
+    the free boxes' cells; ``by_goal``, ``by_box``, ``via``, ``seen``, ``todo`` the matching's.
+    """
+
+    key: Any
+    count: Any
+    cells: Any
+    goals: Any
+    free: Any
+    dist: Any
+    floor: Any
+    rows: Any
+    by_goal: Any
+    by_box: Any
+    via: Any
+    seen: Any
+    todo: Any
+
+
+#: Bytes the frozen sets' distances may take a search direction (see :class:`FrozenGoals`).
+FROZEN_CACHE_BYTES = 16 << 20
+#: Frozen sets kept at most.
+FROZEN_CACHE_SLOTS = 256
+
+
+def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_SLOTS) -> FrozenGoals:
+    """An empty :class:`FrozenGoals` for ``nb`` boxes, ``ng`` goals and ``ncells`` cells: as
+    many slots as :data:`FROZEN_CACHE_BYTES` holds, a power of two, at least one and at most
+    ``most``."""
+    slots = 1
+    while 2 * slots <= most and 2 * slots * ng * ncells * 4 <= FROZEN_CACHE_BYTES:
+        slots *= 2
+    nbm, ngm = max(nb, 1), max(ng, 1)
+    return FrozenGoals(
+        key=np.full(slots, -1, dtype=np.int64),
+        count=np.zeros(slots, dtype=np.int64),
+        cells=np.zeros((slots, nbm), dtype=np.int64),
+        goals=np.zeros((slots, ngm), dtype=np.int64),
+        free=np.zeros(slots, dtype=np.int64),
+        dist=np.full((slots, ngm, max(ncells, 1)), -1, dtype=np.int32),
+        floor=np.zeros(max(ncells, 1), dtype=np.uint8),
+        rows=np.zeros(nbm, dtype=np.int64),
+        by_goal=np.zeros(ngm, dtype=np.int64),
+        by_box=np.zeros(nbm, dtype=np.int64),
+        via=np.zeros(ngm, dtype=np.int64),
+        seen=np.zeros(ngm, dtype=np.uint8),
+        todo=np.zeros(nbm, dtype=np.int64),
+    )
 
 
 class Assign(NamedTuple):
@@ -1728,7 +1848,7 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
         ctr[C_STAMP] += 1
         pl = flood_min_kernel(board.floor, sc.boxat, board.off, pool.player[r], ctr[C_STAMP], sc.mark, sc.queue)
         frozen = s.backward == 0 and frozen_after_kernel(
-            board.floor, board.dead, board.goalm, board.goals, board.off, sc.boxat, sc.cells, sc.fz, sc.queue
+            board.floor, board.dead, board.goalm, board.goals, board.off, sc.boxat, sc.cells, sc.fz, sc.queue, sc.fg
         )
         for j in range(nb):
             frozen = frozen or pair_dead_kernel(board.pairs, board.lidx, board.fidx, sc.cells, j, pool.player[r])
@@ -1856,7 +1976,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     loop here rather than functions of their own.
     """
     floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel, pairs, lidx, fidx, pm2 = board
-    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one = sc
+    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one, fg = sc
     u, v, p, way, minv, used, u2, v2, p2, cnode, cu, cv, cp = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
     otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
@@ -1990,7 +2110,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                     # phase 4: prune (a freeze deadlock forward, a dead pair), then find the child
                     alive = macro >= 0
                     if alive and s.backward == 0 and blocked_kernel(floor, boxat, dead, off, to):
-                        alive = not frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue)
+                        alive = not frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue, fg)
                     if alive and pair_dead_kernel(pairs, lidx, fidx, cells, i, newpl):
                         alive = False
                         ctr[C_PAIRS] += 1
@@ -2310,13 +2430,13 @@ def goal_step_kernel(board, sc, gs, ctr, macros, i, c, to, newpl, steps):  # typ
 
 
 @njit
-def frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue):  # type: ignore[no-untyped-def]
+def frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue, fg):  # type: ignore[no-untyped-def]
     """Phase 4: True when the position is a freeze deadlock: frozen boxes off goals, or
     frozen boxes that leave the others too few reachable goals (tested when the box just
     pushed is blocked on both axes)."""
     if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
         return True
-    return frozen_goals_kernel(cells, fz, floor, goals, off, queue)
+    return frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg)
 
 
 @njit
