@@ -1631,7 +1631,8 @@ class Scratch(NamedTuple):
     ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area; ``ca_tgt`` the
     connectivity advisor's cell per box; ``one`` the hotspot advisor's box and cell
     (``one[0]``, ``one[1]``, box -1: no advice) and the out-of-plan advisor's (``one[2]``,
-    ``one[3]``).
+    ``one[3]``); ``fg`` the freeze test's distances by frozen set (:class:`FrozenGoals`; a
+    one-slot token in the backward direction, which has no freeze test).
     """
 
     boxat: Any
