@@ -702,11 +702,11 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
         m = 0
         for k in range(goals.shape[0]):
             if fl[goals[k]] != 0:
-                fg.goals[slot, m] = goals[k]
+                fg.goals[m] = goals[k]
                 m += 1
         dist2 = fg.dist[slot]
         dist2[:m] = -1
-        pull_distances_kernel(fl, off, fg.goals[slot, :m], dist2, queue)
+        pull_distances_kernel(fl, off, fg.goals[:m], dist2, queue)
         fg.key[slot] = key
         fg.count[slot] = nfz
         fg.free[slot] = m
@@ -1658,9 +1658,10 @@ class FrozenGoals(NamedTuple):
     (:func:`frozen_goals_kernel`), by frozen set, and its matching's work arrays.
 
     Slot ``s`` (of a power of two) holds the set hashed to ``key[s]`` (-1: none): its
-    ``count[s]`` cells ``cells[s, :count]``, its free goals ``goals[s, :free[s]]`` and their
-    distances ``dist[s, :free[s]]``. ``floor`` is the floor with the set walled in; ``rows``
-    the free boxes' cells; ``by_goal``, ``by_box``, ``via``, ``seen``, ``todo`` the matching's.
+    ``count[s]`` cells ``cells[s, :count]`` and the distances of its ``free[s]`` free goals
+    ``dist[s, :free[s]]`` (in the goals' order). ``floor`` is the floor with the set walled in
+    and ``goals`` its free goals while a slot is filled; ``rows`` the free boxes' cells;
+    ``by_goal``, ``by_box``, ``via``, ``seen``, ``todo`` the matching's.
     """
 
     key: Any
@@ -1696,7 +1697,7 @@ def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_S
         key=np.full(slots, -1, dtype=np.int64),
         count=np.zeros(slots, dtype=np.int64),
         cells=np.zeros((slots, nbm), dtype=np.int64),
-        goals=np.zeros((slots, ngm), dtype=np.int64),
+        goals=np.zeros(ngm, dtype=np.int64),
         free=np.zeros(slots, dtype=np.int64),
         dist=np.full((slots, ngm, max(ncells, 1)), -1, dtype=np.int32),
         floor=np.zeros(max(ncells, 1), dtype=np.uint8),
