@@ -185,7 +185,8 @@ def test_shorten_a_hand_solution_then_the_solvers(page):
     press(page, "rRdrruLdlluRR")
     page.locator("#win").wait_for(state="visible")
     page.click("[data-role=shorten-mine]")
-    page.locator("#player-box").wait_for(state="visible")
+    page.wait_for_function("document.querySelector('#solver-status').textContent.startsWith('Your solution')")
+    assert page.locator("#player-box").is_visible()
     assert "Your solution: shortened" in page.locator("#solver-status").inner_text()
     assert "13 → 3 moves, 4 → 2 pushes" in page.locator("#solver-status").inner_text()
     assert "the shortened solution: rRR" in page.locator("#lurd").inner_text()
@@ -214,6 +215,31 @@ def test_solve_then_shorten_shows_a_bar_then_the_shorter_solution(page):
     assert "the shortened solution:" in page.locator("#lurd").inner_text() != solver
     page.click("[data-role=instant]")
     assert "The shortened solution:" in page.locator("#win").inner_text()
+
+
+# the page's fetch, with the playback frames of a solution answered a second late
+SLOW_FRAMES = """
+const fetchNow = window.fetch;
+window.fetch = async (url, init) => {
+  if (String(url).includes('/api/sokoban/state') && init && String(init.body).includes('frames'))
+    await new Promise((done) => setTimeout(done, 1000));
+  return fetchNow(url, init);
+};
+"""
+
+
+def test_the_status_says_shortened_only_once_the_shorter_solution_is_shown(page):
+    # on a slow server the status line once said "shortened" while the solution text was still
+    # empty, waiting for the playback frames (a CI failure of the test above)
+    page.add_init_script(SLOW_FRAMES)
+    open_level(page, "c=mazekit&i=2")
+    page.click("#solve")
+    page.locator("#player-box").wait_for(state="visible", timeout=90_000)
+    solver = page.locator("#lurd").inner_text()
+    page.click("#shorten")
+    page.wait_for_function("document.querySelector('#solver-status').textContent.startsWith('The solver')")
+    assert "the shortened solution:" in page.locator("#lurd").inner_text() != solver
+    assert page.locator("#player-box").is_visible()
 
 
 def test_shortening_on_a_short_window_brings_the_bar_and_stop_into_view(page):

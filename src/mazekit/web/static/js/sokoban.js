@@ -392,10 +392,14 @@ function shorten(full, whose) {
       stats($("#solver-stats"), [["before", `${fmt(r.before_moves)} moves, ${fmt(r.before_pushes)} pushes`],
         ["after", `${fmt(r.moves)} moves, ${fmt(r.pushes)} pushes`], ["time", `${r.time.toFixed(1)} s`],
         ["windows shortened", fmt(r.improvements)]]);
-      status(solverLine, `${Whose}: ${r.message}${r.stopped === "time" ? " (more time may find more)" : ""}`, shorter ? "good" : "");
-      if (shorter && key === levelKey()) {
-        closeSolution();
-        await showSolution({ from: "", from_moves: 0, lurd: r.lurd, moves: r.moves, label: "The shortened solution" });
+      // the status line comes last, so that once it says "shortened" the shorter solution is shown
+      try {
+        if (shorter && key === levelKey()) {
+          closeSolution();
+          await showSolution({ from: "", from_moves: 0, lurd: r.lurd, moves: r.moves, label: "The shortened solution" });
+        }
+      } finally {
+        status(solverLine, `${Whose}: ${r.message}${r.stopped === "time" ? " (more time may find more)" : ""}`, shorter ? "good" : "");
       }
     },
   });
