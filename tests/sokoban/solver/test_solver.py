@@ -658,3 +658,55 @@ def test_every_combination_of_options_is_sound_and_complete(level, options):
         assert expected is None, (options, expected)
     else:
         assert options.strict_packing and not options.bidirectional, res.stats
+
+
+def _regions(floor, boxat, off):
+    """The 4-connected regions of free floor, as a list of sets (a plain reference)."""
+    seen: set[int] = set()
+    out = []
+    for x0 in range(len(floor)):
+        if floor[x0] and boxat[x0] < 0 and x0 not in seen:
+            part, todo = {x0}, [x0]
+            while todo:
+                x = todo.pop()
+                for o in off:
+                    y = int(x + o)
+                    if floor[y] and boxat[y] < 0 and y not in part:
+                        part.add(y)
+                        todo.append(y)
+            seen |= part
+            out.append(part)
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(sokoban_levels(sides=(3, 7), border=True, wall_percent=20, max_boxes=8), st.data())
+def test_a_childs_region_told_from_its_parents_is_the_flooded_one(level, data):
+    """Whenever :func:`child_min_kernel` tells the player's region after a box steps from ``c``
+    to a free cell ``to`` (a pull's, in the region, or a push's, in any), it is the region before
+    less ``to`` and with ``c``, its least cell is the one returned, and the free floor has as many
+    regions as before."""
+    prob = as_problem(level)
+    floor, off = prob.floor, prob.off
+    free = [int(x) for x in np.flatnonzero(floor)]
+    nb = data.draw(st.integers(1, max(1, len(free) - 1)))
+    cells = data.draw(st.permutations(free))[: nb + 1]
+    player, boxes = cells[0], cells[1:]
+    boxat = np.full(len(floor), -1, dtype=np.int64)
+    for j, x in enumerate(boxes):
+        boxat[x] = j
+    mark = np.zeros(len(floor), dtype=np.int64)
+    queue = np.empty(len(floor), dtype=np.int64)
+    low = K.flood_min_kernel.py_func(floor, boxat, off, player, 1, mark, queue)
+    region = {x for x in free if mark[x] == 1}
+    before = len(_regions(floor, boxat, off))
+    moves = [(c, int(c + o)) for c in boxes for o in off if floor[c + o] and boxat[c + o] < 0]
+    assume(moves)
+    c, to = data.draw(st.sampled_from(moves))
+    boxat[to], boxat[c] = boxat[c], -1
+    told = K.child_min_kernel.py_func(floor, boxat, off, mark, 1, low, c, to)
+    if told >= 0:
+        after = next(r for r in _regions(floor, boxat, off) if c in r)
+        assert after == (region - {to}) | {c}
+        assert told == min(after)
+        assert len(_regions(floor, boxat, off)) == before

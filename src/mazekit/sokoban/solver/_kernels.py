@@ -70,12 +70,15 @@ NOOP = 2
 NHOT = 3
 #: Levels of more cells (walls included) get no hotspot table (it takes cells squared bytes).
 HOT_MAX_CELLS = 4096
+#: The directions of ``off`` (up, down, left, right) in clockwise order: up, right, down, left.
+RING = (0, 3, 1, 2)
 
 # statuses
 RUNNING = 0
 SOLVED = 1
 EXHAUSTED = 2
 MEMORY = 3
+
 
 
 @njit
@@ -275,6 +278,57 @@ def flood_min_kernel(floor, boxat, off, start, stamp, mark, queue):  # type: ign
                 if w < low:
                     low = w
     return low
+
+
+@njit
+def child_min_kernel(floor, boxat, off, mark, stamp, low, c, to):  # type: ignore[no-untyped-def]
+    """The least cell of the player's region after one box stepped from ``c`` to its neighbour
+    ``to`` (``boxat`` already moved), found without a flood, or -1 when a look round ``c`` and
+    ``to`` cannot tell.
+
+    The region before is the cells with ``mark == stamp``, least cell ``low`` (``c`` was not in
+    it). When ``to`` was in it, the free cells beside ``c`` are in it (``c`` joins no other region) and
+    the free cells round ``to`` (the ring of eight) hold the free cells beside ``to``, ``c``
+    among them, in one unbroken run (no region splits off, and ``c`` is joined to the rest: the
+    region had a free cell beside ``to`` besides ``c``, as ``low != to``), the region after is
+    the one before less ``to`` and with ``c``, and there are as many regions as before. ``off``
+    is up, down, left, right.
+    """
+    if low == to or mark[to] != stamp:  # (a push can take a box into another region)
+        return -1
+    for d in range(4):
+        y = c + off[d]
+        if y != to and floor[y] != 0 and boxat[y] < 0 and mark[y] != stamp:
+            return -1
+    # the ring round to, clockwise from up: up, up-right, right, ..., left, up-left
+    bits = 0
+    for j in range(8):
+        a = RING[j >> 1]
+        y = to + off[a]
+        if j & 1:
+            y += off[RING[((j >> 1) + 1) & 3]]
+        if floor[y] != 0 and boxat[y] < 0 and (mark[y] == stamp or y == c):
+            bits |= 1 << j
+    if bits == 255:
+        return low if low < c else c
+    # runs of open cells round the ring that hold a side cell (an even place): at most one
+    start = 0
+    while bits >> start & 1:
+        start += 1
+    runs = 0
+    side = False
+    for t in range(1, 9):
+        j = (start + t) & 7
+        if bits >> j & 1:
+            if j & 1 == 0:
+                side = True
+        else:
+            if side:
+                runs += 1
+            side = False
+    if runs > 1:
+        return -1
+    return low if low < c else c
 
 
 @njit
@@ -1452,15 +1506,18 @@ def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-unty
 
 @njit
 def feature_cell_kernel(  # type: ignore[no-untyped-def]
-    floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot, pmark, pstamp
+    floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot, pmark, pstamp, conn
 ):
     """The feature-space cell of the position in ``boxat``: packing, out of plan (0 or 1 and more),
     hotspots or blocked tunnels (``nhot``, see :func:`obstruction_kernel`: 0, 1, 2 and more; 0
     when both features are off) and connectivity (1, 2, 3, 4 and more regions; the player's
-    region is the one flooded in ``pmark`` with ``pstamp``), as
-    ``((packing * NOOP + out) * NHOT + hot) * NCONN + conn``."""
+    region is the free cells with ``pmark == pstamp``), as
+    ``((packing * NOOP + out) * NHOT + hot) * NCONN + conn``. A ``conn`` of 0 or more is the
+    connectivity digit, known (the regions are not counted again)."""
     stamp[0] += 1
-    r = 1 + more_regions_kernel(floor, boxat, off, mark, stamp[0], queue, pmark, pstamp)
+    r = conn + 1
+    if conn < 0:
+        r = 1 + more_regions_kernel(floor, boxat, off, mark, stamp[0], queue, pmark, pstamp)
     ooo = out_of_plan_kernel(boxat, forder, fstart)
     packing = packed_kernel(boxat, goals, garea, forder, fstart)
     return ((packing * NOOP + min(ooo, NOOP - 1)) * NHOT + min(nhot, NHOT - 1)) * NCONN + min(r, NCONN) - 1
@@ -1883,7 +1940,7 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
             nhot = obstruction_kernel(s, board.hot, board.tunnel, board.goalm, sc.cells)
             cell = feature_cell_kernel(
                 board.floor, sc.boxat, board.off, board.goals, board.garea, board.forder, board.fstart, gs.mark,
-                gs.stamp, sc.queue, nhot, sc.mark, ctr[C_STAMP],
+                gs.stamp, sc.queue, nhot, sc.mark, ctr[C_STAMP], -1,
             )  # fmt: skip
             for j in range(nb):
                 sc.boxat[sc.cells[j]] = -1
@@ -2010,6 +2067,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         else:
             hungarian_kernel(cells, dist, u, v, p, way, minv, used)
         pcell = 0
+        pconn = -1  # the parent's connectivity digit of pcell (-1: not counted)
         last = -1  # box_runs: the cell of the box the last move moved, and the way it went (a macro: its first push)
         lastd = -1
         if s.box_runs != 0 and s.fess != 0 and s.move_weight > 0 and pool.parent[k] >= 0:
@@ -2018,8 +2076,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         if s.fess != 0 and s.move_weight > 0:
             nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
             pcell = feature_cell_kernel(
-                floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot, mark, stamp
+                floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot, mark, stamp, -1
             )
+            pconn = pcell % NCONN
         restricted = False
         if s.corrals != 0 and s.backward == 0:
             res = pi_corral_kernel(
@@ -2117,8 +2176,25 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         alive = False
                         ctr[C_PAIRS] += 1
                     if alive:
+                        # the child's region: when one step moved the box and a look round c and
+                        # to tells (told), the parent's (mark == stamp) less to and with c (marked
+                        # until the move is undone), with as many regions as the parent's (conn);
+                        # else flooded (mark2 == stamp2). (Two calls below rather than one array
+                        # variable for both: an array assigned costs reference counts.)
                         ctr[C_STAMP] += 1
-                        pl = flood_min_kernel(floor, boxat, off, newpl, ctr[C_STAMP], mark2, queue)
+                        stamp2 = ctr[C_STAMP]
+                        conn = -1
+                        marked_c = 0
+                        pl = -1
+                        if macro == 0 and to == c + off[d] and (s.fess == 0 or pconn >= 0):
+                            pl = child_min_kernel(floor, boxat, off, mark, stamp, pplayer[k], c, to)
+                        told = pl >= 0
+                        if told:
+                            conn = pconn
+                            marked_c = mark[c]
+                            mark[c] = stamp
+                        else:
+                            pl = flood_min_kernel(floor, boxat, off, newpl, stamp2, mark2, queue)
                         key = parent_key ^ zbox[c] ^ zbox[to] ^ zpl[pl]
                         rank = sort_child_kernel(cells, sorted_cells, i, to)
                         found = lookup_kernel(ptable, phash, pplayer, pboxes, key, sorted_cells, pl)
@@ -2127,32 +2203,23 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         h2 = BIG
                         if found < 0 or (s.optimal != 0 and g2 < pg[found]):
                             h2 = child_bound_kernel(i + 1, cells, dist, u, v, p, u2, v2, p2, way, minv, used)
+                        corral = False
+                        if found < 0 and h2 < BIG and s.corral_nodes > 0 and s.backward == 0:
+                            nodes, most, grow = s.corral_nodes, s.corral_boxes, s.corral_grow
+                            if told:
+                                corral = corral_deadlock_kernel(
+                                    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, to, newpl, nodes,
+                                    most, grow, cs,
+                                )  # fmt: skip
+                            else:
+                                corral = corral_deadlock_kernel(
+                                    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark2, stamp2, to, newpl, nodes,
+                                    most, grow, cs,
+                                )  # fmt: skip
                         if found >= 0:
                             if h2 < BIG:  # A*: a shorter way to a stored state reopens it
                                 status = reopen_kernel(pool, fr, ctr, found, k, g2, h2, code)
-                        elif (
-                            h2 < BIG
-                            and s.corral_nodes > 0
-                            and s.backward == 0
-                            and corral_deadlock_kernel(
-                                floor,
-                                goalm,
-                                dead,
-                                off,
-                                zbox,
-                                zpl,
-                                boxat,
-                                cells,
-                                mark2,
-                                ctr[C_STAMP],
-                                to,
-                                newpl,
-                                s.corral_nodes,
-                                s.corral_boxes,
-                                s.corral_grow,
-                                cs,
-                            )  # fmt: skip
-                        ):
+                        elif corral:
                             ctr[C_CORRAL] += 1
                         elif h2 < BIG:
                             # phase 5: store, then stop (met, or a goal) or score and open
@@ -2162,9 +2229,13 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
                                 cell = feature_cell_kernel(
                                     floor, boxat, off, goals, garea, forder, fstart, gmark, gstamp, queue, nhot,
-                                    mark2, ctr[C_STAMP],
+                                    mark2, stamp2, conn,
                                 )  # fmt: skip
-                            away = s.backward != 0 and mark2[s.goal_player] != ctr[C_STAMP]
+                            gp = s.goal_player
+                            if told:
+                                away = s.backward != 0 and (mark[gp] != stamp or boxat[gp] >= 0)
+                            else:
+                                away = s.backward != 0 and mark2[gp] != stamp2
                             # an advisor's move is free, as is (box_runs) a push on of the box last moved
                             free = pcell if d < 4 and not (c == last and d == lastd) else -1
                             extra = 0
@@ -2178,6 +2249,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                             if ctr[C_NODES] > n:  # stored: keep its matching for its expansion
                                 slot = n & (cnode.shape[0] - 1)
                                 keep_duals_kernel(slot, n, i + 1, rank + 1, u2, v2, p2, cnode, cu, cv, cp)
+                    if alive and told:
+                        mark[c] = marked_c
                     boxat[to] = -1  # undo the move
                     boxat[c] = i
                     cells[i] = c
