@@ -93,7 +93,11 @@ def test_regions_match_a_plain_flood(level):
     # the feature cell's count: the player's region flooded already (as the search has it), the others
     mark, pmark, queue = np.zeros(n, np.int64), np.zeros(n, np.int64), np.empty(n, np.int64)
     K.flood_min_kernel(prob.floor, boxat, prob.off, prob.player, 7, pmark, queue)
-    assert 1 + K.more_regions_kernel(prob.floor, boxat, prob.off, mark, 1, queue, pmark, 7) == got
+    assert 1 + K.more_regions_kernel(prob.floor, boxat, prob.off, mark, 1, queue, pmark, 7, n) == got
+    # counted up to a most
+    for most in range(4):
+        mark[:] = 0
+        assert K.more_regions_kernel(prob.floor, boxat, prob.off, mark, 1, queue, pmark, 7, most) == min(most, got - 1)
 
 
 def test_packing_and_out_of_plan_features_of_a_goal_area():

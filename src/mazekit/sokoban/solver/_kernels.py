@@ -80,7 +80,6 @@ EXHAUSTED = 2
 MEMORY = 3
 
 
-
 @njit
 def pull_distances_kernel(floor, off, goals, dist, queue):  # type: ignore[no-untyped-def]
     """Fill ``dist[k]`` with push counts from every cell to goal ``goals[k]``.
@@ -1306,15 +1305,17 @@ def regions_kernel(floor, boxat, off, mark, stamp, queue):  # type: ignore[no-un
     ``stamp`` is a one-slot stamp counter for ``mark``.
     """
     stamp[0] += 1
-    return more_regions_kernel(floor, boxat, off, mark, stamp[0], queue, mark, stamp[0])
+    return more_regions_kernel(floor, boxat, off, mark, stamp[0], queue, mark, stamp[0], floor.shape[0])
 
 
 @njit
-def more_regions_kernel(floor, boxat, off, mark, s, queue, pmark, pstamp):  # type: ignore[no-untyped-def]
+def more_regions_kernel(floor, boxat, off, mark, s, queue, pmark, pstamp, most):  # type: ignore[no-untyped-def]
     """The regions of free floor not flooded yet (neither ``mark == s`` nor ``pmark == pstamp``):
-    each is flooded (``mark = s``) and counted."""
+    each is flooded (``mark = s``) and counted, up to ``most`` (the count stops there)."""
     n = 0
     for x0 in range(floor.shape[0]):
+        if n >= most:
+            break
         if floor[x0] != 0 and boxat[x0] < 0 and mark[x0] != s and pmark[x0] != pstamp:
             n += 1
             flood_min_kernel(floor, boxat, off, x0, s, mark, queue)
@@ -1516,8 +1517,8 @@ def feature_cell_kernel(  # type: ignore[no-untyped-def]
     connectivity digit, known (the regions are not counted again)."""
     stamp[0] += 1
     r = conn + 1
-    if conn < 0:
-        r = 1 + more_regions_kernel(floor, boxat, off, mark, stamp[0], queue, pmark, pstamp)
+    if conn < 0:  # (regions past NCONN are not counted: the cell is the same)
+        r = 1 + more_regions_kernel(floor, boxat, off, mark, stamp[0], queue, pmark, pstamp, NCONN - 1)
     ooo = out_of_plan_kernel(boxat, forder, fstart)
     packing = packed_kernel(boxat, goals, garea, forder, fstart)
     return ((packing * NOOP + min(ooo, NOOP - 1)) * NHOT + min(nhot, NHOT - 1)) * NCONN + min(r, NCONN) - 1
