@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mazekit.sokoban import parse_level, replay
@@ -17,7 +17,7 @@ from mazekit.sokoban.solver.problem import Problem
 from mazekit.sokoban.solver.search import _corral_scratch
 from tests.sokoban.conftest import brute_force_pushes, portfolio_with, rows_level
 from tests.sokoban.solver.test_solver import SMALL, jit_mode, pushed_positions
-from tests.strategies import tiny_sokoban_levels
+from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 
 class CorralChecker:
@@ -45,7 +45,7 @@ class CorralChecker:
         self.boxat[cells] = np.arange(len(cells), dtype=np.int32)
         self.stamp += 1
         try:
-            self.flood(p.floor, self.boxat, p.off, player, self.stamp, self.mark, self.queue)
+            low = self.flood(p.floor, self.boxat, p.off, player, self.stamp, self.mark, self.queue)
             return any(
                 self.kernel(
                     p.floor,
@@ -60,6 +60,7 @@ class CorralChecker:
                     self.stamp,
                     int(c),
                     player,
+                    low,
                     self.limit,
                     self.maxb,
                     self.grow,
@@ -148,6 +149,23 @@ def test_a_position_called_dead_has_no_solution(level, limit, grow):
     checker = CorralChecker(prob, limit=limit, grow=grow)
     if checker.dead(np.sort(prob.boxes), int(prob.player)):
         assert brute_force_pushes(level) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(sokoban_levels(sides=(4, 7), border=True, wall_percent=15, max_boxes=6), st.data())
+def test_the_corral_cache_gives_the_verdicts_of_a_fresh_check(level, data):
+    """Many positions of one level through one checker (its cache keyed by the player's least
+    cell first, then by the region with the corral's boxes alone) and each through a fresh one:
+    the same verdicts."""
+    prob = as_problem(level)
+    free = [int(x) for x in np.flatnonzero(prob.floor)]
+    nb = len(prob.boxes)
+    assume(len(free) > nb + 1)
+    shared = CorralChecker(prob, limit=64, grow=1)
+    for _ in range(8):
+        boxes = np.sort(data.draw(st.permutations(free))[:nb])
+        for player in sorted(set(free) - set(boxes.tolist())):  # each region, from each of its cells
+            assert shared.dead(boxes, player) == CorralChecker(prob, limit=64, grow=1).dead(boxes, player)
 
 
 def test_no_corral_deadlock_along_the_reference_solutions(xsokoban):

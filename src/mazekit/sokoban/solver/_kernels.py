@@ -70,6 +70,9 @@ NOOP = 2
 NHOT = 3
 #: Levels of more cells (walls included) get no hotspot table (it takes cells squared bytes).
 HOT_MAX_CELLS = 4096
+#: Mixed into the corral cache's keys by the player's least cell (see
+#: :func:`corral_deadlock_kernel`), to keep them apart from the keys by the region with B alone.
+QUICK_KEY = 0x5BD1E9955BD1E995
 #: The directions of ``off`` (up, down, left, right) in clockwise order: up, right, down, left.
 RING = (0, 3, 1, 2)
 
@@ -927,6 +930,7 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     stamp,
     pushed,
     player,
+    player_low,
     limit,
     maxb,
     grow,
@@ -951,7 +955,7 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     region and the corral.
 
     ``cs`` is the scratch tuple built by the wrapper (see ``_corral_scratch``);
-    ``player`` is any cell of the player's region.
+    ``player`` is any cell of the player's region, ``player_low`` its least cell.
     """
     (clab, cgen, bst, blist, sboxat, smark, qb, qp, vb, vp, vtab, vgen, scells, fz2, ckey, cval, cstat, cq) = cs
     qcap = qp.shape[0]
@@ -1033,18 +1037,33 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
                 s -= 1
             blist[s] = x
         cstat[0] += 1
+        bkey = zpl[low_c] << 1
+        for t in range(nbb):
+            bkey ^= zbox[blist[t]]
+        # first by the least cell of the player's region in the whole position: with B it tells
+        # the region with B alone (the one holding it), so that a position seen before with the
+        # same B, corral and least cell needs no flood (the verdict is stored under both keys)
+        fkey = bkey ^ (zpl[player_low] << 2) ^ QUICK_KEY
+        fslot = fkey & cmask
+        if ckey[fslot] == fkey:
+            cstat[1] += 1
+            if cval[fslot] != 0:
+                cstat[2] += 1
+                return True
+            continue
         # the player's region with B alone, for the cache key
         for t in range(nbb):
             sboxat[blist[t]] = t
         cgen[0] += 1
         low_p = flood_min_kernel(floor, sboxat, off, player, cgen[0], smark, cq)
-        key = zpl[low_p] ^ (zpl[low_c] << 1)
         for t in range(nbb):
-            key ^= zbox[blist[t]]
             sboxat[blist[t]] = -1
+        key = bkey ^ zpl[low_p]
         slot = key & cmask
         if ckey[slot] == key:
             cstat[1] += 1
+            ckey[fslot] = fkey
+            cval[fslot] = cval[slot]
             if cval[slot] != 0:
                 cstat[2] += 1
                 return True
@@ -1166,6 +1185,8 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
                         break
             for t in range(nbb):
                 sboxat[scells[t]] = -1
+        ckey[fslot] = fkey
+        cval[fslot] = 1 if dead_end else 0
         ckey[slot] = key
         cval[slot] = 1 if dead_end else 0
         if dead_end:
@@ -2209,13 +2230,13 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                             nodes, most, grow = s.corral_nodes, s.corral_boxes, s.corral_grow
                             if told:
                                 corral = corral_deadlock_kernel(
-                                    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, to, newpl, nodes,
-                                    most, grow, cs,
+                                    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, to, newpl, pl,
+                                    nodes, most, grow, cs,
                                 )  # fmt: skip
                             else:
                                 corral = corral_deadlock_kernel(
-                                    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark2, stamp2, to, newpl, nodes,
-                                    most, grow, cs,
+                                    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark2, stamp2, to, newpl, pl,
+                                    nodes, most, grow, cs,
                                 )  # fmt: skip
                         if found >= 0:
                             if h2 < BIG:  # A*: a shorter way to a stored state reopens it
