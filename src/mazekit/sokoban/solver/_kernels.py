@@ -289,12 +289,12 @@ def child_min_kernel(floor, boxat, off, mark, stamp, low, c, to):  # type: ignor
     ``to`` cannot tell.
 
     The region before is the cells with ``mark == stamp``, least cell ``low`` (``c`` was not in
-    it). When ``to`` was in it, the free cells beside ``c`` are in it (``c`` joins no other region) and
-    the free cells round ``to`` (the ring of eight) hold the free cells beside ``to``, ``c``
-    among them, in one unbroken run (no region splits off, and ``c`` is joined to the rest: the
-    region had a free cell beside ``to`` besides ``c``, as ``low != to``), the region after is
-    the one before less ``to`` and with ``c``, and there are as many regions as before. ``off``
-    is up, down, left, right.
+    it). When ``to`` was in it, the free cells beside ``c`` are in it (``c`` joins no other
+    region) and the free cells round ``to`` (the ring of eight) hold the free cells beside
+    ``to``, ``c`` among them, in one unbroken run (no region splits off, and ``c`` is joined to
+    the rest: the region had a free cell beside ``to`` besides ``c``, as ``low != to``), the
+    region after is the one before less ``to`` and with ``c``, and there are as many regions as
+    before. ``off`` is up, down, left, right.
     """
     if low == to or mark[to] != stamp:  # (a push can take a box into another region)
         return -1
