@@ -7,6 +7,7 @@ from collections import deque
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mazekit.sokoban import Level, State, legal_pushes, parse_level, push
@@ -15,6 +16,28 @@ from mazekit.sokoban.solver import PORTFOLIO, SearchOptions
 from tests.conftest import SHARED
 
 LEVELS = SHARED / "levels"
+
+
+def free_regions(floor: np.ndarray, boxes: set[int], off: np.ndarray) -> list[set[int]]:
+    """The 4-connected regions of free floor (floor without the cells in ``boxes``), as sets of
+    cells: a plain reference for the solver's floods."""
+    seen: set[int] = set()
+    out = []
+    for x0 in np.flatnonzero(floor):
+        x0 = int(x0)
+        if x0 in boxes or x0 in seen:
+            continue
+        part, todo = {x0}, [x0]
+        while todo:
+            x = todo.pop()
+            for d in off:
+                y = x + int(d)
+                if floor[y] and y not in boxes and y not in part:
+                    part.add(y)
+                    todo.append(y)
+        seen |= part
+        out.append(part)
+    return out
 
 
 def portfolio_with(**changes: object) -> tuple[SearchOptions, ...]:

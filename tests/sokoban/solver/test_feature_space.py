@@ -14,7 +14,7 @@ from mazekit.sokoban import parse_level, parse_levels, replay
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import as_problem, search_level
 from mazekit.sokoban.solver.search import goal_areas
-from tests.sokoban.conftest import portfolio_with, rows_level
+from tests.sokoban.conftest import free_regions, portfolio_with, rows_level
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import sokoban_rooms, tiny_sokoban_levels
 
@@ -59,26 +59,6 @@ def test_cell_open_lists_pop_in_key_order(ops, mode):
             assert got == sorted(key for key, _ in ref[cell])
 
 
-def _regions_reference(floor: np.ndarray, boxes: set[int], off: np.ndarray) -> int:
-    seen: set[int] = set()
-    n = 0
-    for x0 in np.flatnonzero(floor):
-        x0 = int(x0)
-        if x0 in boxes or x0 in seen:
-            continue
-        n += 1
-        todo = [x0]
-        seen.add(x0)
-        while todo:
-            x = todo.pop()
-            for d in off:
-                y = x + int(d)
-                if floor[y] and y not in boxes and y not in seen:
-                    seen.add(y)
-                    todo.append(y)
-    return n
-
-
 @settings(max_examples=40, deadline=None)
 @given(tiny_sokoban_levels)
 def test_regions_match_a_plain_flood(level):
@@ -89,7 +69,7 @@ def test_regions_match_a_plain_flood(level):
     got = K.regions_kernel(
         prob.floor, boxat, prob.off, np.zeros(n, np.int64), np.zeros(1, np.int64), np.empty(n, np.int64)
     )
-    assert got == _regions_reference(prob.floor, {int(b) for b in prob.boxes}, prob.off)
+    assert got == len(free_regions(prob.floor, {int(b) for b in prob.boxes}, prob.off))
     # the feature cell's count: the player's region flooded already (as the search has it), the others
     mark, pmark, queue = np.zeros(n, np.int64), np.zeros(n, np.int64), np.empty(n, np.int64)
     K.flood_min_kernel(prob.floor, boxat, prob.off, prob.player, 7, pmark, queue)

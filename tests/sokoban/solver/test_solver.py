@@ -16,7 +16,7 @@ from mazekit.sokoban.solver import Problem, SearchOptions, as_problem, search_le
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver.search import pair_table
 from tests.conftest import jit_mode
-from tests.sokoban.conftest import brute_force_pushes, portfolio_with, rows_level
+from tests.sokoban.conftest import brute_force_pushes, free_regions, portfolio_with, rows_level
 from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
@@ -660,25 +660,6 @@ def test_every_combination_of_options_is_sound_and_complete(level, options):
         assert options.strict_packing and not options.bidirectional, res.stats
 
 
-def _regions(floor, boxat, off):
-    """The 4-connected regions of free floor, as a list of sets (a plain reference)."""
-    seen: set[int] = set()
-    out = []
-    for x0 in range(len(floor)):
-        if floor[x0] and boxat[x0] < 0 and x0 not in seen:
-            part, todo = {x0}, [x0]
-            while todo:
-                x = todo.pop()
-                for o in off:
-                    y = int(x + o)
-                    if floor[y] and boxat[y] < 0 and y not in part:
-                        part.add(y)
-                        todo.append(y)
-            seen |= part
-            out.append(part)
-    return out
-
-
 @settings(max_examples=150, deadline=None)
 @given(sokoban_levels(sides=(3, 7), border=True, wall_percent=20, max_boxes=8), st.data())
 def test_a_childs_region_told_from_its_parents_is_the_flooded_one(level, data):
@@ -699,14 +680,15 @@ def test_a_childs_region_told_from_its_parents_is_the_flooded_one(level, data):
     queue = np.empty(len(floor), dtype=np.int64)
     low = K.flood_min_kernel.py_func(floor, boxat, off, player, 1, mark, queue)
     region = {x for x in free if mark[x] == 1}
-    before = len(_regions(floor, boxat, off))
+    before = len(free_regions(floor, set(boxes), off))
     moves = [(c, int(c + o)) for c in boxes for o in off if floor[c + o] and boxat[c + o] < 0]
     assume(moves)
     c, to = data.draw(st.sampled_from(moves))
     boxat[to], boxat[c] = boxat[c], -1
     told = K.child_min_kernel.py_func(floor, boxat, off, mark, 1, low, c, to)
     if told >= 0:
-        after = next(r for r in _regions(floor, boxat, off) if c in r)
+        regions = free_regions(floor, (set(boxes) - {c}) | {to}, off)
+        after = next(r for r in regions if c in r)
         assert after == (region - {to}) | {c}
         assert told == min(after)
-        assert len(_regions(floor, boxat, off)) == before
+        assert len(regions) == before

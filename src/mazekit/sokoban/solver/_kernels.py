@@ -311,11 +311,10 @@ def child_min_kernel(floor, boxat, off, mark, stamp, low, c, to):  # type: ignor
             y += off[RING[((j >> 1) + 1) & 3]]
         if floor[y] != 0 and boxat[y] < 0 and (mark[y] == stamp or y == c):
             bits |= 1 << j
-    if bits == 255:
-        return low if low < c else c
     # runs of open cells round the ring that hold a side cell (an even place): at most one
+    # (counted from a closed place; an all-open ring has no run that closes, so none)
     start = 0
-    while bits >> start & 1:
+    while start < 8 and bits >> start & 1:
         start += 1
     runs = 0
     side = False
@@ -951,8 +950,10 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     deadlock claimed) as soon as the player can step into the corral, when
     all of ``B`` stand on goals, at the limit, or when ``B`` has more than
     ``maxb`` boxes. Children are pruned by dead squares and freeze deadlocks
-    among ``B``. Results are cached by the positions of ``B``, the player's
-    region and the corral.
+    among ``B``. Results are cached by the positions of ``B``, the corral and
+    the player's region with ``B`` alone, and looked up first by the least
+    cell of the player's region in the whole position (which tells that
+    region without a flood).
 
     ``cs`` is the scratch tuple built by the wrapper (see ``_corral_scratch``);
     ``player`` is any cell of the player's region, ``player_low`` its least cell.
