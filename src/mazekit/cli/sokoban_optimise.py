@@ -93,4 +93,4 @@ def run_optimise(args: argparse.Namespace) -> int:
 
 def _compiling(seconds: float) -> str:
     """The part of the time spent compiling, when it shows."""
-    return f", {seconds:.0f} s of it compiling (once per installation)" if seconds >= 0.5 else ""
+    return f", {seconds:.1f} s of it compiling (once per installation)" if seconds >= 0.5 else ""

@@ -790,7 +790,7 @@ def optimise_level(
     gained = (res.before_moves - res.moves, res.before_pushes - res.pushes)
     took = f"{res.time:.1f} s"
     if res.compile_time >= 0.5:
-        took += f" ({res.compile_time:.0f} s of it compiling the solver, once per installation)"
+        took += f" ({res.compile_time:.1f} s of it compiling the solver, once per installation)"
     counts = f"{res.before_moves} \u2192 {res.moves} moves, {res.before_pushes} \u2192 {res.pushes} pushes"
     if res.stopped == "interrupted":
         found = "nothing shorter found" if gained == (0, 0) else f"the best so far: {counts}"
