@@ -286,12 +286,32 @@ def test_the_freeze_tests_matching_agrees_with_brute_force(n, extra, data):
 
     m = n + extra
     reach = np.array(data.draw(st.lists(st.booleans(), min_size=m * n, max_size=m * n))).reshape(m, n)
-    rows = np.arange(n, dtype=np.int64)
-    dist = np.where(reach, 1, -1).astype(np.int32)
+    rows = np.arange(n, dtype=np.int64)  # box b on cell b
+    bits = np.zeros((n, 1), dtype=np.uint64)
+    for g, b in zip(*np.nonzero(reach), strict=True):
+        bits[b, 0] |= np.uint64(1) << np.uint64(g)
     brute = any(all(reach[g[b], b] for b in range(n)) for g in itertools.permutations(range(m), n))
     work = [np.zeros(m, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(m, dtype=np.int64)]
     seen, todo = np.zeros(m, dtype=np.uint8), np.zeros(n, dtype=np.int64)
-    assert K.can_match_kernel(rows, dist, m, *work, seen, todo) == brute
+    assert K.can_match_kernel(rows, bits, m, *work, seen, todo) == brute
+
+
+def test_the_freeze_tests_matching_reads_goals_past_the_first_64():
+    """Goal bits live 64 to a word: goals 65, 100 and 127 are found in the second word."""
+    m = 130
+    work = [np.zeros(m, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(m, dtype=np.int64)]
+    seen, todo = np.zeros(m, dtype=np.uint8), np.zeros(2, dtype=np.int64)
+
+    def bits(*goals: int) -> np.ndarray:
+        row = np.zeros(3, dtype=np.uint64)
+        for g in goals:
+            row[g // 64] |= np.uint64(1) << np.uint64(g % 64)
+        return row
+
+    rows = np.array([0, 1], dtype=np.int64)
+    assert K.can_match_kernel(rows, np.array([bits(127), bits(65)]), m, *work, seen, todo)
+    assert not K.can_match_kernel(rows, np.array([bits(100), bits(100)]), m, *work, seen, todo)
+    assert K.can_match_kernel(rows, np.array([bits(100), bits(100, 3)]), m, *work, seen, todo)
 
 
 def _frozen_goals_reference(prob: Problem, cells: np.ndarray, fz: np.ndarray) -> bool:

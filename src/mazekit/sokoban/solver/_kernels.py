@@ -725,8 +725,8 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
     those walls (a goal walled in behind a frozen box, as in a dead-end goal
     corridor filled in the wrong order, is lost). Only whether every free box
     can be matched matters, not the matching's cost: :func:`can_match_kernel`.
-    The distances of a frozen set are kept in ``fg``'s cache (:class:`FrozenGoals`),
-    since a search meets the same few sets over and over.
+    Which goals each cell can reach with a frozen set's walls is kept in ``fg``'s cache
+    (:class:`FrozenGoals`, a bit a goal), since a search meets the same sets over and over.
     """
     nb = cells.shape[0]
     nfz = 0
@@ -759,9 +759,16 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
             if fl[goals[k]] != 0:
                 fg.goals[m] = goals[k]
                 m += 1
-        dist2 = fg.dist[slot]
-        dist2[:m] = -1
-        pull_distances_kernel(fl, off, fg.goals[:m], dist2, queue)
+        dist = fg.dist
+        dist[:m] = -1
+        pull_distances_kernel(fl, off, fg.goals[:m], dist, queue)
+        reach = fg.reach[slot]
+        reach[:] = 0
+        for g in range(m):
+            bit = np.uint64(1) << np.uint64(g & 63)
+            for x in range(fl.shape[0]):
+                if dist[g, x] >= 0:
+                    reach[x, g >> 6] |= bit
         fg.key[slot] = key
         fg.count[slot] = nfz
         fg.free[slot] = m
@@ -770,21 +777,22 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
         if fz[j] == 0:
             fg.rows[n] = cells[j]
             n += 1
-    rows, dist2, m = fg.rows[:n], fg.dist[slot], fg.free[slot]
-    return not can_match_kernel(rows, dist2, m, fg.by_goal, fg.by_box, fg.via, fg.seen, fg.todo)
+    rows, m = fg.rows[:n], fg.free[slot]
+    return not can_match_kernel(rows, fg.reach[slot], m, fg.by_goal, fg.by_box, fg.via, fg.seen, fg.todo)
 
 
 @njit
-def can_match_kernel(rows, dist, m, by_goal, by_box, via, seen, todo):  # type: ignore[no-untyped-def]
-    """Whether every box on ``rows`` can have a goal of its own among the first ``m`` rows of
-    ``dist`` (a goal reachable from the box's cell: ``dist[g, cell] >= 0``): a maximum
-    bipartite matching, greedy first, then one breadth-first augmenting path per box left."""
+def can_match_kernel(rows, reach, m, by_goal, by_box, via, seen, todo):  # type: ignore[no-untyped-def]
+    """Whether every box on ``rows`` can have a goal of its own among the first ``m`` goals
+    (goal ``g`` reachable from the box's cell: bit ``g % 64`` of ``reach[cell, g // 64]``): a
+    maximum bipartite matching, greedy first, then one breadth-first augmenting path per box
+    left."""
     n = rows.shape[0]
     by_goal[:m] = -1
     for b in range(n):
         by_box[b] = -1
         for g in range(m):
-            if by_goal[g] < 0 and dist[g, rows[b]] >= 0:
+            if by_goal[g] < 0 and reach[rows[b], g >> 6] >> np.uint64(g & 63) & np.uint64(1) != 0:
                 by_goal[g] = b
                 by_box[b] = g
                 break
@@ -800,7 +808,7 @@ def can_match_kernel(rows, dist, m, by_goal, by_box, via, seen, todo):  # type: 
             b = todo[head]
             head += 1
             for g in range(m):
-                if seen[g] == 0 and dist[g, rows[b]] >= 0:
+                if seen[g] == 0 and reach[rows[b], g >> 6] >> np.uint64(g & 63) & np.uint64(1) != 0:
                     seen[g] = 1
                     via[g] = b
                     if by_goal[g] < 0:
@@ -1734,14 +1742,15 @@ class Scratch(NamedTuple):
 
 
 class FrozenGoals(NamedTuple):
-    """The freeze test's cache of push distances with the boxes frozen on goals as walls
-    (:func:`frozen_goals_kernel`), by frozen set, and its matching's work arrays.
+    """The freeze test's cache of the goals each cell can reach with the boxes frozen on goals
+    as walls (:func:`frozen_goals_kernel`), by frozen set, and its matching's work arrays.
 
     Slot ``s`` (of a power of two) holds the set hashed to ``key[s]`` (-1: none): its
-    ``count[s]`` cells ``cells[s, :count]`` and the distances of its ``free[s]`` free goals
-    ``dist[s, :free[s]]`` (in the goals' order). ``floor`` is the floor with the set walled in
-    and ``goals`` its free goals while a slot is filled; ``rows`` the free boxes' cells;
-    ``by_goal``, ``by_box``, ``via``, ``seen``, ``todo`` the matching's.
+    ``count[s]`` cells ``cells[s, :count]`` and, for its ``free[s]`` free goals (in the goals'
+    order), ``reach[s, cell]``: a bit a goal, set when a box on ``cell`` can be pushed there.
+    ``floor`` is the floor with the set walled in, ``goals`` its free goals and ``dist`` their
+    push distances while a slot is filled; ``rows`` the free boxes' cells; ``by_goal``,
+    ``by_box``, ``via``, ``seen``, ``todo`` the matching's.
     """
 
     key: Any
@@ -1749,6 +1758,7 @@ class FrozenGoals(NamedTuple):
     cells: Any
     goals: Any
     free: Any
+    reach: Any
     dist: Any
     floor: Any
     rows: Any
@@ -1759,27 +1769,29 @@ class FrozenGoals(NamedTuple):
     todo: Any
 
 
-#: Bytes the frozen sets' distances may take a search direction (see :class:`FrozenGoals`).
+#: Bytes the frozen sets' reachable goals may take a search direction (see :class:`FrozenGoals`).
 FROZEN_CACHE_BYTES = 16 << 20
 #: Frozen sets kept at most.
-FROZEN_CACHE_SLOTS = 256
+FROZEN_CACHE_SLOTS = 4096
 
 
 def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_SLOTS) -> FrozenGoals:
     """An empty :class:`FrozenGoals` for ``nb`` boxes, ``ng`` goals and ``ncells`` cells: as
     many slots as :data:`FROZEN_CACHE_BYTES` holds, a power of two, at least one and at most
     ``most``."""
-    slots = 1
-    while 2 * slots <= most and 2 * slots * ng * ncells * 4 <= FROZEN_CACHE_BYTES:
-        slots *= 2
     nbm, ngm = max(nb, 1), max(ng, 1)
+    words = (ngm + 63) // 64
+    slots = 1
+    while 2 * slots <= most and 2 * slots * max(ncells, 1) * words * 8 <= FROZEN_CACHE_BYTES:
+        slots *= 2
     return FrozenGoals(
         key=np.full(slots, -1, dtype=np.int64),
         count=np.zeros(slots, dtype=np.int64),
         cells=np.zeros((slots, nbm), dtype=np.int64),
         goals=np.zeros(ngm, dtype=np.int64),
         free=np.zeros(slots, dtype=np.int64),
-        dist=np.full((slots, ngm, max(ncells, 1)), -1, dtype=np.int32),
+        reach=np.zeros((slots, max(ncells, 1), words), dtype=np.uint64),
+        dist=np.full((ngm, max(ncells, 1)), -1, dtype=np.int32),
         floor=np.zeros(max(ncells, 1), dtype=np.uint8),
         rows=np.zeros(nbm, dtype=np.int64),
         by_goal=np.zeros(ngm, dtype=np.int64),

@@ -595,7 +595,7 @@ class _Direction:
             ca_tgt=np.full(nbm, -1, dtype=np.int64),
             one=np.full(6, -1, dtype=np.int64),
             # the freeze test runs forward only: the backward direction's cache is a token one
-            fg=K.frozen_goals_cache(1, 1, 1) if backward else K.frozen_goals_cache(nb, ng, ncells),
+            fg=K.frozen_goals_cache(1, 1, 1, most=1) if backward else K.frozen_goals_cache(nb, ng, ncells),
         )
         self.assign = K.Assign(
             u=np.zeros(nbm + 1, dtype=np.int64),
