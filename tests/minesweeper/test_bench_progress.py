@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import time
 from typing import Any
 
 import pytest
@@ -38,11 +37,9 @@ def test_a_thousand_workers_for_five_games_start_no_pool_and_say_so(
             return self.ctx.Pool(n, *a, **k)
 
     monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: Ctx(method or "spawn"))
-    t0 = time.perf_counter()
     assert main(["mines", "bench", "--jobs", "1000", "--games", "5"]) == 0
-    assert time.perf_counter() - t0 < 30  # before: a spawned pool of 1000 processes (minutes)
     out, err = capsys.readouterr()
-    assert sizes == []
+    assert sizes == []  # no pool at all (before: a spawned pool of 1000 processes, minutes)
     assert f"1 worker(s), not 1000: {os.cpu_count()} core(s), 5 game(s) a board" in err
     assert out.count("\n") == 8 and out.startswith("| board |")  # the table alone on stdout
 
@@ -98,9 +95,7 @@ def test_a_first_compile_is_announced(monkeypatch: pytest.MonkeyPatch, capsys: p
 def test_a_thousand_dask_workers_are_capped_at_the_cores(capsys: pytest.CaptureFixture[str]) -> None:
     """--workers N asks for a local Dask cluster: never more workers than cores or tasks."""
     pytest.importorskip("distributed")
-    t0 = time.perf_counter()
     assert main(["mines", "bench", "--workers", "1000", "--games", "5", "--board", "beginner"]) == 0
-    assert time.perf_counter() - t0 < 60
     out, err = capsys.readouterr()
     cores = os.cpu_count() or 1
     assert f"{min(cores, 2)} Dask worker(s), not 1000: {cores} core(s), 2 task(s)" in err
