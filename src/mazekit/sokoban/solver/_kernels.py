@@ -1769,7 +1769,7 @@ class FrozenGoals(NamedTuple):
     todo: Any
 
 
-#: Bytes the frozen sets' reachable goals may take a search direction (see :class:`FrozenGoals`).
+#: Bytes a search direction's frozen sets may take, their cells and reachable goals (see :class:`FrozenGoals`).
 FROZEN_CACHE_BYTES = 16 << 20
 #: Frozen sets kept at most.
 FROZEN_CACHE_SLOTS = 4096
@@ -1782,7 +1782,7 @@ def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_S
     nbm, ngm = max(nb, 1), max(ng, 1)
     words = (ngm + 63) // 64
     slots = 1
-    while 2 * slots <= most and 2 * slots * max(ncells, 1) * words * 8 <= FROZEN_CACHE_BYTES:
+    while 2 * slots <= most and 2 * slots * (max(ncells, 1) * words + nbm) * 8 <= FROZEN_CACHE_BYTES:
         slots *= 2
     return FrozenGoals(
         key=np.full(slots, -1, dtype=np.int64),
