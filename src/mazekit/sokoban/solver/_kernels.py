@@ -782,6 +782,12 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
 
 
 @njit
+def reaches_kernel(reach, cell, g):  # type: ignore[no-untyped-def]
+    """Whether goal ``g`` is reachable from ``cell``: its bit in ``reach[cell]`` (64 goals a word)."""
+    return reach[cell, g >> 6] >> np.uint64(g & 63) & np.uint64(1) != 0
+
+
+@njit
 def can_match_kernel(rows, reach, m, by_goal, by_box, via, seen, todo):  # type: ignore[no-untyped-def]
     """Whether every box on ``rows`` can have a goal of its own among the first ``m`` goals
     (goal ``g`` reachable from the box's cell: bit ``g % 64`` of ``reach[cell, g // 64]``): a
@@ -792,7 +798,7 @@ def can_match_kernel(rows, reach, m, by_goal, by_box, via, seen, todo):  # type:
     for b in range(n):
         by_box[b] = -1
         for g in range(m):
-            if by_goal[g] < 0 and reach[rows[b], g >> 6] >> np.uint64(g & 63) & np.uint64(1) != 0:
+            if by_goal[g] < 0 and reaches_kernel(reach, rows[b], g):
                 by_goal[g] = b
                 by_box[b] = g
                 break
@@ -808,7 +814,7 @@ def can_match_kernel(rows, reach, m, by_goal, by_box, via, seen, todo):  # type:
             b = todo[head]
             head += 1
             for g in range(m):
-                if seen[g] == 0 and reach[rows[b], g >> 6] >> np.uint64(g & 63) & np.uint64(1) != 0:
+                if seen[g] == 0 and reaches_kernel(reach, rows[b], g):
                     seen[g] = 1
                     via[g] = b
                     if by_goal[g] < 0:
