@@ -591,6 +591,41 @@ def test_the_bounds_history_only_falls():
     for direction in range(len(search.dirs)):
         bounds = [b for _, d, b in search.history if d == direction]
         assert bounds == sorted(bounds, reverse=True) and len(set(bounds)) == len(bounds)
+        # the first is its roots' bound (the backward's was read as 0 before its first slice)
+        assert bounds[0] > 0
+
+
+def test_a_race_gives_the_time_to_the_direction_nearer_its_end():
+    from mazekit.sokoban.solver.search import RACE_MOST, _Search
+
+    prob = as_problem(parse_level("#######\n#@$ . #\n# $ . #\n#######"))
+    fixed = _Search(prob, SearchOptions(backward_share=0.75), False, 1 << 26)
+    race = _Search(prob, SearchOptions(backward_share=0.75, race=2), False, 1 << 26)
+    assert fixed.backward_share() == race.backward_share() == 0.75  # no bounds known yet
+    for search in (fixed, race):
+        search.best = [9.0, 9.0]
+    assert fixed.backward_share() == race.backward_share() == 0.75  # level: the base shares
+    race.best = [1.0, 9.0]  # the forward nearer: (1/4 / 2^2) against (3/4 / 10^2)
+    assert race.backward_share() == pytest.approx(0.0075 / (0.0625 + 0.0075))
+    race.best = [0.0, 400.0]
+    assert race.backward_share() == pytest.approx(1 - RACE_MOST)
+    race.best = [400.0, 0.0]
+    assert race.backward_share() == pytest.approx(RACE_MOST)
+    race.best = [5.0, 5.0]
+    assert race.backward_share() == pytest.approx(0.75)
+    assert fixed.backward_share() == 0.75
+    with pytest.raises(TypeError, match="race must be an int >= 0"):
+        SearchOptions(race=-1)
+
+
+def test_a_race_finds_replayable_solutions():
+    from mazekit.sokoban import generate_level
+
+    for seed in range(3):
+        level = generate_level(rows=12, cols=12, boxes=5, seed=seed).level
+        for share in (0.25, 0.75):
+            res = search_level(level, time_limit=30, portfolio=(SearchOptions(backward_share=share, race=2),))
+            assert res.solution is not None and replay(level, res.solution.lurd).solved
 
 
 @pytest.mark.parametrize("where", ["as_problem", "_Search"])

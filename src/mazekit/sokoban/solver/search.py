@@ -112,6 +112,10 @@ PYTHON_SLICE_CELLS = 1000
 #: Positions one corral-deadlock search may visit at most (and its queue's length).
 CORRAL_MAX_NODES = 1024
 
+#: With ``SearchOptions.race``: the most of the time one direction may take (the other keeps the
+#: rest, so that each still stores states for the other to meet).
+RACE_MOST = 0.95
+
 
 @dataclass(frozen=True, slots=True)
 class SearchOptions:
@@ -218,6 +222,12 @@ class SearchOptions:
         to FESS's moves, which take a box to its new cell at once) that improved no
         feature, not pushes: pushing a box along a line to park it costs one step, however
         far (runs that turn corners too were measured weaker: ``benchmarks/RESULTS.md``).
+    race : int
+        With both directions: the time goes to the direction nearer its end. Each direction's
+        share of ``backward_share`` is divided by (its lowest stored bound + 1) to the power
+        ``race`` and the two renormalised (each keeps at least ``1 - RACE_MOST``); 0: fixed
+        shares. A solution is nearly always one direction's work (the other's part a few
+        pushes), and which one differs from level to level.
     """
 
     weight: int = 10
@@ -244,6 +254,7 @@ class SearchOptions:
     reach_pairs: bool = False
     pair_penalty: bool = False
     box_runs: bool = False
+    race: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -1079,17 +1090,31 @@ class _Search:
     def note_progress(self, elapsed: float) -> None:
         """Record a fall of either direction's lowest stored bound."""
         for i, d in enumerate(self.dirs):
+            if d.ctr[K.C_INIT] == 0:
+                continue  # no roots yet: its bound is not known (the counter still reads 0)
             b = int(d.ctr[K.C_BEST_H])
             if b < self.best[i]:
                 self.best[i] = b
                 self.history.append((elapsed, i, b))
+
+    def backward_share(self) -> float:
+        """The backward direction's share of the time now: ``backward_share``, or with ``race``
+        weighed by how near each direction's lowest stored bound has come to 0."""
+        base = self.opts.backward_share
+        p = self.opts.race
+        if p == 0 or len(self.best) < 2 or math.isinf(self.best[0]) or math.isinf(self.best[1]):
+            return base
+        wf = (1 - base) / (self.best[0] + 1) ** p
+        wb = base / (self.best[1] + 1) ** p
+        return min(RACE_MOST, max(1 - RACE_MOST, wb / (wf + wb)))
 
     def adapt(self, cur: _Direction, spent: float, slice_seconds: float, fixed_slice: int) -> None:
         """Set the direction's next budget so that its slices take its share of the time."""
         if fixed_slice:
             cur.budget = fixed_slice
             return
-        share = self.opts.backward_share if cur.settings.backward else 1 - self.opts.backward_share
+        back = self.backward_share()
+        share = back if cur.settings.backward else 1 - back
         want = slice_seconds if len(self.active) == 1 else 2 * slice_seconds * share
         if spent < want / 2:
             cur.budget = min(cur.budget * 2, 1 << 22)
