@@ -6,7 +6,8 @@
 runs one search of :data:`mazekit.sokoban.solver.PORTFOLIO` (``--member``, its settings
 changed by ``--with name=value ...``), or the whole portfolio (``--member all``, each
 search changed alike), on each level with ``--limit`` seconds, ``--jobs`` levels at once,
-replays every solution with the engine, and prints a line a level and the levels solved.
+replays every solution with the engine, and prints a line a level (with the pushes the forward and
+the backward direction found: a solution is nearly always one direction's work) and the levels solved.
 ``--json FILE`` keeps the rows, ``--against FILE`` prints the levels gained and lost
 against such a file.
 
@@ -102,6 +103,7 @@ def _run(job: tuple[str, int, float, str, list[str], float]) -> dict[str, Any]:
         if not replay(level, result.solution.lurd).solved:
             raise SystemExit(f"try_options: level {number}: the solution does not win")
         row["pushes"] = result.solution.pushes
+        row["backward_pushes"] = result.solution.backward_pushes
     return row
 
 
@@ -135,7 +137,11 @@ def main(argv: list[str]) -> int:
         for row in pool.imap_unordered(_run, jobs):
             rows.append(row)
             mark = f"{row['time']:6.2f} s" if row["solved"] else "   -    "
-            print(f"{args.set} {row['level']:4d} {mark} {row['nodes']:>12,} nodes", flush=True)
+            found = ""
+            if row["solved"]:  # which direction did the work: pushes found forward + backward
+                back = row["backward_pushes"]
+                found = f"  {row['pushes'] - back} forward + {back} backward pushes"
+            print(f"{args.set} {row['level']:4d} {mark} {row['nodes']:>12,} nodes{found}", flush=True)
     rows.sort(key=lambda r: r["level"])
     solved = [r["level"] for r in rows if r["solved"]]
     print(f"solved {len(solved)}/{len(rows)}: {', '.join(map(str, solved))}")

@@ -114,7 +114,7 @@ def test_dead_pairs_are_pruned_during_a_search_and_the_solution_stands():
         search = S._Search(prob, SearchOptions(fess=False, bidirectional=False, dead_pairs=on), False, 1 << 26)
         stopped, winner = search.run(time.perf_counter(), None, None, 0.05, 1000, 100_000)
         assert stopped == "solved" and winner is not None
-        assert replay(level, S.lurd_of(prob, search.pushes(winner))).solved
+        assert replay(level, S.lurd_of(prob, search.pushes(winner)[0])).solved
         counts.append((int(search.fwd.ctr[K.C_NODES]), int(search.fwd.ctr[K.C_PAIRS])))
     (plain, none), (pruned, fired) = counts
     assert none == 0 and fired > 0 and pruned < plain
@@ -198,7 +198,7 @@ def test_the_start_pairs_prune_pulls_and_the_solution_stands():
         search.active = [search.bwd]
         stopped, winner = search.run(time.perf_counter(), None, None, 0.05, 1000, 100_000)
         assert stopped == "solved" and winner is search.bwd
-        assert replay(level, S.lurd_of(prob, search.pushes(winner))).solved
+        assert replay(level, S.lurd_of(prob, search.pushes(winner)[0])).solved
         counts.append((int(search.bwd.ctr[K.C_NODES]), int(search.bwd.ctr[K.C_PAIRS])))
     (plain, none), (pruned, fired) = counts
     assert none == 0 and fired > 0 and pruned < plain

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -57,13 +58,39 @@ def test_backward_and_forward_alone(text, corrals):
     for bidi in (False, True):
         res = search_level(level, portfolio=portfolio_with(bidirectional=bidi, corrals=corrals), time_limit=20)
         assert res.solution is not None and replay(level, res.solution.lurd).solved
+        assert 0 <= res.solution.backward_pushes <= res.solution.pushes
+        assert bidi or res.solution.backward_pushes == 0
 
 
 def test_backward_search_meets_the_forward_one():
     # a level the backward search unpacks quickly: the solution is stitched from both halves
+    from mazekit.sokoban.solver import PORTFOLIO
+    from mazekit.sokoban.solver.search import _search_one
+
     level = _microban()[92]  # Microban 93
     res = search_level(level, time_limit=60)
     assert res.solution is not None and replay(level, res.solution.lurd).solved
+    for opts in PORTFOLIO:  # in fixed slices each search's solution is stitched from both halves
+        sol = _search_one(as_problem(level), opts, time_limit=None, fixed_slice=64).solution
+        assert sol is not None and replay(level, sol.lurd).solved
+        assert 0 < sol.backward_pushes < sol.pushes
+
+
+def test_the_portfolio_keeps_which_direction_found_the_solution(monkeypatch):
+    from mazekit.sokoban.solver import search as S
+
+    level = _microban()[92]
+    one = S._search_one
+    calls = []
+
+    def stitched(prob, opts, **kw):
+        calls.append(opts)
+        res = one(prob, opts, time_limit=None, fixed_slice=64)
+        return res if len(calls) == 2 else S.SearchResult(None, replace(res.stats, stopped="time"))
+
+    monkeypatch.setattr(S, "_search_one", stitched)
+    res = search_level(level, time_limit=60)  # the first search "runs out of time", the second solves
+    assert len(calls) == 2 and res.solution is not None and 0 < res.solution.backward_pushes < res.solution.pushes
 
 
 @settings(max_examples=40, deadline=None)
@@ -593,39 +620,6 @@ def test_the_bounds_history_only_falls():
         assert bounds == sorted(bounds, reverse=True) and len(set(bounds)) == len(bounds)
         # the first is its roots' bound (the backward's was read as 0 before its first slice)
         assert bounds[0] > 0
-
-
-def test_a_race_gives_the_time_to_the_direction_nearer_its_end():
-    from mazekit.sokoban.solver.search import RACE_MOST, _Search
-
-    prob = as_problem(parse_level("#######\n#@$ . #\n# $ . #\n#######"))
-    fixed = _Search(prob, SearchOptions(backward_share=0.75), False, 1 << 26)
-    race = _Search(prob, SearchOptions(backward_share=0.75, race=2), False, 1 << 26)
-    assert fixed.backward_share() == race.backward_share() == 0.75  # no bounds known yet
-    for search in (fixed, race):
-        search.best = [9.0, 9.0]
-    assert fixed.backward_share() == race.backward_share() == 0.75  # level: the base shares
-    race.best = [1.0, 9.0]  # the forward nearer: (1/4 / 2^2) against (3/4 / 10^2)
-    assert race.backward_share() == pytest.approx(0.0075 / (0.0625 + 0.0075))
-    race.best = [0.0, 400.0]
-    assert race.backward_share() == pytest.approx(1 - RACE_MOST)
-    race.best = [400.0, 0.0]
-    assert race.backward_share() == pytest.approx(RACE_MOST)
-    race.best = [5.0, 5.0]
-    assert race.backward_share() == pytest.approx(0.75)
-    assert fixed.backward_share() == 0.75
-    with pytest.raises(TypeError, match="race must be an int >= 0"):
-        SearchOptions(race=-1)
-
-
-def test_a_race_finds_replayable_solutions():
-    from mazekit.sokoban import generate_level
-
-    for seed in range(3):
-        level = generate_level(rows=12, cols=12, boxes=5, seed=seed).level
-        for share in (0.25, 0.75):
-            res = search_level(level, time_limit=30, portfolio=(SearchOptions(backward_share=share, race=2),))
-            assert res.solution is not None and replay(level, res.solution.lurd).solved
 
 
 @pytest.mark.parametrize("where", ["as_problem", "_Search"])

@@ -89,6 +89,8 @@ class Solution:
     """A solution: the LURD string (lower case walks, upper case pushes) and its counts.
 
     ``optimal`` is True when the search proved that no solution has fewer pushes.
+    ``backward_pushes`` says which direction found it: of ``pushes``, the last ones that the
+    backward search found (its pulls, reversed); the others are the forward search's.
     """
 
     lurd: str
@@ -96,6 +98,7 @@ class Solution:
     pushes: int
     optimal: bool
     stats: SearchStats = field(compare=False)
+    backward_pushes: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
@@ -111,10 +114,6 @@ PYTHON_SLICE_CELLS = 1000
 
 #: Positions one corral-deadlock search may visit at most (and its queue's length).
 CORRAL_MAX_NODES = 1024
-
-#: With ``SearchOptions.race``: the most of the time one direction may take (the other keeps the
-#: rest, so that each still stores states for the other to meet).
-RACE_MOST = 0.95
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,12 +221,6 @@ class SearchOptions:
         to FESS's moves, which take a box to its new cell at once) that improved no
         feature, not pushes: pushing a box along a line to park it costs one step, however
         far (runs that turn corners too were measured weaker: ``benchmarks/RESULTS.md``).
-    race : int
-        With both directions: the time goes to the direction nearer its end. Each direction's
-        share of ``backward_share`` is divided by (its lowest stored bound + 1) to the power
-        ``race`` and the two renormalised (each keeps at least ``1 - RACE_MOST``); 0: fixed
-        shares. A solution is nearly always one direction's work (the other's part a few
-        pushes), and which one differs from level to level.
     """
 
     weight: int = 10
@@ -254,7 +247,6 @@ class SearchOptions:
     reach_pairs: bool = False
     pair_penalty: bool = False
     box_runs: bool = False
-    race: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -1097,24 +1089,12 @@ class _Search:
                 self.best[i] = b
                 self.history.append((elapsed, i, b))
 
-    def backward_share(self) -> float:
-        """The backward direction's share of the time now: ``backward_share``, or with ``race``
-        weighed by how near each direction's lowest stored bound has come to 0."""
-        base = self.opts.backward_share
-        p = self.opts.race
-        if p == 0 or len(self.best) < 2 or math.isinf(self.best[0]) or math.isinf(self.best[1]):
-            return base
-        wf = (1 - base) / (self.best[0] + 1) ** p
-        wb = base / (self.best[1] + 1) ** p
-        return min(RACE_MOST, max(1 - RACE_MOST, wb / (wf + wb)))
-
     def adapt(self, cur: _Direction, spent: float, slice_seconds: float, fixed_slice: int) -> None:
         """Set the direction's next budget so that its slices take its share of the time."""
         if fixed_slice:
             cur.budget = fixed_slice
             return
-        back = self.backward_share()
-        share = back if cur.settings.backward else 1 - back
+        share = self.opts.backward_share if cur.settings.backward else 1 - self.opts.backward_share
         want = slice_seconds if len(self.active) == 1 else 2 * slice_seconds * share
         if spent < want / 2:
             cur.budget = min(cur.budget * 2, 1 << 22)
@@ -1180,19 +1160,18 @@ class _Search:
             return "interrupted", None
         return "time", None
 
-    def pushes(self, winner: _Direction) -> list[tuple[int, int]]:
+    def pushes(self, winner: _Direction) -> tuple[list[tuple[int, int]], int]:
         """The solution's pushes ``(box cell, direction)``: the forward part, then the
-        backward part's pulls reversed."""
+        backward part's pulls reversed; and how many pushes that backward part has."""
         prob, fwd, bwd = self.prob, self.fwd, self.bwd
         meet = int(winner.ctr[K.C_MEET])
         node = int(winner.ctr[K.C_SOLUTION])
         fnode, bnode = (node, meet) if winner is fwd else (meet, node)
         pushes = _pushes(prob, fwd.arr, fnode) if fnode >= 0 else []
-        if bnode >= 0 and bwd is not None:
-            pulls = _pushes(prob, bwd.arr, bnode)  # root -> bnode
-            for cell, d in reversed(pulls):
-                pushes.append((cell + int(prob.off[d]), d ^ 1))
-        return pushes
+        pulls = _pushes(prob, bwd.arr, bnode) if bnode >= 0 and bwd is not None else []  # root -> bnode
+        for cell, d in reversed(pulls):
+            pushes.append((cell + int(prob.off[d]), d ^ 1))
+        return pushes, len(pulls)
 
 
 def _search_one(
@@ -1220,9 +1199,9 @@ def _search_one(
     stats = search.stats(time.perf_counter() - t0 - search.compile_seconds, stopped)
     if winner is None:
         return SearchResult(None, stats)
-    pushes = search.pushes(winner)
+    pushes, backward = search.pushes(winner)
     lurd = lurd_of(prob, pushes)
-    return SearchResult(Solution(lurd, len(lurd), len(pushes), optimal, stats), stats)
+    return SearchResult(Solution(lurd, len(lurd), len(pushes), optimal, stats, backward), stats)
 
 
 def search_level(
@@ -1290,7 +1269,7 @@ def search_level(
         return SearchResult(None, stats)
     sol = res.solution
     if sol is not None:
-        sol = Solution(sol.lurd, sol.moves, sol.pushes, sol.optimal, stats)
+        sol = replace(sol, stats=stats)
     return SearchResult(sol, stats)
 
 
