@@ -1379,7 +1379,8 @@ def solve(
     Fast mode: a portfolio of three searches (:data:`PORTFOLIO`), each with a
     third of the time; each is a forward search of pushes and a backward search of pulls
     (from every player region around the filled goals towards the start) run
-    in alternating slices (by default a quarter and three quarters of the time) and stop
+    in alternating slices (each its share of the time, ``backward_share``: half and half in
+    the first and third searches, three quarters forward in the second) and stop
     when one generates a state the other holds. The backward search is
     best-first on ``weight * h + g`` (weight 10). The forward search is a
     *feature-space* search after Shoham and Schaeffer's FESS: each state falls
