@@ -1785,10 +1785,10 @@ def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_S
     """An empty :class:`FrozenGoals` for ``nb`` boxes, ``ng`` goals and ``ncells`` cells: as
     many slots as :data:`FROZEN_CACHE_BYTES` holds, a power of two, at least one and at most
     ``most``."""
-    nbm, ngm = max(nb, 1), max(ng, 1)
+    nbm, ngm, nc = max(nb, 1), max(ng, 1), max(ncells, 1)
     words = (ngm + 63) // 64
     slots = 1
-    while 2 * slots <= most and 2 * slots * (max(ncells, 1) * words + nbm) * 8 <= FROZEN_CACHE_BYTES:
+    while 2 * slots <= most and 2 * slots * (nc * words + nbm) * 8 <= FROZEN_CACHE_BYTES:
         slots *= 2
     return FrozenGoals(
         key=np.full(slots, -1, dtype=np.int64),
@@ -1796,9 +1796,9 @@ def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_S
         cells=np.zeros((slots, nbm), dtype=np.int64),
         goals=np.zeros(ngm, dtype=np.int64),
         free=np.zeros(slots, dtype=np.int64),
-        reach=np.zeros((slots, max(ncells, 1), words), dtype=np.uint64),
-        dist=np.full((ngm, max(ncells, 1)), -1, dtype=np.int32),
-        floor=np.zeros(max(ncells, 1), dtype=np.uint8),
+        reach=np.zeros((slots, nc, words), dtype=np.uint64),
+        dist=np.full((ngm, nc), -1, dtype=np.int32),
+        floor=np.zeros(nc, dtype=np.uint8),
         rows=np.zeros(nbm, dtype=np.int64),
         by_goal=np.zeros(ngm, dtype=np.int64),
         by_box=np.zeros(nbm, dtype=np.int64),
