@@ -1,11 +1,12 @@
 """Sokoban solver benchmark: solved levels per collection under a per-level time limit.
 
 ``python benchmarks/run.py sokoban [--sets microban,microban_ii,boxoban,xsokoban]
-[--jobs 2] [--time-limit S] [--first N] [--optimal] [--no-write]``
+[--jobs 2 | --cores 2] [--time-limit S] [--first N] [--optimal] [--no-write]``
 
 One level per core (``--jobs``), each search in its own worker process with the
-memory cap divided between the jobs. Every solution is replayed to a win by the
-engine (:func:`mazekit.sokoban.replay`) before it counts. Writes the
+memory cap divided between the jobs; or (``--cores N``, N above 1) one level at a
+time in this process, the portfolio's searches on N cores (``search_level(cores=N)``).
+Every solution is replayed to a win by the engine (:func:`mazekit.sokoban.replay`) before it counts. Writes the
 "Sokoban solver" section of ``benchmarks/RESULTS.md``.
 """
 
@@ -19,6 +20,7 @@ import signal
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,11 +82,24 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_set(
-    name: str, jobs: int, time_limit: float | None, first: int | None, optimal: bool, memory_gib: float
-) -> dict[str, object]:
+def _outcomes(tasks: list[Any], jobs: int, cores: int) -> Iterator[Any]:
+    """Each task's outcome: ``jobs`` levels at once in forked workers, or with ``cores`` above 1
+    one at a time here, the portfolio on that many cores (a pool's workers may not start the
+    portfolio's own workers)."""
     from mazekit.cli.sokoban_solve import _solve_one
 
+    if cores > 1:
+        for t in tasks:
+            yield _solve_one(t, None, cores)
+        return
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(jobs, initializer=_ignore_interrupts) as pool:
+        yield from pool.imap_unordered(_solve_one, tasks)
+
+
+def run_set(
+    name: str, jobs: int, time_limit: float | None, first: int | None, optimal: bool, memory_gib: float, cores: int = 1
+) -> dict[str, object]:
     _, default_tl, target = SETS[name]
     levels = set_levels(name)
     if first:
@@ -94,17 +109,15 @@ def run_set(
     tasks = [(i + 1, lv, tl, optimal, memory) for i, lv in enumerate(levels)]
     t0 = time.perf_counter()
     outs = []
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        for k, o in enumerate(pool.imap_unordered(_solve_one, tasks), 1):
-            outs.append(o)
-            if k % 10 == 0 or k == len(tasks):
-                done = sum(1 for x in outs if x.lurd is not None)
-                print(
-                    f"  {name}: {k}/{len(tasks)} run, {done} solved, {time.perf_counter() - t0:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
+    for k, o in enumerate(_outcomes(tasks, jobs, cores), 1):
+        outs.append(o)
+        if k % 10 == 0 or k == len(tasks):
+            done = sum(1 for x in outs if x.lurd is not None)
+            print(
+                f"  {name}: {k}/{len(tasks)} run, {done} solved, {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     wall = time.perf_counter() - t0
     solved = [o for o in outs if o.lurd is not None]
     stops: dict[str, int] = {}
@@ -133,7 +146,10 @@ def main(argv: list[str]) -> int:
         prog="run.py sokoban", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--sets", default="microban,microban_ii,boxoban,xsokoban,generated,generated_large")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2, help="levels at once, one core each (default 2)")
+    ap.add_argument(
+        "--cores", type=int, default=1, help="above 1: one level at a time, its searches on this many cores"
+    )
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per level (default: per set)")
     ap.add_argument("--first", type=int, default=None, help="only the first N levels of each set")
     ap.add_argument("--optimal", action="store_true")
@@ -141,6 +157,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     names = H.chosen_sets(ap, args.sets, SETS)
+    if args.cores < 1 or args.jobs < 1:
+        ap.error("--jobs and --cores must be at least 1")
+    if args.cores > 1:
+        args.jobs = 1
     # compile (or load) the kernels once before the workers fork
     from mazekit.sokoban import parse_level
     from mazekit.sokoban.solver import solve
@@ -152,7 +172,7 @@ def main(argv: list[str]) -> int:
     load_before = H.load()
     rows: list[dict[str, object]] = []
     for n in names:
-        rows.append(run_set(n, args.jobs, args.time_limit, args.first, args.optimal, args.memory))
+        rows.append(run_set(n, args.jobs, args.time_limit, args.first, args.optimal, args.memory, args.cores))
         body = report(rows, args, argv, load_before)
         if not args.no_write:  # after each set, so a long run keeps what it measured
             H.write_section("sokoban", "Sokoban solver", body)
@@ -169,9 +189,14 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
             "best-first backward search)"
         )
     )
+    at_once = (
+        f"one level at a time, its searches on {args.cores} cores"
+        if args.cores > 1
+        else f"{args.jobs} levels at once (one per core)"
+    )
     lines = [
         f"Command: `{H.command_line('benchmarks/run.py', ['sokoban', *argv])}`; mode {mode}; "
-        f"{args.jobs} levels at once (one per core); every solution replayed to a win by the engine.",
+        f"{at_once}; every solution replayed to a win by the engine.",
         f"Machine: {H.machine()}; {load_before} at the start, {H.load()} now (the machine is shared: "
         "with a load above 2 a search gets less than a core, and limits are wall-clock seconds).",
         "",

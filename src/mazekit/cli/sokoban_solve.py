@@ -9,6 +9,9 @@ A search that runs over a second shows a status line on stderr (the states so
 far and the time), and the first search of an installation says that it
 compiles the solver first (a one-off wait); ``--quiet`` silences stderr but
 for errors.
+Levels are solved one at a time, each on all this machine's cores (up to
+three, one for each of the fast mode's searches; ``--cores 1`` for one);
+``--jobs N`` or ``--scheduler`` solve many at once instead, one core each.
 Ctrl-C stops cleanly: the levels solved so far are printed, the others as
 ``-``. Exit status 0 when every chosen level was solved, 1 otherwise, 130 when
 interrupted.
@@ -51,6 +54,14 @@ def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
         help="memory cap for all searches on this machine together, or for each search on a "
         "--scheduler address (default 4)",
     )
+    p.add_argument(
+        "--cores",
+        type=int,
+        default=None,
+        metavar="N",
+        help="cores for each level's searches, solved one level at a time (default: this machine's, "
+        "up to 3: the fast mode's three searches)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     add_batch_options(p)
     p.set_defaults(func=run_solve)
@@ -75,12 +86,12 @@ class Outcome:
 COMPILING = "compiling the solver (once per installation)…"
 
 
-def _solve_one(task: tuple[int, Any, float, bool, int], progress: Any = None) -> Outcome:
+def _solve_one(task: tuple[int, Any, float, bool, int], progress: Any = None, cores: int = 1) -> Outcome:
     number, level, time_limit, optimal, memory = task
     from ..sokoban import replay
     from ..sokoban.solver import search_level
 
-    res = search_level(level, time_limit=time_limit, optimal=optimal, memory=memory, progress=progress)
+    res = search_level(level, time_limit=time_limit, optimal=optimal, memory=memory, progress=progress, cores=cores)
     st = res.stats
     sol = res.solution
     if sol is not None and not replay(level, sol.lurd).solved:  # pragma: no cover - a solver bug
@@ -107,7 +118,7 @@ def _progress(o: Outcome, done: int, total: int) -> None:
     print(f"[{done}/{total}] level {o.number}: {what}, {o.seconds:.2f} s", file=sys.stderr, flush=True)
 
 
-def _solve_shown(task: tuple[int, Any, float, bool, int], label: str, quiet: bool) -> Outcome:
+def _solve_shown(task: tuple[int, Any, float, bool, int], label: str, quiet: bool, cores: int = 1) -> Outcome:
     """Solve one level in this process with a status line on stderr (see :mod:`._progress`):
     the states and the time, and a word before the kernel's first compile."""
     from ..sokoban.solver import _kernels as K
@@ -123,7 +134,7 @@ def _solve_shown(task: tuple[int, Any, float, bool, int], label: str, quiet: boo
         bar.update(stats.nodes, note="searching")
 
     with bar, bar.ticking():
-        return _solve_one(task, hook)
+        return _solve_one(task, hook, cores)
 
 
 def summary(outcomes: dict[int, Outcome], chosen: list[int], wall: float, interrupted: bool) -> str:
@@ -221,8 +232,16 @@ def run_solve(args: argparse.Namespace) -> int:
         raise InputError(1, "no level in the input")
     chosen = _choose(levels, args.level)
     batch = args.jobs > 1 or args.scheduler is not None or args.workers is not None or args.results is not None
+    if args.cores is not None and args.cores < 1:
+        raise UsageError(f"--cores must be at least 1, got {args.cores}")
     if batch:
+        if args.cores is not None and args.cores > 1:
+            raise UsageError("--cores is for levels solved one at a time: in a batch each level has one core")
         return _run_batch(args, levels, chosen)
+    from ..sokoban.solver import PORTFOLIO
+    from ..sokoban.solver.lanes import default_cores
+
+    cores = default_cores(len(PORTFOLIO)) if args.cores is None else args.cores
     memory = int(args.memory * (1 << 30))
     tasks = [(n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory) for n in chosen]
     outcomes: dict[int, Outcome] = {}
@@ -232,7 +251,7 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         for i, t in enumerate(tasks):
             label = f"level {t[0]}" + (f" ({i + 1}/{len(tasks)})" if len(tasks) > 1 else "")
-            o = _solve_shown(t, label, args.quiet)
+            o = _solve_shown(t, label, args.quiet, cores)
             outcomes[o.number] = o
             if show:
                 _progress(o, len(outcomes), len(chosen))

@@ -1214,6 +1214,7 @@ def search_level(
     options: SearchOptions | None = None,
     portfolio: tuple[SearchOptions, ...] = PORTFOLIO,
     progress: Progress | None = None,
+    cores: int = 1,
 ) -> SearchResult:
     """Run the search; return the solution (or None) with the statistics.
 
@@ -1224,6 +1225,14 @@ def search_level(
     other, each with an equal share of the time left; it stops at the first that
     solves the level, proves it unsolvable or is interrupted, and with no time
     limit only the first runs.
+
+    ``cores`` above 1 runs the portfolio on that many cores, at most one a search
+    (:mod:`.lanes`; :func:`~.lanes.default_cores` gives this machine's): the searches are
+    dealt out to the cores, each core runs its own one after the other with the whole time
+    limit, and the first to solve the level stops the others; ``memory`` is divided between
+    them. The other cores' searches run in worker processes (``spawn``), so a script that
+    asks for them needs the ``if __name__ == "__main__":`` guard. It needs the compiled kernel
+    in numba's cache: before the first compile the portfolio runs on one core.
 
     ``progress`` (a :data:`Progress` callable) is called from the searching
     thread between slices (every 50 ms or so, and before the kernel's first
@@ -1253,6 +1262,14 @@ def search_level(
         return _search_one(prob, one, optimal=optimal, time_limit=time_limit, memory=memory, progress=progress)
     if not portfolio:
         raise ValueError("the portfolio is empty")
+    if not isinstance(cores, int) or isinstance(cores, bool) or cores < 1:
+        raise ValueError(f"cores must be a whole number of 1 or more, got {cores!r}")
+    if min(cores, len(portfolio)) > 1 and K.search_kernel.is_cached():
+        from .lanes import run_lanes
+
+        return run_lanes(
+            prob, portfolio, min(cores, len(portfolio)), time_limit=time_limit, memory=memory, progress=progress
+        )
     total = _Total(t0, progress)
     total.compile_time = compile_seconds() - compiled0  # the first run after installing compiles as_problem's kernels
     res: SearchResult | None = None
@@ -1315,6 +1332,7 @@ def solve(
     time_limit: float | None = 10.0,
     optimal: bool = False,
     memory: int = DEFAULT_MEMORY,
+    cores: int = 1,
 ) -> Solution | None:
     """Solve a Sokoban level; return a :class:`Solution` or None.
 
@@ -1333,6 +1351,10 @@ def solve(
         True: A* with an admissible bound; the solution has the fewest pushes.
     memory : int
         Bytes the search may use for its states (default 4 GiB).
+    cores : int
+        Cores for the fast mode's portfolio (see :func:`search_level`): with 2, the first and
+        third searches share one core and the second has another, so each has up to twice
+        the time.
 
     Returns
     -------
@@ -1413,4 +1435,4 @@ def solve(
     >>> sol.lurd, sol.moves, sol.pushes, sol.optimal
     ('rRR', 3, 2, True)
     """
-    return search_level(level, time_limit=time_limit, optimal=optimal, memory=memory).solution
+    return search_level(level, time_limit=time_limit, optimal=optimal, memory=memory, cores=cores).solution

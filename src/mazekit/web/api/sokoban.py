@@ -465,10 +465,12 @@ def solve_level(
 ) -> dict[str, Any]:
     """Solve the level from the position after ``moves``; the answer's JSON (see the docs).
 
-    Runs in the calling thread; ``watch`` receives the progress and may stop it.
+    Runs in the calling thread, and the portfolio's other searches in worker processes on
+    the machine's other cores; ``watch`` receives the progress and may stop them all.
     The solution is replayed by the engine before it is returned.
     """
-    from ...sokoban.solver import search_level
+    from ...sokoban.solver import PORTFOLIO, search_level
+    from ...sokoban.solver.lanes import default_cores
 
     watch = watch or _Watch(time_limit)
     watch.started = watch.started or time.perf_counter()  # already set while it waited for the warm-up
@@ -506,7 +508,8 @@ def solve_level(
         }
     watch.phase = "preparing"
     level = ref.level.with_start(b.state)
-    res = search_level(level, time_limit=time_limit, memory=memory_mb << 20, progress=watch.progress)
+    cores = default_cores(len(PORTFOLIO))  # the portfolio's searches side by side (see search_level)
+    res = search_level(level, time_limit=time_limit, memory=memory_mb << 20, progress=watch.progress, cores=cores)
     st = res.stats
     out: dict[str, Any] = {
         "type": "result",

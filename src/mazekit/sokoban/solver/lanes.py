@@ -1,0 +1,273 @@
+"""The fast mode's portfolio on several cores: :func:`run_lanes`.
+
+The portfolio's searches are dealt out to *lanes*, one a core: with two lanes and three
+searches, the first lane runs the first and the third search, the second lane the second.
+Each lane runs its searches one after the other, each an equal share of the lane's time
+left, as :func:`~.search.search_level` does on one core; so on two cores each search has
+up to twice the time it would have on one.
+
+The first lane runs in the calling thread. For the first :data:`HEAD_START` seconds it runs
+alone (most levels are solved sooner, and then no other process is woken); then the other
+lanes start, each in a worker process of a pool kept for the life of this process (started
+on first use with the ``spawn`` method, so that it is safe from a threaded server; a worker
+loads the compiled kernels from numba's cache once). The first lane to solve the level or
+prove it unsolvable stops the others between two of their slices; so do Ctrl-C and a
+progress callback that returns True. Workers ignore Ctrl-C: the calling process tells them.
+
+A small shared array carries each worker's counts (states, expansions) for the progress
+callback and its stop flag: three 64-bit integers a slot, a slot for each running lane.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from .problem import Problem
+
+if TYPE_CHECKING:
+    from .search import Progress, SearchOptions, SearchResult, SearchStats, Stop
+
+__all__ = ["HEAD_START", "default_cores", "lane_members", "run_lanes"]
+
+#: Seconds the first lane runs alone before the others start (the median XSokoban level the
+#: portfolio solves takes 0.4 s; Microban, Microban II and Boxoban levels far less).
+HEAD_START = 0.5
+
+#: Lanes that can run at once in this process (each worker's slot in the shared array).
+SLOTS = 32
+
+_STOP, _NODES, _EXPANDED = 0, 1, 2
+
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+_pool_size = 0
+_board: Any = None  # the shared array (multiprocessing.Array of int64, SLOTS * 3)
+_free: list[int] = []
+
+
+def default_cores(members: int) -> int:
+    """Cores for a portfolio of ``members`` searches on this machine: the cores this process
+    may use, no more than the searches (1 on a one-core machine)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, members))
+
+
+def lane_members(n: int, lanes: int) -> list[list[int]]:
+    """Which of ``n`` searches each lane runs, in order: dealt out in turn.
+
+    >>> lane_members(3, 2)
+    [[0, 2], [1]]
+    >>> lane_members(3, 3), lane_members(3, 1)
+    ([[0], [1], [2]], [[0, 1, 2]])
+    """
+    return [list(range(k, n, lanes)) for k in range(lanes)]
+
+
+def _worker_init(board: Any) -> None:
+    """A worker's start: ignore Ctrl-C (the calling process stops it), keep the shared array,
+    and load the compiled kernels with a tiny level so that its first search does not wait."""
+    global _board
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _board = board
+    from ..formats import parse_level
+    from . import _kernels as K
+    from .search import search_level
+
+    search_level(parse_level("#######\n#@$  .#\n#######"), time_limit=5.0)  # the preparing kernels
+    K.search_kernel.compiled()  # in numba's cache (lanes run only then): loaded, not compiled
+
+
+def _workers(n: int) -> tuple[ProcessPoolExecutor, Any]:
+    """The pool of ``n`` or more worker processes, started on first use."""
+    global _pool, _pool_size, _board, _free
+    with _lock:
+        if _pool is None or _pool_size < n:
+            if _pool is not None:
+                _pool.shutdown(wait=False, cancel_futures=True)
+            ctx = multiprocessing.get_context("spawn")
+            if _board is None:
+                _board = ctx.Array("q", SLOTS * 3, lock=False)
+                _free = list(range(SLOTS))
+            _pool = ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(_board,))
+            _pool_size = n
+        return _pool, _board
+
+
+@atexit.register
+def _shutdown() -> None:
+    """Stop the workers when the process ends (their lanes are stopped already)."""
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _lane(
+    prob: Problem, members: tuple[SearchOptions, ...], time_limit: float | None, sent: float, memory: int, slot: int
+) -> SearchResult:
+    """A worker's lane: ``members`` one after the other within ``time_limit`` seconds from
+    ``sent`` (the wall clock when the lane was sent), until one is final or the stop flag."""
+    from .search import SearchResult, SearchStats, search_level
+
+    board = _board
+    base = slot * 3
+    left = None if time_limit is None else time_limit - (time.time() - sent)
+    if board[base + _STOP] or (left is not None and left <= 0):
+        return SearchResult(None, SearchStats(0, 0, 0.0, "interrupted" if board[base + _STOP] else "time"))
+
+    def progress(stats: SearchStats, phase: Literal["searching", "compiling"]) -> bool:
+        board[base + _NODES] = stats.nodes
+        board[base + _EXPANDED] = stats.expanded
+        return bool(board[base + _STOP])
+
+    return search_level(prob, time_limit=left, memory=memory, portfolio=members, progress=progress)
+
+
+FINAL = ("solved", "unsolvable")
+
+
+class _Lanes:
+    """The other lanes of one :func:`run_lanes` call: started once, watched, stopped."""
+
+    def __init__(self, prob: Problem, groups: list[tuple[SearchOptions, ...]], memory: int) -> None:
+        self.prob, self.groups, self.memory = prob, groups, memory
+        self.futures: list[Future[SearchResult]] = []
+        self.slots: list[int] = []
+        self.board: Any = None
+
+    def start(self, time_limit: float | None) -> None:
+        pool, self.board = _workers(len(self.groups))
+        with _lock:
+            self.slots = [_free.pop() for _ in self.groups]
+        for slot, group in zip(self.slots, self.groups, strict=True):
+            for k in (_STOP, _NODES, _EXPANDED):
+                self.board[slot * 3 + k] = 0
+            args = (self.prob, group, time_limit, time.time(), self.memory, slot)
+            self.futures.append(pool.submit(_lane, *args))
+
+    def counts(self) -> tuple[int, int]:
+        """States and expansions of the other lanes so far (or at their end)."""
+        nodes = expanded = 0
+        for f, slot in zip(self.futures, self.slots, strict=True):
+            if f.done() and f.exception() is None:
+                st = f.result().stats
+                nodes, expanded = nodes + st.nodes, expanded + st.expanded
+            else:
+                nodes += self.board[slot * 3 + _NODES]
+                expanded += self.board[slot * 3 + _EXPANDED]
+        return nodes, expanded
+
+    def final(self) -> bool:
+        """Whether another lane has solved the level or proved it unsolvable."""
+        return any(f.done() and f.exception() is None and f.result().stats.stopped in FINAL for f in self.futures)
+
+    def stop(self) -> None:
+        for slot in self.slots:
+            self.board[slot * 3 + _STOP] = 1
+
+    def results(self) -> list[SearchResult]:
+        """Every other lane's result, once all have ended (a lane whose worker failed counts as
+        stopped by time, with nothing found)."""
+        from .search import SearchResult, SearchStats
+
+        out = []
+        for f in self.futures:
+            try:
+                out.append(f.result())
+            except Exception:  # a worker that died: its lane found nothing
+                out.append(SearchResult(None, SearchStats(0, 0, 0.0, "time")))
+        with _lock:
+            _free.extend(self.slots)
+        self.slots = []
+        return out
+
+
+def run_lanes(
+    prob: Problem,
+    portfolio: tuple[SearchOptions, ...],
+    lanes: int,
+    *,
+    time_limit: float | None,
+    memory: int,
+    progress: Progress | None = None,
+) -> SearchResult:
+    """Run ``portfolio`` in ``lanes`` lanes (see the module); the :class:`~.search.SearchResult`
+    of the lane that solved the level (or proved it unsolvable), else of all of them: the
+    states and expansions summed, the wall time since the call."""
+    from .search import SearchStats, search_level
+
+    t0 = time.perf_counter()
+    groups = [tuple(portfolio[i] for i in g) for g in lane_members(len(portfolio), lanes)]
+    others = _Lanes(prob, groups[1:], memory // lanes)
+    user_stop = False
+
+    def lane0_progress(stats: SearchStats, phase: Literal["searching", "compiling"]) -> bool:
+        nonlocal user_stop
+        if not others.futures and phase == "searching" and time.perf_counter() - t0 >= HEAD_START:
+            others.start(None if time_limit is None else time_limit - (time.perf_counter() - t0))
+        nodes, expanded = others.counts() if others.futures else (0, 0)
+        total = replace(stats, nodes=stats.nodes + nodes, expanded=stats.expanded + expanded)
+        if progress is not None and progress(total, phase):
+            user_stop = True
+        return user_stop or (bool(others.futures) and others.final())
+
+    try:
+        first = search_level(
+            prob, time_limit=time_limit, memory=memory // lanes, portfolio=groups[0], progress=lane0_progress
+        )
+    except BaseException:
+        if others.futures:
+            others.stop()
+            others.results()
+        raise
+    if not others.futures:
+        return first
+    user_stop = user_stop or first.stats.stopped == "interrupted" and not others.final()  # Ctrl-C
+    if first.stats.stopped in FINAL or user_stop:
+        others.stop()
+    try:
+        while not user_stop and first.stats.stopped not in FINAL:  # lane 0 ran out of time or memory:
+            # wait for the others, still reporting
+            done, pending = wait_futures(others.futures, timeout=0.05)
+            if not pending or others.final():
+                break
+            nodes, expanded = others.counts()
+            now = SearchStats(
+                nodes + first.stats.nodes, expanded + first.stats.expanded, time.perf_counter() - t0, "time"
+            )
+            if progress is not None and progress(now, "searching"):
+                user_stop = True
+    except KeyboardInterrupt:
+        user_stop = True
+    others.stop()
+    rest = others.results()
+    return _merge(first, rest, time.perf_counter() - t0, user_stop)
+
+
+def _merge(first: SearchResult, rest: list[SearchResult], elapsed: float, user_stop: bool) -> SearchResult:
+    """One result from the lanes': the first solution (lane order) or proof, the counts summed."""
+    from .search import SearchResult, SearchStats
+
+    every = [first, *rest]
+    nodes = sum(r.stats.nodes for r in every)
+    expanded = sum(r.stats.expanded for r in every)
+    compile_time = min(first.stats.compile_time, elapsed)
+    for r in every:
+        if r.stats.stopped in FINAL:
+            stats = SearchStats(nodes, expanded, elapsed, r.stats.stopped, compile_time)
+            sol = None if r.solution is None else replace(r.solution, stats=stats)
+            return SearchResult(sol, stats)
+    stopped: Stop = "interrupted" if user_stop else "time"
+    if not user_stop and all(r.stats.stopped == "memory" for r in every):
+        stopped = "memory"
+    return SearchResult(None, SearchStats(nodes, expanded, elapsed, stopped, compile_time))

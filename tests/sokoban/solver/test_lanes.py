@@ -1,0 +1,126 @@
+"""The portfolio on several cores (``search_level(..., cores=2)``): a worker's solution is
+taken, the workers stop when the level is solved or the caller stops, their counts are
+reported, and bad values are refused."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from mazekit.sokoban import parse_level, replay
+from mazekit.sokoban.solver import PORTFOLIO, SearchOptions, lanes, search_level
+from mazekit.sokoban.solver import _kernels as K
+from tests.conftest import DATA
+
+#: Generated (16x16, 14 boxes, seed 1002): the portfolio's second search solves it in a
+#: hundredth of a second; a plain forward A* (``WEAK``) does not in a minute.
+LEVEL = """\
+################
+#   #####* * ###
+# $ #@## # #   #
+#    *         #
+###.  *  ###.  #
+##       #     #
+## # *#.*$  .###
+##.# $ $. . ####
+## #           #
+##  $ $        #
+##     . #$ ## #
+###            #
+### $   ###### #
+###     #####  #
+##### ##########
+################"""
+
+WEAK = SearchOptions(weight=1, fess=False, bidirectional=False, corrals=False, macros=False, corral_nodes=0)
+
+#: Unsolvable, but only a long search shows it (see the file).
+HARD = (DATA / "sokoban" / "slow.xsb").read_text()
+
+
+@pytest.fixture
+def warm(monkeypatch):
+    """The kernel in numba's cache (lanes need it) and the workers started at once."""
+    search_level(parse_level("#######\n#@$  .#\n#######"), time_limit=30)
+    if not K.search_kernel.is_cached():  # pragma: no cover - numba's cache not writable here
+        pytest.skip("the search kernel is not in numba's cache")
+    monkeypatch.setattr(lanes, "HEAD_START", 0.0)
+
+
+def test_a_workers_solution_is_taken(warm):
+    level = parse_level(LEVEL)
+    res = search_level(level, time_limit=60, portfolio=(WEAK, PORTFOLIO[1]), cores=2)
+    assert res.solution is not None and res.stats.stopped == "solved"
+    assert replay(level, res.solution.lurd).solved
+    assert res.stats.time < 50  # the first lane alone would run to the limit
+    assert res.solution.stats == res.stats
+
+
+def test_the_first_lanes_solution_stops_the_worker(warm):
+    level = parse_level(LEVEL)
+    calls = []
+    t0 = time.perf_counter()
+    # a forward feature-space search at weight 1: a few slices (the worker starts after the first)
+    first = SearchOptions(bidirectional=False, weight=1)
+    res = search_level(level, time_limit=60, portfolio=(first, WEAK), cores=2, progress=lambda *a: calls.append(a))
+    assert calls  # so the worker had started
+    assert res.solution is not None and replay(level, res.solution.lurd).solved
+    assert time.perf_counter() - t0 < 50  # the worker was told to stop, not waited for to its limit
+
+
+def test_stopping_stops_every_lane_and_counts_them(warm):
+    calls = []
+
+    def progress(st, phase):
+        calls.append((time.perf_counter(), st.nodes))
+        return len(calls) >= 40
+
+    t0 = time.perf_counter()
+    res = search_level(parse_level(HARD), time_limit=120, cores=2, progress=progress)
+    assert res.stats.stopped == "interrupted" and res.solution is None
+    assert time.perf_counter() - t0 < 60
+    nodes = [n for _, n in calls]
+    assert nodes == sorted(nodes) and res.stats.nodes >= nodes[-1]
+    # the pool is free again: the next call runs its lanes as usual
+    again = search_level(parse_level(LEVEL), time_limit=60, portfolio=(WEAK, PORTFOLIO[1]), cores=2)
+    assert again.stats.stopped == "solved"
+
+
+def test_ctrl_c_stops_every_lane(warm):
+    calls = []
+
+    def progress(st, phase):  # Ctrl-C arrives while the first lane searches
+        calls.append(st)
+        if len(calls) == 30:
+            raise KeyboardInterrupt
+
+    t0 = time.perf_counter()
+    res = search_level(parse_level(HARD), time_limit=120, cores=2, progress=progress)
+    assert res.stats.stopped == "interrupted" and res.solution is None
+    assert time.perf_counter() - t0 < 60
+
+
+def test_the_time_limit_holds_with_lanes(warm):
+    t0 = time.perf_counter()
+    res = search_level(parse_level(HARD), time_limit=4, cores=2)
+    assert res.stats.stopped == "time" and res.solution is None
+    assert time.perf_counter() - t0 < 12  # the limit, a worker's start and its last slice
+
+
+def test_an_unsolvable_proof_from_either_lane_ends_the_search(warm):
+    dead = parse_level("#####\n#@ $#\n# . #\n#####")
+    res = search_level(dead, time_limit=30, cores=3)
+    assert res.stats.stopped == "unsolvable"
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, "2", True])
+def test_cores_must_be_a_whole_number(bad):
+    with pytest.raises(ValueError, match="cores"):
+        search_level(parse_level(LEVEL), time_limit=1, cores=bad)
+
+
+def test_members_are_dealt_out_in_turn():
+    assert lanes.lane_members(5, 2) == [[0, 2, 4], [1, 3]]
+    assert 1 <= lanes.default_cores(3) <= 3
+    assert lanes.default_cores(1) == 1
