@@ -101,6 +101,27 @@ def test_ctrl_c_stops_every_lane(warm):
     assert time.perf_counter() - t0 < 60
 
 
+def test_a_worker_that_dies_costs_its_lane_only(warm):
+    import multiprocessing
+    import os
+    import signal
+
+    calls = []
+
+    def progress(st, phase):  # the worker is killed (as for its memory) once its lane runs
+        calls.append(st)
+        if len(calls) == 20:
+            for p in multiprocessing.active_children():
+                os.kill(p.pid, signal.SIGKILL)
+
+    res = search_level(parse_level(HARD), time_limit=4, cores=2, progress=progress)
+    assert res.stats.stopped == "time" and len(calls) > 20
+    assert lanes._pool is None  # the broken pool was dropped
+    # a new pool for the next call
+    again = search_level(parse_level(LEVEL), time_limit=60, portfolio=(WEAK, PORTFOLIO[1]), cores=2)
+    assert again.stats.stopped == "solved"
+
+
 def test_the_time_limit_holds_with_lanes(warm):
     t0 = time.perf_counter()
     res = search_level(parse_level(HARD), time_limit=4, cores=2)

@@ -28,6 +28,7 @@ import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -51,7 +52,7 @@ _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _pool_size = 0
 _board: Any = None  # the shared array (multiprocessing.Array of int64, SLOTS * 3)
-_free: list[int] = []
+_free: list[int] = list(range(SLOTS))  # the slots not in use
 
 
 def default_cores(members: int) -> int:
@@ -90,19 +91,28 @@ def _worker_init(board: Any) -> None:
 
 
 def _workers(n: int) -> tuple[ProcessPoolExecutor, Any]:
-    """The pool of ``n`` or more worker processes, started on first use."""
-    global _pool, _pool_size, _board, _free
+    """A pool of ``n`` or more worker processes (started on first use; a bigger one replaces it
+    when more lanes run at once, as when the playground runs two solvers: the old one's workers
+    end with the lanes they run)."""
+    global _pool, _pool_size, _board
     with _lock:
         if _pool is None or _pool_size < n:
             if _pool is not None:
-                _pool.shutdown(wait=False, cancel_futures=True)
+                _pool.shutdown(wait=False)
             ctx = multiprocessing.get_context("spawn")
             if _board is None:
                 _board = ctx.Array("q", SLOTS * 3, lock=False)
-                _free = list(range(SLOTS))
             _pool = ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(_board,))
             _pool_size = n
         return _pool, _board
+
+
+def _forget(pool: ProcessPoolExecutor) -> None:
+    """Drop a broken pool: the next call starts another."""
+    global _pool, _pool_size
+    with _lock:
+        if _pool is pool:
+            _pool, _pool_size = None, 0
 
 
 @atexit.register
@@ -144,16 +154,31 @@ class _Lanes:
         self.futures: list[Future[SearchResult]] = []
         self.slots: list[int] = []
         self.board: Any = None
+        self.pool: ProcessPoolExecutor | None = None
+        self.started = False
 
     def start(self, time_limit: float | None) -> None:
-        pool, self.board = _workers(len(self.groups))
+        """Send the other lanes to the workers (not when every slot is taken: then the first
+        lane goes on alone)."""
+        self.started = True
         with _lock:
+            if len(_free) < len(self.groups):
+                return
             self.slots = [_free.pop() for _ in self.groups]
+            busy = SLOTS - len(_free)
+        pool, self.board = _workers(busy)
+        self.pool = pool
         for slot, group in zip(self.slots, self.groups, strict=True):
             for k in (_STOP, _NODES, _EXPANDED):
                 self.board[slot * 3 + k] = 0
             args = (self.prob, group, time_limit, time.time(), self.memory, slot)
-            self.futures.append(pool.submit(_lane, *args))
+            try:
+                fut = pool.submit(_lane, *args)
+            except BrokenProcessPool as exc:  # a worker died (killed for its memory?): a new pool next time
+                _forget(pool)
+                fut = Future()
+                fut.set_exception(exc)
+            self.futures.append(fut)
 
     def counts(self) -> tuple[int, int]:
         """States and expansions of the other lanes so far (or at their end)."""
@@ -181,14 +206,18 @@ class _Lanes:
         from .search import SearchResult, SearchStats
 
         out = []
-        for f in self.futures:
-            try:
-                out.append(f.result())
-            except Exception:  # a worker that died: its lane found nothing
-                out.append(SearchResult(None, SearchStats(0, 0, 0.0, "time")))
-        with _lock:
-            _free.extend(self.slots)
-        self.slots = []
+        try:
+            for f in self.futures:
+                try:
+                    out.append(f.result())
+                except BrokenProcessPool:  # a worker that died: its lane found nothing
+                    if self.pool is not None:
+                        _forget(self.pool)
+                    out.append(SearchResult(None, SearchStats(0, 0, 0.0, "time")))
+        finally:
+            with _lock:
+                _free.extend(self.slots)
+            self.slots = []
         return out
 
 
@@ -213,7 +242,7 @@ def run_lanes(
 
     def lane0_progress(stats: SearchStats, phase: Literal["searching", "compiling"]) -> bool:
         nonlocal user_stop
-        if not others.futures and phase == "searching" and time.perf_counter() - t0 >= HEAD_START:
+        if not others.started and phase == "searching" and time.perf_counter() - t0 >= HEAD_START:
             others.start(None if time_limit is None else time_limit - (time.perf_counter() - t0))
         nodes, expanded = others.counts() if others.futures else (0, 0)
         total = replace(stats, nodes=stats.nodes + nodes, expanded=stats.expanded + expanded)
