@@ -1,11 +1,13 @@
 """Sokoban solver benchmark: solved levels per collection under a per-level time limit.
 
 ``python benchmarks/run.py sokoban [--sets microban,microban_ii,boxoban,xsokoban]
-[--jobs 2 | --cores 2] [--time-limit S] [--first N] [--optimal] [--no-write]``
+[--cores 2 | --cores 1 --jobs 2] [--time-limit S] [--first N] [--optimal] [--no-write]``
 
-One level per core (``--jobs``), each search in its own worker process with the
-memory cap divided between the jobs; or (``--cores N``, N above 1) one level at a
-time in this process, the portfolio's searches on N cores (``search_level(cores=N)``).
+By default as ``mazekit sokoban solve`` does: one level at a time in this process, the
+fast mode's searches on this machine's cores (``search_level(cores=N)``, up to 2:
+``PORTFOLIO`` on one, ``EXTRA`` on the other). With ``--cores 1``, ``--jobs`` levels at
+once (default 2), each in its own worker process on one core, the memory cap divided
+between the jobs (the one-core figure).
 Every solution is replayed to a win by the engine (:func:`mazekit.sokoban.replay`) before it counts. Writes the
 "Sokoban solver" section of ``benchmarks/RESULTS.md``.
 """
@@ -148,7 +150,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--sets", default="microban,microban_ii,boxoban,xsokoban,generated,generated_large")
     ap.add_argument("--jobs", type=int, default=2, help="levels at once, one core each (default 2)")
     ap.add_argument(
-        "--cores", type=int, default=1, help="above 1: one level at a time, its searches on this many cores"
+        "--cores",
+        type=int,
+        default=None,
+        help="above 1: one level at a time, its searches on this many cores (default: as `mazekit sokoban "
+        "solve`, this machine's up to 2; 1 runs --jobs levels at once, one core each)",
     )
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per level (default: per set)")
     ap.add_argument("--first", type=int, default=None, help="only the first N levels of each set")
@@ -157,6 +163,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     names = H.chosen_sets(ap, args.sets, SETS)
+    if args.cores is None:
+        from mazekit.sokoban.solver.lanes import default_cores
+
+        args.cores = 1 if args.optimal else default_cores()  # A* is one search: one core a level
     if args.cores < 1 or args.jobs < 1:
         ap.error("--jobs and --cores must be at least 1")
     if args.cores > 1:
@@ -186,7 +196,12 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
         if args.optimal
         else (
             "fast (a portfolio of three searches, a third of the time each: feature-space forward search, "
-            "best-first backward search)"
+            "best-first backward search"
+            + (
+                f"; on {args.cores} cores, three more searches a core beside them, a third of the time each)"
+                if args.cores > 1
+                else ")"
+            )
         )
     )
     at_once = (

@@ -56,7 +56,7 @@ def _value(name: str, kind: str, text: str) -> Any:
 
 
 def _options(member: str, changes: list[str]) -> tuple[Any, ...]:
-    from mazekit.sokoban.solver import PORTFOLIO, SearchOptions
+    from mazekit.sokoban.solver import EXTRA, PORTFOLIO, SearchOptions
 
     fields = {f.name: f.type for f in dataclasses.fields(SearchOptions)}
     values: dict[str, Any] = {}
@@ -65,9 +65,10 @@ def _options(member: str, changes: list[str]) -> tuple[Any, ...]:
         if name not in fields:
             _fail(f"no option {name!r} (one of {', '.join(fields)})")
         values[name] = _value(name, fields[name], text)
-    if member != "all" and member not in [str(k) for k in range(len(PORTFOLIO))]:
-        _fail(f"--member takes 0 to {len(PORTFOLIO) - 1} or 'all', got {member!r}")
-    chosen = PORTFOLIO if member == "all" else (PORTFOLIO[int(member)],)
+    every = PORTFOLIO + EXTRA  # the members past PORTFOLIO's run on more cores (portfolio_for)
+    if member != "all" and member not in [str(k) for k in range(len(every))]:
+        _fail(f"--member takes 0 to {len(every) - 1} or 'all', got {member!r}")
+    chosen = PORTFOLIO if member == "all" else (every[int(member)],)
     try:
         return tuple(dataclasses.replace(o, **values) for o in chosen)
     except (TypeError, ValueError) as e:
@@ -112,7 +113,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--set", default="xsokoban")
     ap.add_argument("--levels", help="level numbers, e.g. 1,5-9 (default all)")
     ap.add_argument("--limit", type=float, default=20.0)
-    ap.add_argument("--member", default="0", help="a search of the portfolio (0, 1, 2) or 'all'")
+    ap.add_argument(
+        "--member",
+        default="0",
+        help="a search of the portfolio (0, 1, 2; 3 and on: EXTRA's, for more cores) or 'all' (PORTFOLIO's three)",
+    )
     ap.add_argument("--with", dest="changes", nargs="*", default=[], metavar="NAME=VALUE")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write the rows here")

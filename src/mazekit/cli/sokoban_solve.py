@@ -10,8 +10,9 @@ far and the time), and the first search of an installation says that it
 compiles the solver first (a one-off wait); ``--quiet`` silences stderr but
 for errors.
 Levels are solved one at a time, each on all this machine's cores (up to
-three, one for each of the fast mode's searches; ``--cores 1`` for one);
-``--jobs N`` or ``--scheduler`` solve many at once instead, one core each.
+two: the fast mode's three searches on one, three more on the other;
+``--cores 1`` for one); ``--jobs N`` or ``--scheduler`` solve many at once
+instead, one core each.
 Ctrl-C stops cleanly: the levels solved so far are printed, the others as
 ``-``. Exit status 0 when every chosen level was solved, 1 otherwise, 130 when
 interrupted.
@@ -60,7 +61,7 @@ def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
         default=None,
         metavar="N",
         help="cores for each level's searches, solved one level at a time (default: this machine's, "
-        "up to 3: the fast mode's three searches)",
+        "up to 2: the fast mode's three searches on one, three more on the other)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     add_batch_options(p)
@@ -238,10 +239,9 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.cores is not None and args.cores > 1:
             raise UsageError("--cores is for levels solved one at a time: in a batch each level has one core")
         return _run_batch(args, levels, chosen)
-    from ..sokoban.solver import PORTFOLIO
     from ..sokoban.solver.lanes import default_cores
 
-    cores = default_cores(len(PORTFOLIO)) if args.cores is None else args.cores
+    cores = default_cores() if args.cores is None else args.cores
     memory = int(args.memory * (1 << 30))
     tasks = [(n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory) for n in chosen]
     outcomes: dict[int, Outcome] = {}

@@ -77,7 +77,7 @@ def test_stopping_stops_every_lane_and_counts_them(warm):
         return len(calls) >= 40
 
     t0 = time.perf_counter()
-    res = search_level(parse_level(HARD), time_limit=120, cores=2, progress=progress)
+    res = search_level(parse_level(HARD), time_limit=120, portfolio=PORTFOLIO, cores=2, progress=progress)
     assert res.stats.stopped == "interrupted" and res.solution is None
     assert time.perf_counter() - t0 < 60
     nodes = [n for _, n in calls]
@@ -96,7 +96,7 @@ def test_ctrl_c_stops_every_lane(warm):
             raise KeyboardInterrupt
 
     t0 = time.perf_counter()
-    res = search_level(parse_level(HARD), time_limit=120, cores=2, progress=progress)
+    res = search_level(parse_level(HARD), time_limit=120, portfolio=PORTFOLIO, cores=2, progress=progress)
     assert res.stats.stopped == "interrupted" and res.solution is None
     assert time.perf_counter() - t0 < 60
 
@@ -114,7 +114,7 @@ def test_a_worker_that_dies_costs_its_lane_only(warm):
             for p in multiprocessing.active_children():
                 os.kill(p.pid, signal.SIGKILL)
 
-    res = search_level(parse_level(HARD), time_limit=4, cores=2, progress=progress)
+    res = search_level(parse_level(HARD), time_limit=4, portfolio=PORTFOLIO, cores=2, progress=progress)
     assert res.stats.stopped == "time" and len(calls) > 20
     assert lanes._pool is None  # the broken pool was dropped
     # a new pool for the next call
@@ -124,14 +124,14 @@ def test_a_worker_that_dies_costs_its_lane_only(warm):
 
 def test_the_time_limit_holds_with_lanes(warm):
     t0 = time.perf_counter()
-    res = search_level(parse_level(HARD), time_limit=4, cores=2)
+    res = search_level(parse_level(HARD), time_limit=4, portfolio=PORTFOLIO, cores=2)
     assert res.stats.stopped == "time" and res.solution is None
     assert time.perf_counter() - t0 < 12  # the limit, a worker's start and its last slice
 
 
 def test_an_unsolvable_proof_from_either_lane_ends_the_search(warm):
     dead = parse_level("#####\n#@ $#\n# . #\n#####")
-    res = search_level(dead, time_limit=30, cores=3)
+    res = search_level(dead, time_limit=30, portfolio=PORTFOLIO, cores=3)
     assert res.stats.stopped == "unsolvable"
 
 
@@ -141,7 +141,32 @@ def test_cores_must_be_a_whole_number(bad):
         search_level(parse_level(LEVEL), time_limit=1, cores=bad)
 
 
-def test_members_are_dealt_out_in_turn():
-    assert lanes.lane_members(5, 2) == [[0, 2, 4], [1, 3]]
+def test_lanes_are_runs_of_the_portfolio():
+    assert lanes.lane_members(5, 2) == [[0, 1, 2], [3, 4]]
+    assert lanes.lane_members(7, 3) == [[0, 1, 2], [3, 4], [5, 6]]
     assert 1 <= lanes.default_cores(3) <= 3
     assert lanes.default_cores(1) == 1
+
+
+def test_more_cores_add_the_extra_searches(warm, monkeypatch):
+    from mazekit.sokoban.solver import search as S
+
+    # the first core's searches cannot solve the level in a minute, the extra ones at once
+    monkeypatch.setattr(S, "PORTFOLIO", (WEAK, WEAK, WEAK))
+    monkeypatch.setattr(S, "EXTRA", (PORTFOLIO[1], PORTFOLIO[1], PORTFOLIO[1]))
+    assert S.portfolio_for(1) == (WEAK, WEAK, WEAK) and len(S.portfolio_for(2)) == 6
+    assert lanes.default_cores() <= 2
+    level = parse_level(LEVEL)
+    res = search_level(level, time_limit=60, cores=2)
+    assert res.stats.stopped == "solved" and res.stats.time < 50
+    assert replay(level, res.solution.lurd).solved
+
+
+def test_the_portfolio_is_whole_on_the_first_core():
+    from mazekit.sokoban.solver import EXTRA, portfolio_for
+
+    for cores in (1, 2, 3):
+        wide = portfolio_for(cores)
+        first = lanes.lane_members(len(wide), min(cores, -(-len(wide) // len(PORTFOLIO))))[0]
+        assert tuple(wide[i] for i in first) == PORTFOLIO
+    assert portfolio_for(2) == PORTFOLIO + EXTRA[:3]

@@ -14,17 +14,20 @@ from .optimise import Optimised, OptimiseStatus, optimise
 from .problem import Problem, as_problem
 from .search import (
     DEFAULT_MEMORY,
+    EXTRA,
     PORTFOLIO,
     SearchOptions,
     SearchResult,
     SearchStats,
     Solution,
+    portfolio_for,
     search_level,
     solve,
 )
 
 __all__ = [
     "DEFAULT_MEMORY",
+    "EXTRA",
     "PORTFOLIO",
     "OptimiseStatus",
     "Optimised",
@@ -35,6 +38,7 @@ __all__ = [
     "Solution",
     "as_problem",
     "optimise",
+    "portfolio_for",
     "search_level",
     "solve",
 ]

@@ -1,10 +1,11 @@
 """The fast mode's portfolio on several cores: :func:`run_lanes`.
 
-The portfolio's searches are dealt out to *lanes*, one a core: with two lanes and three
-searches, the first lane runs the first and the third search, the second lane the second.
-Each lane runs its searches one after the other, each an equal share of the lane's time
-left, as :func:`~.search.search_level` does on one core; so on two cores each search has
-up to twice the time it would have on one.
+The portfolio's searches are cut into *lanes*, one a core, each lane a run of consecutive
+searches (:func:`lane_members`). Each lane runs its searches one after the other, each an
+equal share of the lane's time left, as :func:`~.search.search_level` does on one core. The
+fast mode's portfolio on ``N`` cores (:func:`~.search.portfolio_for`) is
+:data:`~.search.PORTFOLIO` and ``3 * (N - 1)`` more searches, so its first lane runs
+``PORTFOLIO`` as one core does and the other lanes add searches with the same share of time.
 
 The first lane runs in the calling thread. For the first :data:`HEAD_START` seconds it runs
 alone (most levels are solved sooner, and then no other process is woken); then the other
@@ -39,9 +40,10 @@ if TYPE_CHECKING:
 
 __all__ = ["HEAD_START", "default_cores", "lane_members", "run_lanes"]
 
-#: Seconds the first lane runs alone before the others start (the median XSokoban level the
-#: portfolio solves takes 0.4 s; Microban, Microban II and Boxoban levels far less).
-HEAD_START = 0.5
+#: Seconds the first lane runs alone before the others start: most Microban, Microban II and
+#: Boxoban levels are solved sooner (the median, 0.01 s or less), and then no worker is woken;
+#: a late start costs the other lanes' searches that much of their share.
+HEAD_START = 0.2
 
 #: Lanes that can run at once in this process (each worker's slot in the shared array).
 SLOTS = 32
@@ -55,25 +57,38 @@ _board: Any = None  # the shared array (multiprocessing.Array of int64, SLOTS * 
 _free: list[int] = list(range(SLOTS))  # the slots not in use
 
 
-def default_cores(members: int) -> int:
-    """Cores for a portfolio of ``members`` searches on this machine: the cores this process
-    may use, no more than the searches (1 on a one-core machine)."""
+def default_cores(lanes: int | None = None) -> int:
+    """The cores this process may use, no more than ``lanes`` (default: the fast mode's
+    most, :data:`~.search.PORTFOLIO` and each three of :data:`~.search.EXTRA` a core; 1 on
+    a one-core machine)."""
+    if lanes is None:
+        from .search import EXTRA, PORTFOLIO
+
+        lanes = 1 + -(-len(EXTRA) // len(PORTFOLIO))
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         cores = os.cpu_count() or 1
-    return max(1, min(cores, members))
+    return max(1, min(cores, lanes))
 
 
 def lane_members(n: int, lanes: int) -> list[list[int]]:
-    """Which of ``n`` searches each lane runs, in order: dealt out in turn.
+    """Which of ``n`` searches each lane runs, in order: consecutive runs, the earlier lanes
+    one longer when they do not divide evenly. With :func:`~.search.portfolio_for` the first
+    lane runs :data:`~.search.PORTFOLIO` exactly as one core does, and the others the extra
+    searches.
 
-    >>> lane_members(3, 2)
-    [[0, 2], [1]]
-    >>> lane_members(3, 3), lane_members(3, 1)
-    ([[0], [1], [2]], [[0, 1, 2]])
+    >>> lane_members(6, 2)
+    [[0, 1, 2], [3, 4, 5]]
+    >>> lane_members(3, 2), lane_members(3, 3), lane_members(3, 1)
+    ([[0, 1], [2]], [[0], [1], [2]], [[0, 1, 2]])
     """
-    return [list(range(k, n, lanes)) for k in range(lanes)]
+    out, start = [], 0
+    for k in range(lanes):
+        size = n // lanes + (1 if k < n % lanes else 0)
+        out.append(list(range(start, start + size)))
+        start += size
+    return out
 
 
 def _worker_init(board: Any) -> None:

@@ -32,6 +32,7 @@ from .problem import Problem, as_problem
 
 __all__ = [
     "DEFAULT_MEMORY",
+    "EXTRA",
     "PORTFOLIO",
     "Progress",
     "SearchOptions",
@@ -39,6 +40,7 @@ __all__ = [
     "SearchStats",
     "Solution",
     "lurd_of",
+    "portfolio_for",
     "search_level",
     "solve",
 ]
@@ -285,6 +287,32 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
     SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25),
     SearchOptions(corral_grow=1, weight=3, backward_share=0.5),
 )
+
+
+#: More searches for the fast mode on more cores (see :func:`portfolio_for`): the first search
+#: of :data:`PORTFOLIO` with one more option each, options that gain XSokoban levels when that
+#: search has them but lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its
+#: place. Alone at 20 s on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box
+#: runs (``box_runs``) solve 37 and 75 (4 s each), the backward search's own weight 1 (forward
+#: weight 10) solves 26 (8 s), the start's pairs (``reach_pairs``) 41 (18 s); no other option
+#: or pair of them tried gained one that these do not (``room_feature`` 75, ``pair_penalty`` none,
+#: every advisor at once 37 and 75, box runs with weight 1 backward 37 only).
+EXTRA: tuple[SearchOptions, ...] = (
+    replace(PORTFOLIO[0], box_runs=True),
+    replace(PORTFOLIO[0], backward_weight=1),
+    replace(PORTFOLIO[0], reach_pairs=True),
+)
+
+
+def portfolio_for(cores: int) -> tuple[SearchOptions, ...]:
+    """The fast mode's searches on ``cores`` cores: :data:`PORTFOLIO`, then as many of
+    :data:`EXTRA` as keep each search's share of the time what it is on one core (three more a
+    core), so that a level solved on one core is solved on more too.
+
+    >>> len(portfolio_for(1)), portfolio_for(2)[:3] == PORTFOLIO
+    (3, True)
+    """
+    return PORTFOLIO + EXTRA[: len(PORTFOLIO) * (cores - 1)]
 
 
 def _cap_for(memory: int, nb: int, box_bytes: int) -> int:
@@ -1212,7 +1240,7 @@ def search_level(
     optimal: bool = False,
     memory: int = DEFAULT_MEMORY,
     options: SearchOptions | None = None,
-    portfolio: tuple[SearchOptions, ...] = PORTFOLIO,
+    portfolio: tuple[SearchOptions, ...] | None = None,
     progress: Progress | None = None,
     cores: int = 1,
 ) -> SearchResult:
@@ -1227,12 +1255,14 @@ def search_level(
     limit only the first runs.
 
     ``cores`` above 1 runs the portfolio on that many cores, at most one a search
-    (:mod:`.lanes`; :func:`~.lanes.default_cores` gives this machine's): the searches are
-    dealt out to the cores, each core runs its own one after the other with the whole time
-    limit, and the first to solve the level stops the others; ``memory`` is divided between
-    them. The other cores' searches run in worker processes (``spawn``), so a script that
-    asks for them needs the ``if __name__ == "__main__":`` guard. It needs the compiled kernel
-    in numba's cache: before the first compile the portfolio runs on one core.
+    (:mod:`.lanes`; :func:`~.lanes.default_cores` gives this machine's), the default
+    portfolio widened to :func:`portfolio_for` ``(cores)``: the searches are cut into runs,
+    one a core (:func:`~.lanes.lane_members`; the first core runs :data:`PORTFOLIO` as one
+    core does), each core runs its own one after the other with the whole time limit, and
+    the first to solve the level stops the others; ``memory`` is divided between them. The
+    other cores' searches run in worker processes (``spawn``), so a script that asks for them
+    needs the ``if __name__ == "__main__":`` guard. It needs the compiled kernel in numba's
+    cache: before the first compile the portfolio runs on one core.
 
     ``progress`` (a :data:`Progress` callable) is called from the searching
     thread between slices (every 50 ms or so, and before the kernel's first
@@ -1260,16 +1290,20 @@ def search_level(
     if optimal or options is not None:
         one = SearchOptions() if options is None else options
         return _search_one(prob, one, optimal=optimal, time_limit=time_limit, memory=memory, progress=progress)
-    if not portfolio:
+    if portfolio is not None and not portfolio:
         raise ValueError("the portfolio is empty")
     if not isinstance(cores, int) or isinstance(cores, bool) or cores < 1:
         raise ValueError(f"cores must be a whole number of 1 or more, got {cores!r}")
-    if min(cores, len(portfolio)) > 1 and K.search_kernel.is_cached():
-        from .lanes import run_lanes
+    if cores > 1 and K.search_kernel.is_cached():
+        wide = portfolio_for(cores) if portfolio is None else portfolio
+        # the default: PORTFOLIO's length a core; a portfolio given: one search a core at most
+        lanes = min(cores, len(wide) if portfolio is not None else -(-len(wide) // len(PORTFOLIO)))
+        if lanes > 1:
+            from .lanes import run_lanes
 
-        return run_lanes(
-            prob, portfolio, min(cores, len(portfolio)), time_limit=time_limit, memory=memory, progress=progress
-        )
+            return run_lanes(prob, wide, lanes, time_limit=time_limit, memory=memory, progress=progress)
+    if portfolio is None:
+        portfolio = PORTFOLIO
     total = _Total(t0, progress)
     total.compile_time = compile_seconds() - compiled0  # the first run after installing compiles as_problem's kernels
     res: SearchResult | None = None
@@ -1352,9 +1386,9 @@ def solve(
     memory : int
         Bytes the search may use for its states (default 4 GiB).
     cores : int
-        Cores for the fast mode's portfolio (see :func:`search_level`): with 2, the first and
-        third searches share one core and the second has another, so each has up to twice
-        the time.
+        Cores for the fast mode (see :func:`search_level`): with 2, one core runs
+        :data:`PORTFOLIO` as on one core and the other runs three more searches
+        (:data:`EXTRA`) with the same share of the time each.
 
     Returns
     -------

@@ -469,7 +469,7 @@ def solve_level(
     the machine's other cores; ``watch`` receives the progress and may stop them all.
     The solution is replayed by the engine before it is returned.
     """
-    from ...sokoban.solver import PORTFOLIO, search_level
+    from ...sokoban.solver import search_level
     from ...sokoban.solver.lanes import default_cores
 
     watch = watch or _Watch(time_limit)
@@ -508,7 +508,7 @@ def solve_level(
         }
     watch.phase = "preparing"
     level = ref.level.with_start(b.state)
-    cores = default_cores(len(PORTFOLIO))  # the portfolio's searches side by side (see search_level)
+    cores = default_cores()  # the portfolio's searches side by side (see search_level)
     res = search_level(level, time_limit=time_limit, memory=memory_mb << 20, progress=watch.progress, cores=cores)
     st = res.stats
     out: dict[str, Any] = {
