@@ -59,12 +59,11 @@ _free: list[int] = list(range(SLOTS))  # the slots not in use
 
 def default_cores(lanes: int | None = None) -> int:
     """The cores this process may use, no more than ``lanes`` (default: the fast mode's
-    most, :data:`~.search.PORTFOLIO` and each three of :data:`~.search.EXTRA` a core; 1 on
-    a one-core machine)."""
+    most, :data:`~.search.MAX_CORES`; 1 on a one-core machine)."""
     if lanes is None:
-        from .search import EXTRA, PORTFOLIO
+        from .search import MAX_CORES
 
-        lanes = 1 + -(-len(EXTRA) // len(PORTFOLIO))
+        lanes = MAX_CORES
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
@@ -105,7 +104,12 @@ def _worker_init(board: Any) -> None:
     K.search_kernel.compiled()  # in numba's cache (lanes run only then): loaded, not compiled
 
 
-def _workers(n: int) -> tuple[ProcessPoolExecutor, Any]:
+def _cell(slot: int, what: int) -> int:
+    """Where a slot's ``what`` (:data:`_STOP`, :data:`_NODES`, :data:`_EXPANDED`) is in the board."""
+    return slot * 3 + what
+
+
+def _workers(n: int) -> ProcessPoolExecutor:
     """A pool of ``n`` or more worker processes (started on first use; a bigger one replaces it
     when more lanes run at once, as when the playground runs two solvers: the old one's workers
     end with the lanes they run)."""
@@ -119,7 +123,7 @@ def _workers(n: int) -> tuple[ProcessPoolExecutor, Any]:
                 _board = ctx.Array("q", SLOTS * 3, lock=False)
             _pool = ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(_board,))
             _pool_size = n
-        return _pool, _board
+        return _pool
 
 
 def _forget(pool: ProcessPoolExecutor) -> None:
@@ -145,15 +149,14 @@ def _lane(
     from .search import SearchResult, SearchStats, search_level
 
     board = _board
-    base = slot * 3
     left = None if time_limit is None else time_limit - (time.time() - sent)
-    if board[base + _STOP] or (left is not None and left <= 0):
-        return SearchResult(None, SearchStats(0, 0, 0.0, "interrupted" if board[base + _STOP] else "time"))
+    if board[_cell(slot, _STOP)] or (left is not None and left <= 0):
+        return SearchResult(None, SearchStats(0, 0, 0.0, "interrupted" if board[_cell(slot, _STOP)] else "time"))
 
     def progress(stats: SearchStats, phase: Literal["searching", "compiling"]) -> bool:
-        board[base + _NODES] = stats.nodes
-        board[base + _EXPANDED] = stats.expanded
-        return bool(board[base + _STOP])
+        board[_cell(slot, _NODES)] = stats.nodes
+        board[_cell(slot, _EXPANDED)] = stats.expanded
+        return bool(board[_cell(slot, _STOP)])
 
     return search_level(prob, time_limit=left, memory=memory, portfolio=members, progress=progress)
 
@@ -168,7 +171,6 @@ class _Lanes:
         self.prob, self.groups, self.memory = prob, groups, memory
         self.futures: list[Future[SearchResult]] = []
         self.slots: list[int] = []
-        self.board: Any = None
         self.pool: ProcessPoolExecutor | None = None
         self.started = False
 
@@ -181,11 +183,10 @@ class _Lanes:
                 return
             self.slots = [_free.pop() for _ in self.groups]
             busy = SLOTS - len(_free)
-        pool, self.board = _workers(busy)
-        self.pool = pool
+        self.pool = pool = _workers(busy)
         for slot, group in zip(self.slots, self.groups, strict=True):
             for k in (_STOP, _NODES, _EXPANDED):
-                self.board[slot * 3 + k] = 0
+                _board[_cell(slot, k)] = 0
             args = (self.prob, group, time_limit, time.time(), self.memory, slot)
             try:
                 fut = pool.submit(_lane, *args)
@@ -203,8 +204,8 @@ class _Lanes:
                 st = f.result().stats
                 nodes, expanded = nodes + st.nodes, expanded + st.expanded
             else:
-                nodes += self.board[slot * 3 + _NODES]
-                expanded += self.board[slot * 3 + _EXPANDED]
+                nodes += _board[_cell(slot, _NODES)]
+                expanded += _board[_cell(slot, _EXPANDED)]
         return nodes, expanded
 
     def final(self) -> bool:
@@ -213,7 +214,7 @@ class _Lanes:
 
     def stop(self) -> None:
         for slot in self.slots:
-            self.board[slot * 3 + _STOP] = 1
+            _board[_cell(slot, _STOP)] = 1
 
     def results(self) -> list[SearchResult]:
         """Every other lane's result, once all have ended (a lane whose worker failed counts as

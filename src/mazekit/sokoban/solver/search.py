@@ -33,6 +33,7 @@ from .problem import Problem, as_problem
 __all__ = [
     "DEFAULT_MEMORY",
     "EXTRA",
+    "MAX_CORES",
     "PORTFOLIO",
     "Progress",
     "SearchOptions",
@@ -304,6 +305,11 @@ EXTRA: tuple[SearchOptions, ...] = (
     replace(PORTFOLIO[0], box_runs=True),
     replace(PORTFOLIO[0], backward_weight=1),
 )
+
+
+#: The cores the fast mode's default portfolio can use: one for :data:`PORTFOLIO`, one for each
+#: three of :data:`EXTRA`.
+MAX_CORES = 1 + -(-len(EXTRA) // len(PORTFOLIO))
 
 
 def portfolio_for(cores: int) -> tuple[SearchOptions, ...]:
@@ -1298,8 +1304,7 @@ def search_level(
         raise ValueError(f"cores must be a whole number of 1 or more, got {cores!r}")
     if cores > 1 and K.search_kernel.is_cached():
         wide = portfolio_for(cores) if portfolio is None else portfolio
-        # the default: PORTFOLIO's length a core; a portfolio given: one search a core at most
-        lanes = min(cores, len(wide) if portfolio is not None else -(-len(wide) // len(PORTFOLIO)))
+        lanes = min(cores, len(wide) if portfolio is not None else MAX_CORES)  # a given one: a search a core
         if lanes > 1:
             from .lanes import run_lanes
 
