@@ -271,3 +271,44 @@ def test_box_runs_keep_solutions_valid(text):
         assert res.solution is not None
         r = replay(level, res.solution.lurd)
         assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
+def test_the_backward_feature_space_counts_boxes_back_on_the_start():
+    """With ``backward_fess`` every open backward state waits in the feature cell whose packing
+    digit is the number of its boxes on the start's box cells, and whose connectivity digit is its
+    regions of free floor (1-4); the forward search's cells are untouched (goals and areas)."""
+    from mazekit.sokoban.solver import SearchOptions
+    from mazekit.sokoban.solver import search as S
+
+    # a level no search finishes (tests/data/sokoban/slow.xsb), so that the backward one runs
+    level = parse_levels((Path(__file__).resolve().parents[2] / "data" / "sokoban" / "slow.xsb").read_text())[0]
+    prob = as_problem(level)
+    search = S._Search(prob, SearchOptions(backward_fess=True, backward_share=0.5), False, 1 << 26)
+    bwd = search.bwd
+    assert bwd is not None and bwd.settings.fess == 1 and bwd.settings.move_weight == 0
+    assert sorted(bwd.board.goals.tolist()) == sorted(prob.boxes.tolist())
+    assert np.array_equal(search.fwd.board.goals, prob.goals)
+    search.run(0.0, None, None, 0.05, 16, 60)
+    start = set(prob.boxes.tolist())
+    arr, mch = bwd.arr, bwd.arr.frontier(bwd.croot).mch
+    per_packing = K.NOOP * K.NHOT * K.NCONN
+    seen = 0
+    for cell, root in enumerate(bwd.croot.tolist()):
+        stack = [root] if root >= 0 else []
+        while stack:
+            node = stack.pop()
+            stack += [c for c in (int(mch[2 * node]), int(mch[2 * node + 1])) if c >= 0]
+            boxes = [int(x) for x in arr.pboxes[node]]
+            assert cell // per_packing == sum(x in start for x in boxes)
+            assert cell % K.NCONN + 1 == min(K.NCONN, len(free_regions(prob.floor, set(boxes), prob.off)))
+            seen += 1
+    assert seen > 10
+
+
+@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR)])
+def test_the_backward_feature_space_keeps_solutions_valid(text):
+    level = parse_level(text)
+    res = search_level(level, portfolio=portfolio_with(backward_fess=True, backward_share=0.9), time_limit=20)
+    assert res.solution is not None
+    r = replay(level, res.solution.lurd)
+    assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)

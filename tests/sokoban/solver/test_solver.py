@@ -686,6 +686,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         reach_pairs=st.booleans(),
         pair_penalty=st.booleans(),
         box_runs=st.booleans(),
+        backward_fess=st.booleans(),
     )
 )
 

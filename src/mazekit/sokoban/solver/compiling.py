@@ -81,6 +81,7 @@ def compile_share(first: bool) -> None:
         reach_pairs=True,
         pair_penalty=True,
         box_runs=True,
+        backward_fess=True,
         corral_grow=1,
         player_penalty=2,
     )

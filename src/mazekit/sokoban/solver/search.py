@@ -224,6 +224,13 @@ class SearchOptions:
         to FESS's moves, which take a box to its new cell at once) that improved no
         feature, not pushes: pushing a box along a line to park it costs one step, however
         far (runs that turn corners too were measured weaker: ``benchmarks/RESULTS.md``).
+    backward_fess : bool
+        The backward search is a feature-space search too, turned round: its packing counts
+        the boxes on the start's box cells (its goals), its connectivity the regions of free
+        floor, and its cells take turns as the forward search's do (no advisors, macros or
+        move weights backward). It finds openings the forward search does not: on XSokoban
+        the pulls that bring boxes back to their start cells are the forward search's moves
+        that park them out of the way (see ``benchmarks/RESULTS.md``, session 27).
     """
 
     weight: int = 10
@@ -250,6 +257,7 @@ class SearchOptions:
     reach_pairs: bool = False
     pair_penalty: bool = False
     box_runs: bool = False
+    backward_fess: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -291,8 +299,10 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 
 
 #: More searches for the fast mode on more cores (see :func:`portfolio_for`). The second search of
-#: :data:`PORTFOLIO` at weight 30: Microban II 131 is its forward direction's, at the edge of its
-#: third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone, session 26). Then the
+#: :data:`PORTFOLIO` at weight 30 forward: Microban II 131 is its forward direction's, at the edge of its
+#: third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone, session 26); its backward
+#: direction, at weight 10, a feature-space search too (``backward_fess``), solves XSokoban 87 (2.4 s
+#: alone, session 27), which no other search has solved. Then the
 #: first search with one more option each, options that gain XSokoban levels when that search has
 #: them but lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its place.
 #: Alone at 20 s on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box runs
@@ -301,7 +311,7 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: no other option or pair of them tried gained one that these do not (``room_feature`` 75,
 #: ``pair_penalty`` none, every advisor at once 37 and 75, box runs with weight 1 backward 37).
 EXTRA: tuple[SearchOptions, ...] = (
-    replace(PORTFOLIO[1], weight=30),
+    replace(PORTFOLIO[1], weight=30, backward_weight=10, backward_fess=True),
     replace(PORTFOLIO[0], box_runs=True),
     replace(PORTFOLIO[0], backward_weight=1),
 )
@@ -835,6 +845,25 @@ def _areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArra
 _NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
+def _turned_round(back: K.Settings) -> K.Settings:
+    """The backward direction's settings as a feature-space search (``backward_fess``): the
+    cells taking turns, with none of the forward search's advisors, move weights or fourth axis."""
+    return back._replace(
+        fess=1, move_weight=0, pack_advisor=0, conn_advisor=0, hot_advisor=0, oop_advisor=0, open_advisor=0,
+        hot_feature=0, room_feature=0,
+    )  # fmt: skip
+
+
+def _start_as_goals(board: K.Board, prob: Problem) -> K.Board:
+    """The backward direction's board for its feature cells (``backward_fess``): the start's
+    box cells are its goals (the packing feature counts the boxes on them), with no goal areas.
+    The pulls themselves read only the board's distances to those cells, which are its own."""
+    start = np.zeros_like(prob.goalm)
+    start[prob.boxes] = 1
+    no_areas = np.full(prob.height * prob.width, -1, dtype=_NO_AREAS[0].dtype)
+    return board._replace(goals=prob.boxes.astype(prob.goals.dtype), goalm=start, garea=no_areas)
+
+
 def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
     """The hotspot table of :func:`~._kernels.hot_table_kernel` (``hot[x, y]`` 1 when a box on
     ``x`` cuts a lone box on ``y`` off every goal), or None for a level of more than
@@ -1077,7 +1106,11 @@ class _Search:
                     pair_penalty=0,
                     box_runs=0,
                 )
+                if opts.backward_fess:
+                    back = _turned_round(back)
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
+                if opts.backward_fess:
+                    self.bwd.board = _start_as_goals(self.bwd.board, prob)
                 seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
                 if seen is not None:
                     self.bwd.board = self.bwd.board._replace(pairs=seen[0], lidx=seen[1], fidx=seen[2])
