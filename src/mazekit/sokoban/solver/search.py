@@ -300,17 +300,17 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 )
 
 
-#: More searches for the fast mode on more cores (see :func:`portfolio_for`). The second search of
-#: :data:`PORTFOLIO` at weight 30 forward: Microban II 131 is its forward direction's, at the edge of its
-#: third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone, session 26); its backward
-#: direction, at weight 10, a feature-space search too (``backward_fess``), solves XSokoban 87 (2.4 s
-#: alone, session 27), which no other search has solved. Then the
-#: first search with one more option each, options that gain XSokoban levels when that search has
-#: them but lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its place.
-#: Alone at 20 s on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box runs
-#: (``box_runs``) solve 37 and 75 (4 s each), the backward search's own weight 1 (forward weight
-#: 10) solves 26 (8 s); the start's pairs (``reach_pairs``) 41 (18 s, at the edge: not kept), and
-#: no other option or pair of them tried gained one that these do not (``room_feature`` 75,
+#: More searches for the fast mode on more cores (see :func:`portfolio_for`). The second search
+#: of :data:`PORTFOLIO` at weight 30 forward: Microban II 131 is its forward direction's, at the
+#: edge of its third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone, session 26);
+#: its backward direction, at weight 10, a feature-space search too (``backward_fess``), solves
+#: XSokoban 87 (2.4 s alone, session 27), which no other search has solved. Then the first search
+#: with one more option each, options that gain XSokoban levels when that search has them but
+#: lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its place. Alone at 20 s
+#: on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box runs (``box_runs``)
+#: solve 37 and 75 (4 s each), the backward search's own weight 1 (forward weight 10) solves 26
+#: (8 s); the start's pairs (``reach_pairs``) 41 (18 s, at the edge: not kept), and no other
+#: option or pair of them tried gained one that these do not (``room_feature`` 75,
 #: ``pair_penalty`` none, every advisor at once 37 and 75, box runs with weight 1 backward 37).
 EXTRA: tuple[SearchOptions, ...] = (
     replace(PORTFOLIO[1], weight=30, backward_weight=10, backward_fess=True),
@@ -847,15 +847,6 @@ def _areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArra
 _NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
-def _turned_round(back: K.Settings) -> K.Settings:
-    """The backward direction's settings as a feature-space search (``backward_fess``): the
-    cells taking turns, with none of the forward search's advisors, move weights or fourth axis."""
-    return back._replace(
-        fess=1, move_weight=0, pack_advisor=0, conn_advisor=0, hot_advisor=0, oop_advisor=0, open_advisor=0,
-        hot_feature=0, room_feature=0,
-    )  # fmt: skip
-
-
 def _start_as_goals(board: K.Board, prob: Problem) -> K.Board:
     """The backward direction's board for its feature cells (``backward_fess``): the start's
     box cells are its goals (the packing feature counts the boxes on them), with no goal areas.
@@ -1096,20 +1087,27 @@ class _Search:
             bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
             roots = _regions(prob, prob.goals)
             if roots:
-                # the corral test runs forward only; the feature space and the macros too (the
-                # backward direction has no goal areas: strict packing's goal step read past them)
+                # the corral test, the macros, the advisors, move weights and the feature cells'
+                # fourth axis are forward only (the backward direction has no goal areas: strict
+                # packing's goal step read past them); its feature space is its own option
                 back = settings._replace(
                     weight=opts.backward_weight or opts.weight,
                     backward=1,
                     goal_player=_min_region_cell(prob, prob.boxes, prob.player),
-                    fess=0,
+                    fess=int(opts.backward_fess),
                     corral_nodes=0,
                     macros=0,
                     pair_penalty=0,
                     box_runs=0,
+                    move_weight=0,
+                    pack_advisor=0,
+                    conn_advisor=0,
+                    hot_advisor=0,
+                    oop_advisor=0,
+                    open_advisor=0,
+                    hot_feature=0,
+                    room_feature=0,
                 )
-                if opts.backward_fess:
-                    back = _turned_round(back)
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
                 if opts.backward_fess:
                     self.bwd.board = _start_as_goals(self.bwd.board, prob)
