@@ -507,8 +507,8 @@ def test_compiling_the_kernel_is_not_charged_to_the_time_limit(monkeypatch):
 
 
 def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
-    """Each search of the fast mode's portfolio gets an equal share of the time left, its compile
-    time not counted; a verdict ends the portfolio; a memory stop is reported over a later timeout."""
+    """Each search of the fast mode's portfolio gets its share of the time left (equal unless
+    ``time_share`` says otherwise), its compile time not counted; a verdict ends the portfolio; a memory stop is reported over a later timeout."""
     import time as _time
 
     from mazekit.sokoban.solver import search as S
@@ -541,6 +541,13 @@ def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
     outcomes[:] = ["time", "time"]
     assert search_level(level, time_limit=None, portfolio=portfolio).stats.stopped == "time"
     assert len(calls) == 1  # no limit: the first search runs until it is done
+    calls.clear()
+    outcomes[:] = ["time", "time", "time"]
+    heavy = (SearchOptions(time_share=3), SearchOptions(), SearchOptions(time_share=0.5))
+    search_level(level, time_limit=4.5, portfolio=heavy)
+    shares = [t for t, _ in calls]  # each its time_share over the shares left, of the time left
+    assert shares[0] == pytest.approx(4.5 * 3 / 4.5, abs=0.05)
+    assert shares[1] == pytest.approx(4.45 / 1.5, abs=0.05) and shares[2] == pytest.approx(4.4, abs=0.05)
 
 
 def test_search_options_fail_where_they_are_written():
@@ -561,6 +568,9 @@ def test_search_options_fail_where_they_are_written():
         SearchOptions(backward_share=1.0)
     with pytest.raises(ValueError, match="corral_nodes must be at most"):
         SearchOptions(corral_nodes=10**6)
+    for share in (0, -1.0, float("nan"), float("inf"), True, "2"):
+        with pytest.raises(ValueError, match="time_share must be a number more than 0"):
+            SearchOptions(time_share=share)  # type: ignore[arg-type]
     assert all(isinstance(o, SearchOptions) for o in PORTFOLIO) and len(set(PORTFOLIO)) == len(PORTFOLIO)
     a = SearchOptions(corral_grow=1).for_optimal()
     assert (a.bidirectional, a.macros, a.fess, a.corral_grow) == (False, False, False, 1)

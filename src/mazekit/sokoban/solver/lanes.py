@@ -1,11 +1,12 @@
 """The fast mode's portfolio on several cores: :func:`run_lanes`.
 
 The portfolio's searches are cut into *lanes*, one a core, each lane a run of consecutive
-searches (:func:`lane_members`). Each lane runs its searches one after the other, each an
-equal share of the lane's time left, as :func:`~.search.search_level` does on one core. The
-fast mode's portfolio on ``N`` cores (:func:`~.search.portfolio_for`) is
-:data:`~.search.PORTFOLIO` and ``3 * (N - 1)`` more searches, so its first lane runs
-``PORTFOLIO`` as one core does and the other lanes add searches with the same share of time.
+searches (:func:`lane_members`). Each lane runs its searches one after the other, each its
+share of the lane's time left (``SearchOptions.time_share``: equal but for the second lane's
+first search), as :func:`~.search.search_level` does on one core. The fast mode's portfolio on
+``N`` cores (:func:`~.search.portfolio_for`) is :data:`~.search.PORTFOLIO` and ``3 * (N - 1)``
+more searches, so its first lane runs ``PORTFOLIO`` as one core does and the other lanes add
+searches.
 
 The first lane runs in the calling thread. For the first :data:`HEAD_START` seconds it runs
 alone (most levels are solved sooner, and then no other process is woken); then the other

@@ -233,6 +233,10 @@ class SearchOptions:
         that park them out of the way (see ``benchmarks/RESULTS.md``, session 27). Off in
         :data:`PORTFOLIO`: where the plain backward search runs straight to the start, the
         cells' turns slow that line down (a generated level solved in 0.06 s is not in 10 s).
+    time_share : float
+        In a portfolio run one search after the other (a core's run of them): this search's
+        part of the time left is its share over the sum of the shares of it and the searches
+        after it, more than 0 (all 1: equal parts). Alone, as with ``options``, it has no effect.
     """
 
     weight: int = 10
@@ -260,6 +264,7 @@ class SearchOptions:
     pair_penalty: bool = False
     box_runs: bool = False
     backward_fess: bool = False
+    time_share: float = 1.0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -272,6 +277,12 @@ class SearchOptions:
             raise ValueError(f"SearchOptions.weight must be 1 or more, got {self.weight}")
         if not (isinstance(self.backward_share, (int, float)) and 0 < self.backward_share < 1):
             raise ValueError(f"SearchOptions.backward_share must be between 0 and 1, got {self.backward_share!r}")
+        if not (
+            isinstance(self.time_share, (int, float))
+            and not isinstance(self.time_share, bool)
+            and 0 < self.time_share < float("inf")
+        ):
+            raise ValueError(f"SearchOptions.time_share must be a number more than 0, got {self.time_share!r}")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
         if self.corral_nodes > CORRAL_MAX_NODES:
@@ -302,9 +313,11 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 
 #: More searches for the fast mode on more cores (see :func:`portfolio_for`). The second search
 #: of :data:`PORTFOLIO` at weight 30 forward: Microban II 131 is its forward direction's, at the
-#: edge of its third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone, session 26);
-#: its backward direction, at weight 10, a feature-space search too (``backward_fess``), solves
-#: XSokoban 87 (2.4 s alone, session 27), which no other search has solved. Then the first search
+#: edge of its third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone, session 26).
+#: Its backward direction, at weight 10, is a feature-space search too (``backward_fess``) with the
+#: start's pairs (``reach_pairs``) and 60% of the time: it solves XSokoban 35, 85 and 87, which no
+#: other search solves (alone at 36 s: 25.1, 21.6 and 0.5 s, session 28), so it has three fifths
+#: of the core's time (``time_share``): 36 s of 60, 6 s of 10 for 131. Then the first search
 #: with one more option each, options that gain XSokoban levels when that search has them but
 #: lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its place. Alone at 20 s
 #: on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box runs (``box_runs``)
@@ -313,7 +326,15 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: option or pair of them tried gained one that these do not (``room_feature`` 75,
 #: ``pair_penalty`` none, every advisor at once 37 and 75, box runs with weight 1 backward 37).
 EXTRA: tuple[SearchOptions, ...] = (
-    replace(PORTFOLIO[1], weight=30, backward_weight=10, backward_fess=True),
+    replace(
+        PORTFOLIO[1],
+        weight=30,
+        backward_weight=10,
+        backward_fess=True,
+        backward_share=0.6,
+        reach_pairs=True,
+        time_share=3,
+    ),
     replace(PORTFOLIO[0], box_runs=True),
     replace(PORTFOLIO[0], backward_weight=1),
 )
@@ -1291,7 +1312,8 @@ def search_level(
     ``options`` runs that one search alone (as does ``optimal``, with the default
     options unless given). Otherwise the fast mode shares the time among the
     searches of ``portfolio`` (default :data:`PORTFOLIO`), run one after the
-    other, each with an equal share of the time left; it stops at the first that
+    other, each with its share of the time left (``SearchOptions.time_share``: equal in
+    :data:`PORTFOLIO`); it stops at the first that
     solves the level, proves it unsolvable or is interrupted, and with no time
     limit only the first runs.
 
@@ -1349,7 +1371,7 @@ def search_level(
     res: SearchResult | None = None
     for k, opts in enumerate(portfolio):
         left = None if time_limit is None else time_limit - (time.perf_counter() - t0 - total.compile_time)
-        share = None if left is None else left / (len(portfolio) - k)
+        share = None if left is None else _time_slot(left, portfolio[k:])
         if share is not None and share <= 0:
             break
         res = _search_one(prob, opts, time_limit=share, memory=memory, progress=total.report())
@@ -1363,6 +1385,17 @@ def search_level(
     if sol is not None:
         sol = replace(sol, stats=stats)
     return SearchResult(sol, stats)
+
+
+def _time_slot(left: float, searches: tuple[SearchOptions, ...]) -> float:
+    """The seconds the first of ``searches`` gets of the ``left`` seconds that it and the others
+    after it share (in a portfolio, each when its turn comes): its ``time_share`` over theirs.
+
+    >>> three = (SearchOptions(time_share=3), SearchOptions(), SearchOptions())
+    >>> _time_slot(60.0, three), _time_slot(24.0, three[1:]), _time_slot(60.0, PORTFOLIO)
+    (36.0, 12.0, 20.0)
+    """
+    return left * searches[0].time_share / sum(o.time_share for o in searches)
 
 
 class _Total:
@@ -1428,7 +1461,7 @@ def solve(
     cores : int
         Cores for the fast mode (see :func:`search_level`): with 2, one core runs
         :data:`PORTFOLIO` as on one core and the other runs three more searches
-        (:data:`EXTRA`) with the same share of the time each.
+        (:data:`EXTRA`), the first of them with three fifths of the time.
 
     Returns
     -------
