@@ -312,3 +312,35 @@ def test_the_backward_feature_space_keeps_solutions_valid(text):
     assert res.solution is not None
     r = replay(level, res.solution.lurd)
     assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
+def test_the_backward_tunnels_count_boxes_off_the_start_in_them():
+    """With ``backward_rooms`` the backward cells' fourth digit is the number of tunnels between
+    rooms holding a box off the start's box cells (2 or more counted as 2); the forward search's
+    fourth digit stays off, and without ``backward_fess`` the option does nothing."""
+    from mazekit.sokoban.solver import SearchOptions
+    from mazekit.sokoban.solver import search as S
+
+    rooms = ["###########", "#    #    #", "# $$ #  . #", "#  @    . #", "# $$ #  . #", "#    #  . #", "###########"]
+    prob = as_problem(parse_level("\n".join(rooms)))  # two rooms and a passage of one cell
+    plain = S._Search(prob, SearchOptions(backward_rooms=True, backward_share=0.5), False, 1 << 26)
+    assert plain.bwd is not None and plain.bwd.settings.room_feature == 0
+    search = S._Search(prob, SearchOptions(backward_fess=True, backward_rooms=True, backward_share=0.5), False, 1 << 26)
+    bwd = search.bwd
+    assert bwd is not None and bwd.settings.room_feature == 1 and search.fwd.settings.room_feature == 0
+    tunnel = S.tunnels(prob)
+    assert np.array_equal(bwd.board.tunnel, tunnel) and (tunnel >= 0).any()
+    search.run(0.0, None, None, 0.05, 16, 60)
+    start = set(prob.boxes.tolist())
+    arr, mch = bwd.arr, bwd.arr.frontier(bwd.croot).mch
+    digits = []
+    for cell, root in enumerate(bwd.croot.tolist()):
+        stack = [root] if root >= 0 else []
+        while stack:
+            node = stack.pop()
+            stack += [c for c in (int(mch[2 * node]), int(mch[2 * node + 1])) if c >= 0]
+            boxes = [int(x) for x in arr.pboxes[node]]
+            blocked = {int(tunnel[x]) for x in boxes if tunnel[x] >= 0 and x not in start}
+            assert (cell // K.NCONN) % K.NHOT == min(K.NHOT - 1, len(blocked))
+            digits.append(len(blocked))
+    assert len(digits) > 10 and max(digits) > 0

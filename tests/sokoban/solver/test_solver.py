@@ -508,7 +508,8 @@ def test_compiling_the_kernel_is_not_charged_to_the_time_limit(monkeypatch):
 
 def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
     """Each search of the fast mode's portfolio gets its share of the time left (equal unless
-    ``time_share`` says otherwise), its compile time not counted; a verdict ends the portfolio; a memory stop is reported over a later timeout."""
+    ``time_share`` says otherwise), its compile time not counted; a verdict ends the portfolio;
+    a memory stop is reported over a later timeout."""
     import time as _time
 
     from mazekit.sokoban.solver import search as S
@@ -697,6 +698,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         pair_penalty=st.booleans(),
         box_runs=st.booleans(),
         backward_fess=st.booleans(),
+        backward_rooms=st.booleans(),
     )
 )
 

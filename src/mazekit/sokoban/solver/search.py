@@ -233,6 +233,11 @@ class SearchOptions:
         that park them out of the way (see ``benchmarks/RESULTS.md``, session 27). Off in
         :data:`PORTFOLIO`: where the plain backward search runs straight to the start, the
         cells' turns slow that line down (a generated level solved in 0.06 s is not in 10 s).
+    backward_rooms : bool
+        With ``backward_fess``: the backward direction's feature cells count blocked tunnels
+        (as ``room_feature`` does forward: one-wide passages between two rooms with a box in
+        them off its start cell), not the forward search's. Gains XSokoban 18 and 77 and loses
+        35 in the second core's first search (``benchmarks/RESULTS.md``, session 28).
     time_share : float
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
@@ -264,6 +269,7 @@ class SearchOptions:
     pair_penalty: bool = False
     box_runs: bool = False
     backward_fess: bool = False
+    backward_rooms: bool = False
     time_share: float = 1.0
 
     def __post_init__(self) -> None:
@@ -314,11 +320,12 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: More searches for the fast mode on more cores (see :func:`portfolio_for`). The second search
 #: of :data:`PORTFOLIO` at weight 30 forward: Microban II 131 is its forward direction's, at the
 #: edge of its third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone, session 26).
-#: Its backward direction, at weight 10, is a feature-space search too (``backward_fess``) with the
-#: start's pairs (``reach_pairs``) and 60% of the time: it solves XSokoban 35, 85 and 87, which no
-#: other search solves (alone at 36 s: 25.1, 21.6 and 0.5 s, session 28), so it has three fifths
-#: of the core's time (``time_share``): 36 s of 60, 6 s of 10 for 131. Then the first search
-#: with one more option each, options that gain XSokoban levels when that search has them but
+#: Its backward direction, at weight 10, is a feature-space search too (``backward_fess``), its
+#: cells counting blocked tunnels (``backward_rooms``), with the start's pairs (``reach_pairs``)
+#: and 60% of the time: it solves XSokoban 18, 77, 85 and 87, which no other search solves (alone,
+#: 2 at once: 22.4, 28.2, 12.1 and 21.4 s, session 28; without the tunnels 35, 85 and 87 instead),
+#: so it has three fifths of the core's time (``time_share``): 36 s of 60, 6 s of 10 for 131.
+#: Then the first search with one more option each, options that gain XSokoban levels when that search has them but
 #: lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its place. Alone at 20 s
 #: on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box runs (``box_runs``)
 #: solve 37 and 75 (4 s each), the backward search's own weight 1 (forward weight 10) solves 26
@@ -333,6 +340,7 @@ EXTRA: tuple[SearchOptions, ...] = (
         backward_fess=True,
         backward_share=0.6,
         reach_pairs=True,
+        backward_rooms=True,
         time_share=3,
     ),
     replace(PORTFOLIO[0], box_runs=True),
@@ -1110,7 +1118,7 @@ class _Search:
             if roots:
                 # the corral test, the macros, the advisors, move weights and the feature cells'
                 # fourth axis are forward only (the backward direction has no goal areas: strict
-                # packing's goal step read past them); its feature space is its own option
+                # packing's goal step read past them); its feature space and tunnels are its own options
                 back = settings._replace(
                     weight=opts.backward_weight or opts.weight,
                     backward=1,
@@ -1127,11 +1135,13 @@ class _Search:
                     oop_advisor=0,
                     open_advisor=0,
                     hot_feature=0,
-                    room_feature=0,
+                    room_feature=int(opts.backward_fess and opts.backward_rooms),
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
                 if opts.backward_fess:
                     self.bwd.board = _start_as_goals(self.bwd.board, prob)
+                if back.room_feature:  # tunnels are the floor's: the same both ways
+                    self.bwd.board = self.bwd.board._replace(tunnel=tunnels(prob))
                 seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
                 if seen is not None:
                     self.bwd.board = self.bwd.board._replace(pairs=seen[0], lidx=seen[1], fidx=seen[2])
