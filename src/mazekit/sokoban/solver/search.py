@@ -325,13 +325,14 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: and 60% of the time: it solves XSokoban 18, 77, 85 and 87, which no other search solves (alone,
 #: 2 at once: 22.4, 28.2, 12.1 and 21.4 s, session 28; without the tunnels 35, 85 and 87 instead),
 #: so it has three fifths of the core's time (``time_share``): 36 s of 60, 6 s of 10 for 131.
-#: Then the first search with one more option each, options that gain XSokoban levels when that search has them but
-#: lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its place. Alone at 20 s
-#: on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box runs (``box_runs``)
-#: solve 37 and 75 (4 s each), the backward search's own weight 1 (forward weight 10) solves 26
-#: (8 s); the start's pairs (``reach_pairs``) 41 (18 s, at the edge: not kept), and no other
-#: option or pair of them tried gained one that these do not (``room_feature`` 75,
-#: ``pair_penalty`` none, every advisor at once 37 and 75, box runs with weight 1 backward 37).
+#: Then the first search with one more option each, options that gain XSokoban levels when that
+#: search has them but lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its
+#: place. Alone at 20 s on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box
+#: runs (``box_runs``) solve 37 and 75 (4 s each), the backward search's own weight 1 (forward
+#: weight 10) solves 26 (8 s); the start's pairs (``reach_pairs``) 41 (18 s, at the edge: not
+#: kept), and no other option or pair of them tried gained one that these do not
+#: (``room_feature`` 75, ``pair_penalty`` none, every advisor at once 37 and 75, box runs with
+#: weight 1 backward 37).
 EXTRA: tuple[SearchOptions, ...] = (
     replace(
         PORTFOLIO[1],
