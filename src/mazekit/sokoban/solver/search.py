@@ -335,14 +335,14 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: weight 1 backward 37).
 EXTRA: tuple[SearchOptions, ...] = (
     replace(
-        PORTFOLIO[1],
+        PORTFOLIO[2],
         weight=30,
-        backward_weight=10,
+        backward_weight=3,
         backward_fess=True,
-        backward_share=0.6,
+        backward_share=0.65,
         reach_pairs=True,
         backward_rooms=True,
-        time_share=3,
+        time_share=4,
     ),
     replace(PORTFOLIO[0], box_runs=True),
     replace(PORTFOLIO[0], backward_weight=1),
