@@ -198,8 +198,8 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
             "fast (a portfolio of three searches, a third of the time each: feature-space forward search, "
             "best-first backward search"
             + (
-                f"; on {args.cores} cores, three more searches a core beside them, the first with three fifths "
-                "of the time and a feature-space backward search, the others a fifth each)"
+                f"; on {args.cores} cores, three more searches a core beside them, the first with two thirds "
+                "of the time and a feature-space backward search, the others a sixth each)"
                 if args.cores > 1
                 else ")"
             )

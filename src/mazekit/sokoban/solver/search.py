@@ -236,8 +236,8 @@ class SearchOptions:
     backward_rooms : bool
         With ``backward_fess``: the backward direction's feature cells count blocked tunnels
         (as ``room_feature`` does forward: one-wide passages between two rooms with a box in
-        them off its start cell), not the forward search's. Gains XSokoban 18 and 77 and loses
-        35 in the second core's first search (``benchmarks/RESULTS.md``, session 28).
+        them off its start cell), not the forward search's. Gains XSokoban 18 and 77 in the
+        second core's first search (``benchmarks/RESULTS.md``, sessions 28 and 29).
     time_share : float
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
@@ -317,14 +317,16 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 )
 
 
-#: More searches for the fast mode on more cores (see :func:`portfolio_for`). The second search
-#: of :data:`PORTFOLIO` at weight 30 forward: Microban II 131 is its forward direction's, at the
-#: edge of its third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone, session 26).
-#: Its backward direction, at weight 10, is a feature-space search too (``backward_fess``), its
-#: cells counting blocked tunnels (``backward_rooms``), with the start's pairs (``reach_pairs``)
-#: and 60% of the time: it solves XSokoban 18, 77, 85 and 87, which no other search solves (alone,
-#: 2 at once: 22.4, 28.2, 12.1 and 21.4 s, session 28; without the tunnels 35, 85 and 87 instead),
-#: so it has three fifths of the core's time (``time_share``): 36 s of 60, 6 s of 10 for 131.
+#: More searches for the fast mode on more cores (see :func:`portfolio_for`). The third search
+#: of :data:`PORTFOLIO` at weight 30 forward: Microban II 131 is a forward direction's at that
+#: weight, at the edge of a third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone,
+#: session 26). Its backward direction, at weight 3, is a feature-space search too
+#: (``backward_fess``), its cells counting blocked tunnels (``backward_rooms``), with the start's
+#: pairs (``reach_pairs``) and 65% of the time: it solves XSokoban 18, 35, 77, 85 and 87, which no
+#: other search solves (alone, 2 at once, at 60%: 30.5, 18.8, 20.5, 34.5 and 24.5 s, session 29;
+#: at weight 10 with the second search's player penalty 18, 77, 85 and 87; without the tunnels
+#: 35, 85 and 87), so it has two thirds of the core's time (``time_share``): 40 s of 60, 6.7 s of
+#: 10 for 131.
 #: Then the first search with one more option each, options that gain XSokoban levels when that
 #: search has them but lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its
 #: place. Alone at 20 s on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box
@@ -1472,7 +1474,7 @@ def solve(
     cores : int
         Cores for the fast mode (see :func:`search_level`): with 2, one core runs
         :data:`PORTFOLIO` as on one core and the other runs three more searches
-        (:data:`EXTRA`), the first of them with three fifths of the time.
+        (:data:`EXTRA`), the first of them with two thirds of the time.
 
     Returns
     -------
