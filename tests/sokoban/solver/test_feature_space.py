@@ -290,19 +290,25 @@ def test_the_backward_feature_space_counts_boxes_back_on_the_start():
     assert np.array_equal(search.fwd.board.goals, prob.goals)
     search.run(0.0, None, None, 0.05, 16, 60)
     start = set(prob.boxes.tolist())
-    arr, mch = bwd.arr, bwd.arr.frontier(bwd.croot).mch
     per_packing = K.NOOP * K.NHOT * K.NCONN
     seen = 0
-    for cell, root in enumerate(bwd.croot.tolist()):
+    for cell, boxes in _open_positions(bwd):
+        assert cell // per_packing == sum(x in start for x in boxes)
+        assert cell % K.NCONN + 1 == min(K.NCONN, len(free_regions(prob.floor, set(boxes), prob.off)))
+        seen += 1
+    assert seen > 10
+
+
+def _open_positions(direction):
+    """Each open position of a feature-space direction: its cell and its box cells (the cells'
+    heaps walked from their roots)."""
+    arr, mch = direction.arr, direction.arr.frontier(direction.croot).mch
+    for cell, root in enumerate(direction.croot.tolist()):
         stack = [root] if root >= 0 else []
         while stack:
             node = stack.pop()
             stack += [c for c in (int(mch[2 * node]), int(mch[2 * node + 1])) if c >= 0]
-            boxes = [int(x) for x in arr.pboxes[node]]
-            assert cell // per_packing == sum(x in start for x in boxes)
-            assert cell % K.NCONN + 1 == min(K.NCONN, len(free_regions(prob.floor, set(boxes), prob.off)))
-            seen += 1
-    assert seen > 10
+            yield cell, [int(x) for x in arr.pboxes[node]]
 
 
 @pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR)])
@@ -332,15 +338,9 @@ def test_the_backward_tunnels_count_boxes_off_the_start_in_them():
     assert np.array_equal(bwd.board.tunnel, tunnel) and (tunnel >= 0).any()
     search.run(0.0, None, None, 0.05, 16, 60)
     start = set(prob.boxes.tolist())
-    arr, mch = bwd.arr, bwd.arr.frontier(bwd.croot).mch
     digits = []
-    for cell, root in enumerate(bwd.croot.tolist()):
-        stack = [root] if root >= 0 else []
-        while stack:
-            node = stack.pop()
-            stack += [c for c in (int(mch[2 * node]), int(mch[2 * node + 1])) if c >= 0]
-            boxes = [int(x) for x in arr.pboxes[node]]
-            blocked = {int(tunnel[x]) for x in boxes if tunnel[x] >= 0 and x not in start}
-            assert (cell // K.NCONN) % K.NHOT == min(K.NHOT - 1, len(blocked))
-            digits.append(len(blocked))
+    for cell, boxes in _open_positions(bwd):
+        blocked = {int(tunnel[x]) for x in boxes if tunnel[x] >= 0 and x not in start}
+        assert (cell // K.NCONN) % K.NHOT == min(K.NHOT - 1, len(blocked))
+        digits.append(len(blocked))
     assert len(digits) > 10 and max(digits) > 0
