@@ -318,7 +318,8 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 
 
 #: More searches for the fast mode on more cores (see :func:`portfolio_for`). The third search
-#: of :data:`PORTFOLIO` at weight 30 forward: Microban II 131 is a forward direction's at that
+#: of :data:`PORTFOLIO` at weight 30 forward (then the same forward search as the second's, whose
+#: player penalty is the backward direction's): Microban II 131 is a forward direction's at that
 #: weight, at the edge of a third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone,
 #: session 26). Its backward direction, at weight 3, is a feature-space search too
 #: (``backward_fess``), its cells counting blocked tunnels (``backward_rooms``), with the start's
