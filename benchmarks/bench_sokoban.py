@@ -190,19 +190,27 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def _second_core() -> str:
+    """The report's words for the second core's searches, their parts of its time read from
+    ``EXTRA`` (each its ``time_share`` over the shares' sum, when each uses its whole slot)."""
+    from mazekit.sokoban.solver.search import EXTRA, PORTFOLIO
+
+    lane = EXTRA[: len(PORTFOLIO)]
+    total = sum(o.time_share for o in lane)
+    parts = [f"{o.time_share / total:.0%}" for o in lane]
+    return (
+        f"{len(lane)} more searches a core beside them, {', '.join(parts[:-1])} and {parts[-1]} of its time, "
+        "the first with a feature-space backward search"
+    )
+
+
 def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[str], load_before: str) -> str:
     mode = (
         "push-optimal (A*)"
         if args.optimal
         else (
             "fast (a portfolio of three searches, a third of the time each: feature-space forward search, "
-            "best-first backward search"
-            + (
-                f"; on {args.cores} cores, three more searches a core beside them, the first with two thirds "
-                "of the time and a feature-space backward search, the others a sixth each)"
-                if args.cores > 1
-                else ")"
-            )
+            "best-first backward search" + (f"; on {args.cores} cores, {_second_core()})" if args.cores > 1 else ")")
         )
     )
     at_once = (
