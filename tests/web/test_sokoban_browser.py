@@ -111,6 +111,27 @@ def test_solve_a_level_with_the_solve_button(page):
     assert values and values == sorted(values) and values[-1] > 0.5, values  # the bar only moves forward
 
 
+def test_a_time_limit_above_the_playgrounds_cap_says_how_to_raise_it(browser):
+    from mazekit.web import Limits
+    from tests.web.conftest import LiveServer
+
+    with LiveServer(Limits(solver_seconds=1.0)) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            pg = context.new_page()
+            pg.base = server.url
+            open_level(pg, f"t={quote(HARD)}")
+            pg.fill("#time-limit", "3")
+            pg.click("#solve")
+            ended = "document.querySelector('#solver-status').textContent.includes('no solution')"
+            pg.wait_for_function(ended, timeout=60_000)
+            line = pg.locator("#solver-status").inner_text()
+            assert "no solution within the time limit (1 s)" in line, line
+            assert "3 s asked, the playground allows 1 s" in line and "--solver-seconds 3" in line, line
+        finally:
+            context.close()
+
+
 def test_paste_the_assignment_shows_the_fake_target(page):
     open_level(page, "c=mazekit&i=0")
     assert page.evaluate(PURPLE_PIXELS) == 0

@@ -341,12 +341,24 @@ function runSocket(path, body, what, on) {
   };
 }
 
+/** What to add when the server capped the time limit asked for (`mazekit playground
+ *  --solver-seconds` sets the cap): nothing when it did not. */
+function capNote(limit, asked) {
+  return limit < asked
+    ? `; ${asked} s asked, the playground allows ${limit} s: start it with mazekit playground --solver-seconds ${asked} for more`
+    : "";
+}
+
 function solve() {
   if (S.ws || !S.answer) return;
   closeSolution();
   const tl = Math.max(1, +$("#time-limit").value || 10), key = levelKey();
+  let limit = tl;  // the server's, which may cap what was asked
   runSocket("/api/sokoban/solve", { level: levelRef(), moves: S.moves, time_limit: tl }, "solver", {
-    started: (m) => status(solverLine, m.queued ? "waiting for a free solver slot…" : `solver started (time limit ${m.time_limit} s)`),
+    started: (m) => {
+      limit = m.time_limit ?? limit;
+      status(solverLine, m.queued ? "waiting for a free solver slot…" : `solver started (time limit ${limit} s${capNote(limit, tl)})`);
+    },
     progress: (m) => {
       status(solverLine, m.fraction === null ? `${m.message} · ${m.elapsed.toFixed(1)} s` : m.message);
       stats($("#solver-stats"), [["elapsed", `${m.elapsed.toFixed(1)} s`], ["states stored", fmt(m.nodes)], ["expanded", fmt(m.expanded)]]);
@@ -355,7 +367,8 @@ function solve() {
       stats($("#solver-stats"), [["time", `${m.time.toFixed(2)} s`], ["states stored", fmt(m.nodes)], ["expanded", fmt(m.expanded)],
         ...(m.compile_time > 0.5 ? [["of which compiling", `${m.compile_time.toFixed(1)} s`]] : []),
         ...(m.solved ? [["solution", `${fmt(m.moves)} moves, ${fmt(m.pushes)} pushes`]] : [])]);
-      status(solverLine, m.message, m.solved ? "good" : (m.stopped === "interrupted" ? "" : "error"));
+      status(solverLine, m.message + (m.stopped === "time" ? capNote(limit, tl) : ""),
+        m.solved ? "good" : (m.stopped === "interrupted" ? "" : "error"));
       if (m.solved && m.lurd && key === levelKey()) await showSolution(m);
     },
   });
