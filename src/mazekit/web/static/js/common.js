@@ -130,6 +130,14 @@ export function status(node, message, kind = "") {
   node.setAttribute("role", kind === "error" ? "alert" : "status");
 }
 
+/** What to add to a status line when the server capped the time limit asked for (`mazekit
+ *  playground --solver-seconds` sets the cap): nothing when it did not. */
+export function capNote(limit, asked) {
+  return limit < asked
+    ? `; ${asked} s asked, the playground allows ${limit} s: start it with mazekit playground --solver-seconds ${asked} for more`
+    : "";
+}
+
 /** While `promise` is pending, after `ms`, say in the status line why it may take a while
  *  (a fresh install compiles the kernels on its first requests); resolves like `promise`. */
 export async function patiently(node, promise, ms = 1500) {

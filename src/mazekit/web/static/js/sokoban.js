@@ -1,7 +1,7 @@
 // Sokoban room: play the bundled levels or a pasted one, let the solver finish them.
 // The page keeps only the move string (LURD, upper case a push) and asks the server for the
 // board after it: it never applies a rule of the game itself. Undo/redo are edits of that string.
-import { $, api, COLORS, css, el, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
+import { $, api, capNote, COLORS, css, el, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
 import { GridView, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
@@ -341,14 +341,6 @@ function runSocket(path, body, what, on) {
   };
 }
 
-/** What to add when the server capped the time limit asked for (`mazekit playground
- *  --solver-seconds` sets the cap): nothing when it did not. */
-function capNote(limit, asked) {
-  return limit < asked
-    ? `; ${asked} s asked, the playground allows ${limit} s: start it with mazekit playground --solver-seconds ${asked} for more`
-    : "";
-}
-
 function solve() {
   if (S.ws || !S.answer) return;
   closeSolution();
@@ -389,11 +381,13 @@ function shorten(full, whose) {
   if (S.ws || !S.answer) return;
   const tl = Math.max(1, +$("#time-limit").value || 10), key = levelKey();
   const Whose = `${whose[0].toUpperCase()}${whose.slice(1)}`;
+  let limit = tl;  // the server's, which may cap what was asked
   runSocket("/api/sokoban/optimise", { level: levelRef(), lurd: full, time_limit: tl }, "optimiser", {
     started: (m) => {
+      limit = m.time_limit ?? limit;
       stats($("#solver-stats"), [["moves", fmt(m.before_moves)], ["pushes", fmt(m.before_pushes)]]);
       status(solverLine, m.queued ? "waiting for a free solver slot…"
-        : `shortening ${whose} (${fmt(m.before_moves)} moves, ${fmt(m.before_pushes)} pushes) for up to ${m.time_limit} s…`);
+        : `shortening ${whose} (${fmt(m.before_moves)} moves, ${fmt(m.before_pushes)} pushes) for up to ${limit} s${capNote(limit, tl)}…`);
     },
     progress: (m) => {
       status(solverLine, m.message);
@@ -412,7 +406,7 @@ function shorten(full, whose) {
           await showSolution({ from: "", from_moves: 0, lurd: r.lurd, moves: r.moves, label: "The shortened solution" });
         }
       } finally {
-        status(solverLine, `${Whose}: ${r.message}${r.stopped === "time" ? " (more time may find more)" : ""}`, shorter ? "good" : "");
+        status(solverLine, `${Whose}: ${r.message}${r.stopped === "time" ? ` (more time may find more${capNote(limit, tl)})` : ""}`, shorter ? "good" : "");
       }
     },
   });
