@@ -546,3 +546,162 @@ def test_the_opener_moves_the_box_in_the_way(mode):
     assert lone_box_pushes(prob, {upper}, lower, int(prob.player), (7 + 1) * w + 3 + 1) is None
     path = ghost_path(prob, mode, lower, int(prob.player), (7 + 1) * w + 3 + 1)
     assert upper in path
+
+
+# ------------------------------------------------ the backward packing advisor (pulls)
+
+
+def lone_box_pulls(prob: Problem, others: set[int], box: int, player: int, target: int) -> int | None:
+    """Fewest pulls that bring ``box`` to ``target``, the other boxes fixed: breadth-first over
+    (box cell, player cell); a pull needs the player beside the box and a free cell behind him."""
+    off = [int(x) for x in prob.off]
+
+    def region(b: int, pl: int) -> set[int]:
+        seen, todo = {pl}, [pl]
+        while todo:
+            x = todo.pop()
+            for o in off:
+                y = x + o
+                if prob.floor[y] and y != b and y not in others and y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+        return seen
+
+    if box == target:
+        return 0
+    seen = {(box, player)}
+    todo = deque([((box, player), 0)])
+    while todo:
+        (b, pl), n = todo.popleft()
+        reach = region(b, pl)
+        for o in off:
+            to, beyond = b + o, b + 2 * o
+            if to in reach and prob.floor[beyond] and beyond not in others:
+                if to == target:
+                    return n + 1
+                if (to, beyond) not in seen:
+                    seen.add((to, beyond))
+                    todo.append(((to, beyond), n + 1))
+    return None
+
+
+def pull_kernel(
+    prob: Problem, mode: str, box: int, player: int, target: int, others: list[int], limit: int = 10**6
+) -> tuple[int, int]:
+    """:func:`~K.pull_macro_kernel` with no dead cells: (pulls, player cell after)."""
+    n = prob.height * prob.width
+    boxat = np.full(n, -1, dtype=np.int32)
+    for j, c in enumerate([box, *others]):
+        boxat[c] = j
+    out = np.zeros(1, dtype=np.int64)
+    scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
+    r = K.pull_macro_kernel.pick(10**9 if mode == "always" else 0)(
+        prob.floor, np.zeros(n, np.uint8), boxat, prob.off, box, player, target, *scratch,
+        np.zeros(n, np.int64), np.empty(n, np.int64), out, limit,
+    )  # fmt: skip
+    assert boxat[box] == 0  # the box is put back
+    return int(r), int(out[0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(tiny_sokoban_levels, st.data())
+def test_the_lone_box_pull_search_matches_a_reference(level, data):
+    """The kernel's pull count is the reference's, and the player ends a step beyond the box
+    (it pulled the box after it); with a state limit it finds the same count or gives up."""
+    prob = as_problem(level)
+    boxes = [int(c) for c in prob.boxes]
+    box = boxes[0]
+    floor = [int(c) for c in np.flatnonzero(prob.floor) if int(c) not in boxes]
+    target = data.draw(st.sampled_from(floor))
+    want = lone_box_pulls(prob, set(boxes[1:]), box, int(prob.player), target)
+    for mode in ("never", "always"):
+        got, last = pull_kernel(prob, mode, box, int(prob.player), target, boxes[1:])
+        assert got == (-1 if want is None else want)
+        if got > 0:
+            assert abs(last - target) in {abs(int(o)) for o in prob.off}
+        limited, _ = pull_kernel(prob, mode, box, int(prob.player), target, boxes[1:], limit=2)
+        assert limited in (-1, got)
+
+
+@settings(max_examples=200, deadline=None)
+@given(sokoban_levels(sides=(3, 7), border=True, wall_percent=15, max_boxes=5), st.data())
+def test_the_backward_packing_advisor_picks_the_nearest_box_and_start_cell(level, data):
+    """:func:`~K.pull_advice_kernel` picks, of the boxes off the start's box cells and those cells
+    with no box, a pair at the fewest pulls (none when every box is back or none can get there)."""
+    from mazekit.sokoban.solver import search as S
+
+    prob = as_problem(level)
+    search = S._Search(prob, SearchOptions(backward_fess=True, pull_advisor=50), False, 1 << 24)
+    bwd = search.bwd
+    if bwd is None:
+        return
+    free = [int(c) for c in np.flatnonzero(prob.floor)]
+    boxes = data.draw(st.permutations(free))[: len(prob.boxes)]
+    start = [int(c) for c in prob.boxes]
+    dist = bwd.board.dist
+    pairs = {
+        (j, t): int(dist[q, b])
+        for j, b in enumerate(boxes)
+        for q, t in enumerate(start)
+        if b not in start and t not in boxes and dist[q, b] > 0
+    }
+    for mode in ("never", "always"):
+        sc = bwd.scratch
+        sc.boxat[:] = -1
+        for j, b in enumerate(boxes):
+            sc.cells[j] = b
+            sc.boxat[b] = j
+        K.pull_advice_kernel.pick(10**9 if mode == "always" else 0)(bwd.board, sc)
+        if not pairs:
+            assert sc.one[6] == -1
+        else:
+            assert (int(sc.one[6]), int(sc.one[7])) in pairs
+            assert pairs[int(sc.one[6]), int(sc.one[7])] == min(pairs.values())
+
+
+def backward_alone(level, options: SearchOptions) -> tuple[str, int, int, int]:
+    """The backward direction's solution alone (the forward one never runs): its LURD, its pulls,
+    the backward advisor's moves made and the states it expanded."""
+    import time
+
+    from mazekit.sokoban.solver import search as S
+
+    prob = as_problem(level)
+    search = S._Search(prob, options, False, 1 << 26)
+    assert search.bwd is not None
+    search.active = [search.bwd]
+    stop, winner = search.run(time.perf_counter(), 20.0, None, 0.05, 0, None)
+    assert stop == "solved" and winner is search.bwd
+    pushes, back = search.pushes(winner)
+    ctr = search.bwd.ctr
+    return S.lurd_of(prob, pushes), back, int(ctr[K.C_MACROS]), int(ctr[K.C_EXPANDED])
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_the_backward_packing_advisor_pulls_boxes_back_to_the_start(mode):
+    """FAR_ROOM turned round: the backward search pulls the boxes out of the goal corridor and
+    back to their start cells in the room; with the advisor each expansion pulls the nearest one
+    all the way, and the rebuilt solution (its macros' pulls found again) wins."""
+    level = rows_level(FAR_ROOM)
+    runs = {}
+    with jit_mode(mode):
+        for advisor in (0, 400):
+            opts = SearchOptions(backward_fess=True, pull_advisor=advisor, backward_share=0.5)
+            lurd, pulls, macros, expanded = backward_alone(level, opts)
+            r = replay(level, lurd)
+            assert r.solved and r.pushes == pulls
+            assert (macros > 0) == (advisor > 0)
+            runs[advisor] = expanded
+    assert runs[400] < runs[0]
+
+
+@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(FAR_ROOM)])
+@pytest.mark.parametrize("advisor", [1, 400])
+def test_the_backward_packing_advisor_keeps_solutions_valid(text, advisor):
+    level = parse_level(text)
+    opts = SearchOptions(backward_fess=True, pull_advisor=advisor, backward_share=0.5)
+    lurd, pulls, _, _ = backward_alone(level, opts)
+    r = replay(level, lurd)
+    assert r.solved and r.pushes == pulls
+    res = search_level(level, time_limit=20, options=opts)
+    assert res.solution is not None and replay(level, res.solution.lurd).solved

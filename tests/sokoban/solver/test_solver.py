@@ -699,6 +699,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         box_runs=st.booleans(),
         backward_fess=st.booleans(),
         backward_rooms=st.booleans(),
+        pull_advisor=st.sampled_from([0, 50]),
     )
 )
 

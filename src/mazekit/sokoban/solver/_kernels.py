@@ -1301,6 +1301,54 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
 
 
 @njit
+def pull_macro_kernel(  # type: ignore[no-untyped-def]
+    floor, dead, boxat, off, start, start_pl, target, vis, vstamp, qbox, qpl, qg, mark, queue, out, limit
+):
+    """Fewest pulls that bring the box on ``start`` to ``target``; -1 if none within ``limit``
+    states (the backward direction's :func:`goal_macro_kernel`).
+
+    A breadth-first search of the lone box's pulls, the other boxes fixed (``boxat``; the
+    moving box's own entry is ignored), the player starting on ``start_pl``: a pull in
+    direction ``d`` needs the player on the box's side ``d`` and a free cell behind the
+    player, into which the player steps as the box follows; a box is never pulled onto a
+    cell marked in ``dead`` (none of the start's box cells can be reached from there). A
+    state is (box cell, direction of the last pull). ``out[0]`` receives the player's cell
+    after the last pull.
+    """
+    if start == target:
+        out[0] = start_pl
+        return 0
+    saved, vs = lone_box_start_kernel(boxat, start, start_pl, vstamp, qbox, qpl, qg)
+    head = 0
+    tail = 1
+    res = -1
+    while head < tail and res < 0 and head < limit:
+        b = qbox[head]
+        pl = qpl[head]
+        gg = qg[head]
+        head += 1
+        ms = lone_box_region_kernel(floor, boxat, off, b, saved, pl, vstamp, mark, queue)
+        for d in range(4):
+            to = b + off[d]
+            beyond = to + off[d]
+            if mark[to] != ms or floor[beyond] == 0 or boxat[beyond] >= 0 or dead[to] != 0:
+                continue
+            if vis[to * 4 + d] == vs:
+                continue
+            vis[to * 4 + d] = vs
+            if to == target:
+                out[0] = beyond
+                res = gg + 1
+                break
+            qbox[tail] = to
+            qpl[tail] = beyond
+            qg[tail] = gg + 1
+            tail += 1
+    boxat[start] = saved
+    return res
+
+
+@njit
 def prefix_end_kernel(boxat, forder, lo, hi):  # type: ignore[no-untyped-def]
     """The first position in ``forder[lo:hi]`` (a packing order) whose goal holds no box; ``hi`` if all do."""
     t = lo
@@ -1725,7 +1773,8 @@ class Scratch(NamedTuple):
     ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area; ``ca_tgt`` the
     connectivity advisor's cell per box; ``one`` the hotspot advisor's box and cell
     (``one[0]``, ``one[1]``, box -1: no advice) and the out-of-plan advisor's (``one[2]``,
-    ``one[3]``); ``fg`` the freeze test's distances by frozen set (:class:`FrozenGoals`; a
+    ``one[3]``), the opener's (``one[4:6]``) and the backward packing advisor's (``one[6:8]``);
+    ``fg`` the freeze test's distances by frozen set (:class:`FrozenGoals`; a
     one-slot token in the backward direction, which has no freeze test).
     """
 
@@ -1867,7 +1916,9 @@ class Settings(NamedTuple):
     ``room_feature`` (it counts blocked tunnels between rooms instead), ``open_advisor`` (the
     opener's search bound, 0: off), ``pair_penalty`` (the key's bound grows by the pairs'
     penalties, see :func:`pair_penalty_kernel`), ``box_runs`` (with ``move_weight``: a push
-    of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`).
+    of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`),
+    ``pull_advisor`` (backward, with ``fess``: the backward packing advisor's search bound, 0: off;
+    see :func:`pull_advice_kernel`).
     """
 
     optimal: int
@@ -1891,6 +1942,7 @@ class Settings(NamedTuple):
     open_advisor: int
     pair_penalty: int
     box_runs: int
+    pull_advisor: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -2141,6 +2193,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         one[0] = -1
         one[2] = -1
         one[4] = -1
+        one[6] = -1
+        if s.pull_advisor > 0 and s.fess != 0 and s.backward != 0:
+            pull_advice_kernel(board, sc)
         if s.hot_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
             hot_advice_kernel(board, sc, gs, s.hot_advisor, pplayer[k])
         if s.oop_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
@@ -2148,7 +2203,14 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         if s.open_advisor > 0 and advice > 0:
             opener_advice_kernel(board, sc, gs, s.open_advisor, pplayer[k])
         nmoves = 4
-        for d, on in ((5, advice > 0), (6, joins > 0), (7, one[0] >= 0), (8, one[2] >= 0), (9, one[4] >= 0)):
+        for d, on in (
+            (5, advice > 0),
+            (6, joins > 0),
+            (7, one[0] >= 0),
+            (8, one[2] >= 0),
+            (9, one[4] >= 0),
+            (10, one[6] >= 0),
+        ):
             if on:
                 nmoves = d
         parent_key = phash[k] ^ zpl[pplayer[k]]
@@ -2159,13 +2221,15 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 # phase 3: the move's first step: a push (a pull backward) if the player can get
                 # behind the box, the way is free and not dead, and a PI-corral allows it; d == 4,
                 # the packing advisor's move of box i, d == 5 the connectivity advisor's, d == 6
-                # the hotspot advisor's, d == 7 the out-of-plan advisor's, d == 8 the opener's
+                # the hotspot advisor's, d == 7 the out-of-plan advisor's, d == 8 the opener's, d == 9
+                # (backward) the backward packing advisor's pulls
                 # (written out here, not called: an array passed to a function costs two atomic
                 # reference counts a call, per move)
                 to0, pl0, steps0 = c + off[d & 3], c, 1
                 if d >= 4:
                     tgt = -1
-                    if d >= 6:  # one[0:2]: the hotspot advisor's box and cell; one[2:4] out of plan; one[4:6] opener
+                    if d >= 6:  # one[0:2]: the hotspot advisor's box and cell; one[2:4] out of plan;
+                        # one[4:6] the opener's; one[6:8] the backward packing advisor's
                         w = 2 * (d - 6)
                         tgt = one[w + 1] if one[w] == i else -1
                     elif d == 5:
@@ -2179,8 +2243,11 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         continue
                     bound = s.pack_advisor
                     if d >= 5:
-                        bound = (s.conn_advisor, s.hot_advisor, s.oop_advisor, s.open_advisor)[d - 5]
-                    to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
+                        bound = (s.conn_advisor, s.hot_advisor, s.oop_advisor, s.open_advisor, s.pull_advisor)[d - 5]
+                    if d == 9:
+                        to0, pl0, steps0 = pull_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
+                    else:
+                        to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
                     if steps0 == 0:
                         continue
                 elif s.backward != 0:
@@ -2464,6 +2531,42 @@ def advisor_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[n
     steps = goal_macro_kernel(
         board.floor, board.dead, sc.boxat, board.off, board.garea, -1, c, player, tgt, gs.vis, gs.stamp, gs.qbox,
         gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound,
+    )  # fmt: skip
+    if steps <= 0 or steps >= MAX_MACRO_STEPS:
+        return c, c, 0
+    return tgt, gs.out[0], steps
+
+
+@njit
+def pull_advice_kernel(board, sc):  # type: ignore[no-untyped-def]
+    """The backward packing advisor's choice, in ``sc.one[6:8]`` (with the backward feature space,
+    whose board has the start's box cells as its goals): of the boxes off those cells and the
+    cells with no box, the pair nearest by pulls (``board.dist``), the box and the cell;
+    ``one[6]`` -1 when every box is on one."""
+    one, boxat, cells, goals, goalm, dist = sc.one, sc.boxat, sc.cells, board.goals, board.goalm, board.dist
+    one[6] = -1
+    best = BIG
+    for q in range(goals.shape[0]):
+        if boxat[goals[q]] >= 0:
+            continue
+        for j in range(cells.shape[0]):
+            cj = cells[j]
+            dd = dist[q, cj]
+            if goalm[cj] == 0 and 0 < dd < best:
+                best = dd
+                one[6] = j
+                one[7] = goals[q]
+    return 0
+
+
+@njit
+def pull_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[no-untyped-def]
+    """Phase 3, the backward packing advisor's move (:func:`pull_advice_kernel`): the box on ``c``
+    pulled all the way to the start's box cell ``tgt`` when a lone-box search of at most ``bound``
+    states finds the way (:func:`pull_macro_kernel`): ``(cell, player, pulls)``, pulls 0 otherwise."""
+    steps = pull_macro_kernel(
+        board.floor, board.dead, sc.boxat, board.off, c, player, tgt, gs.vis, gs.stamp, gs.qbox, gs.qpl, gs.qg,
+        gs.mark, sc.queue, gs.out, bound,
     )  # fmt: skip
     if steps <= 0 or steps >= MAX_MACRO_STEPS:
         return c, c, 0

@@ -238,6 +238,12 @@ class SearchOptions:
         (as ``room_feature`` does forward: one-wide passages between two rooms with a box in
         them off its start cell), not the forward search's. Gains XSokoban 18 and 77 in the
         second core's first search (``benchmarks/RESULTS.md``, sessions 28 and 29).
+    pull_advisor : int
+        With ``backward_fess``: the backward packing advisor's move (each backward expansion
+        pulls, of the boxes off the start's box cells and those cells with no box, the pair
+        nearest by pulls, the box alone all the way to the cell: the forward search's packing
+        advisor turned round, whose goals are the start's cells) when a lone-box search of at
+        most this many states finds the way; 0: off.
     time_share : float
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
@@ -270,6 +276,7 @@ class SearchOptions:
     box_runs: bool = False
     backward_fess: bool = False
     backward_rooms: bool = False
+    pull_advisor: int = 0
     time_share: float = 1.0
 
     def __post_init__(self) -> None:
@@ -473,7 +480,9 @@ def _box_path(
     raise AssertionError("no push path for a goal macro: the search state was inconsistent")
 
 
-def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
+def _pushes(prob: Problem, arrays: _Arrays, node: int, *, backward: bool = False) -> list[tuple[int, int]]:
+    """The moves ``(box cell, direction)`` from the root to ``node``: pushes, or ``backward``
+    pulls (a pull in direction ``d`` takes the box from the cell to its neighbour that way)."""
     out: list[tuple[int, int]] = []
     while int(arrays.pparent[node]) >= 0:
         code = int(arrays.ppush[node])
@@ -485,8 +494,12 @@ def _pushes(prob: Problem, arrays: _Arrays, node: int) -> list[tuple[int, int]]:
             src = (code & K.PUSH_MOVE_MASK) >> 2
             moved = after - before
             dst = moved.pop() if moved else src  # the macro may bring the box back where it was
-            path = _box_path(prob, before - {src}, src, int(arrays.pplayer[parent]), dst, int(arrays.pplayer[node]))
-            out.extend(reversed(path))
+            others, was, now = before - {src}, int(arrays.pplayer[parent]), int(arrays.pplayer[node])
+            if backward:  # pulls src -> dst are the pushes dst -> src played in reverse
+                for cell, d in _box_path(prob, others, dst, now, src, was):
+                    out.append((cell + int(prob.off[d]), d ^ 1))
+            else:
+                out.extend(reversed(_box_path(prob, others, src, was, dst, now)))
         else:
             steps = max(1, (code >> K.PUSH_STEPS_SHIFT) & K.PUSH_STEPS_MASK)
             cell, d = (code & K.PUSH_MOVE_MASK) >> 2, code & 3
@@ -678,7 +691,7 @@ class _Direction:
             pa_tgt=np.full(nareas, -1, dtype=np.int64),
             pa_end=np.empty(nareas, dtype=np.int64),
             ca_tgt=np.full(nbm, -1, dtype=np.int64),
-            one=np.full(6, -1, dtype=np.int64),
+            one=np.full(8, -1, dtype=np.int64),
             # the freeze test runs forward only: the backward direction's cache is a token one
             fg=K.frozen_goals_cache(1, 1, 1, most=1) if backward else K.frozen_goals_cache(nb, ng, ncells),
         )
@@ -1094,6 +1107,7 @@ class _Search:
             open_advisor=opts.open_advisor if opts.fess else 0,
             pair_penalty=0,
             box_runs=int(opts.box_runs),
+            pull_advisor=0,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -1140,6 +1154,7 @@ class _Search:
                     open_advisor=0,
                     hot_feature=0,
                     room_feature=int(opts.backward_fess and opts.backward_rooms),
+                    pull_advisor=opts.pull_advisor if opts.backward_fess else 0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
                 if opts.backward_fess:
@@ -1273,7 +1288,7 @@ class _Search:
         node = int(winner.ctr[K.C_SOLUTION])
         fnode, bnode = (node, meet) if winner is fwd else (meet, node)
         pushes = _pushes(prob, fwd.arr, fnode) if fnode >= 0 else []
-        pulls = _pushes(prob, bwd.arr, bnode) if bnode >= 0 and bwd is not None else []  # root -> bnode
+        pulls = _pushes(prob, bwd.arr, bnode, backward=True) if bnode >= 0 and bwd is not None else []  # root -> bnode
         for cell, d in reversed(pulls):
             pushes.append((cell + int(prob.off[d]), d ^ 1))
         return pushes, len(pulls)
