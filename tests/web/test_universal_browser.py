@@ -79,3 +79,34 @@ def test_generated_maze_with_a_border_exit(page: Any) -> None:
     # 12 cells and 11 passages between them: 23 starts, the exit in the wall beside the corner cell
     page.wait_for_function("document.querySelector('#freed').textContent.includes('of 23 freed')")
     assert "23 starts" in page.inner_text("#status")
+
+
+def test_a_time_limit_above_the_playgrounds_cap_says_how_to_raise_it(browser: Any) -> None:
+    """The server cuts the time limit to its --solver-seconds; when the search ran out of that
+    time the answer says what was asked, what the playground allows and the flag that raises it."""
+    from mazekit.web import Limits
+    from tests.web.conftest import LiveServer
+
+    with LiveServer(Limits(solver_seconds=0.2)) as server:  # too short to prove the article's 35
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            pg = context.new_page()
+            pg.base = server.url
+            open_room(pg)
+            pg.fill("#time-limit", "5")
+            pg.click("#compute")
+            pg.wait_for_function("document.querySelector('#answer-stats').textContent.includes('length')")
+            found_by = pg.inner_text("#answer-stats")
+            assert "time limit reached (5 s asked, 0.2 s allowed)" in found_by, found_by
+            line = pg.inner_text("#status")
+            assert "5 s asked, the playground allows 0.2 s" in line and "--solver-seconds 5" in line, line
+        finally:
+            context.close()
+
+
+def test_no_cap_note_when_the_limit_asked_is_allowed(page: Any) -> None:
+    open_room(page)
+    page.fill("#time-limit", "5")
+    page.click("#compute")
+    page.wait_for_function("document.querySelector('#answer-stats').textContent.includes('length')")
+    assert "asked" not in page.inner_text("#answer-stats") and "asked" not in page.inner_text("#status")

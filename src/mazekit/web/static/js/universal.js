@@ -1,7 +1,7 @@
 // Universal escape room: one string of U D L R that frees the robot from every start at once.
 // The server finds strings (POST /api/universal), checks them and walks every robot through them
 // (POST /api/universal/verify); this page only draws the positions it gets back.
-import { $, api, COLORS, css, decodeGrid, el, encodeGrid, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
+import { $, api, capNote, COLORS, css, decodeGrid, el, encodeGrid, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
 import { GridView, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
@@ -190,7 +190,8 @@ function showAnswer() {
     ["pair bound", a.pair_bound < 0 ? "not computed" : fmt(a.pair_bound) + (a.pair_bound_exhaustive ? "" : " (sampled)")],
     ["distance bound", fmt(a.distance_bound)],
     ["starts (N)", fmt(a.starts)],
-    ["found by", `${a.method}${a.complete ? "" : ", time limit reached"}`],
+    ["found by", `${a.method}${a.complete ? "" : ", time limit reached"}${!a.complete && a.asked > a.time_limit
+      ? ` (${a.asked} s asked, ${a.time_limit} s allowed)` : ""}`],
     ["time on the server", `${(a.time_ms / 1000).toFixed(2)} s`],
   ]);
   box.querySelector("dd:nth-of-type(3)").classList.toggle("proven", a.proven);
@@ -200,18 +201,21 @@ async function compute() {
   status(statusLine, "searching for a universal string…");
   $("#compute").disabled = true;
   try {
-    const a = await api("/api/universal", { grid: gridRows(), method: $("#method").value, time_limit: +$("#time-limit").value || 10 });
-    S.result = a;
+    const asked = +$("#time-limit").value || 10;
+    const a = await api("/api/universal", { grid: gridRows(), method: $("#method").value, time_limit: asked });
+    S.result = { ...a, asked };
     showAnswer();
+    // the server cuts a time limit above its --solver-seconds: say so when the search ran out of it
+    const cut = a.complete ? "" : capNote(a.time_limit, asked);
     if (!a.found) {
       S.stuck = new Set(a.stuck.map(([r, c]) => r * S.cols + c));
       S.walk = null; player.load(0);
-      status(statusLine, a.stuck_count ? `no universal string: ${fmt(a.stuck_count)} of ${fmt(a.starts)} free cells cannot reach the exit (shown in red)` : "no string found", "error");
+      status(statusLine, a.stuck_count ? `no universal string: ${fmt(a.stuck_count)} of ${fmt(a.starts)} free cells cannot reach the exit (shown in red)` : `no string found${cut}`, "error");
       return;
     }
     cmdBox.value = a.commands;
     await play({ quiet: true });
-    status(statusLine, `${fmt(a.length)} commands, lower bound ${fmt(a.lower_bound)}: ${a.proven ? "proven shortest" : "not proven shortest"}. Playing it from all ${fmt(a.starts)} starts…`, "good");
+    status(statusLine, `${fmt(a.length)} commands, lower bound ${fmt(a.lower_bound)}: ${a.proven ? "proven shortest" : "not proven shortest"}${cut}. Playing it from all ${fmt(a.starts)} starts…`, "good");
   } catch (e) {
     status(statusLine, e.message, "error");
   } finally {
