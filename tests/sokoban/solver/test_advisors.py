@@ -3,6 +3,8 @@ packing advisor, whose move pushes one box, the others fixed, all the way to a g
 
 from __future__ import annotations
 
+import math
+import time
 from collections import deque
 
 import numpy as np
@@ -19,22 +21,23 @@ from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 
+def lone_region(prob: Problem, others: set[int], b: int, pl: int) -> set[int]:
+    """The player's region from ``pl`` with a box on ``b`` and the ``others``."""
+    seen, todo = {pl}, [pl]
+    while todo:
+        x = todo.pop()
+        for o in prob.off:
+            y = x + int(o)
+            if prob.floor[y] and y != b and y not in others and y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return seen
+
+
 def lone_box_pushes(prob: Problem, others: set[int], box: int, player: int, target: int) -> int | None:
     """Fewest pushes that bring ``box`` to ``target``, the other boxes fixed, by breadth-first
     search over (box cell, player cell) with the player walking freely between pushes."""
     off = [int(x) for x in prob.off]
-
-    def region(b: int, pl: int) -> set[int]:
-        seen, todo = {pl}, [pl]
-        while todo:
-            x = todo.pop()
-            for o in off:
-                y = x + o
-                if prob.floor[y] and y != b and y not in others and y not in seen:
-                    seen.add(y)
-                    todo.append(y)
-        return seen
-
     if box == target:
         return 0
     start = (box, player)
@@ -42,7 +45,7 @@ def lone_box_pushes(prob: Problem, others: set[int], box: int, player: int, targ
     todo = deque([(start, 0)])
     while todo:
         (b, pl), n = todo.popleft()
-        reach = region(b, pl)
+        reach = lone_region(prob, others, b, pl)
         for o in off:
             to = b + o
             if b - o in reach and prob.floor[to] and to not in others and not prob.dead[to]:
@@ -80,6 +83,7 @@ def macro_kernel(
         np.empty(n, np.int64),
         out,
         limit,
+        0,
     )
     assert boxat[box] == 0  # the box is put back
     return int(r), int(out[0])
@@ -555,25 +559,13 @@ def lone_box_pulls(prob: Problem, others: set[int], box: int, player: int, targe
     """Fewest pulls that bring ``box`` to ``target``, the other boxes fixed: breadth-first over
     (box cell, player cell); a pull needs the player beside the box and a free cell behind him."""
     off = [int(x) for x in prob.off]
-
-    def region(b: int, pl: int) -> set[int]:
-        seen, todo = {pl}, [pl]
-        while todo:
-            x = todo.pop()
-            for o in off:
-                y = x + o
-                if prob.floor[y] and y != b and y not in others and y not in seen:
-                    seen.add(y)
-                    todo.append(y)
-        return seen
-
     if box == target:
         return 0
     seen = {(box, player)}
     todo = deque([((box, player), 0)])
     while todo:
         (b, pl), n = todo.popleft()
-        reach = region(b, pl)
+        reach = lone_region(prob, others, b, pl)
         for o in off:
             to, beyond = b + o, b + 2 * o
             if to in reach and prob.floor[beyond] and beyond not in others:
@@ -588,16 +580,18 @@ def lone_box_pulls(prob: Problem, others: set[int], box: int, player: int, targe
 def pull_kernel(
     prob: Problem, mode: str, box: int, player: int, target: int, others: list[int], limit: int = 10**6
 ) -> tuple[int, int]:
-    """:func:`~K.pull_macro_kernel` with no dead cells: (pulls, player cell after)."""
+    """:func:`~K.goal_macro_kernel` pulling, anywhere in the level and with no dead cells: (pulls,
+    player cell after)."""
     n = prob.height * prob.width
     boxat = np.full(n, -1, dtype=np.int32)
     for j, c in enumerate([box, *others]):
         boxat[c] = j
     out = np.zeros(1, dtype=np.int64)
     scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
-    r = K.pull_macro_kernel.pick(10**9 if mode == "always" else 0)(
-        prob.floor, np.zeros(n, np.uint8), boxat, prob.off, box, player, target, *scratch,
-        np.zeros(n, np.int64), np.empty(n, np.int64), out, limit,
+    garea = np.full(n, -1, dtype=np.int32)
+    r = K.goal_macro_kernel.pick(10**9 if mode == "always" else 0)(
+        prob.floor, np.zeros(n, np.uint8), boxat, prob.off, garea, -1, box, player, target, *scratch,
+        np.zeros(n, np.int64), np.empty(n, np.int64), out, limit, 1,
     )  # fmt: skip
     assert boxat[box] == 0  # the box is put back
     return int(r), int(out[0])
@@ -623,47 +617,9 @@ def test_the_lone_box_pull_search_matches_a_reference(level, data):
         assert limited in (-1, got)
 
 
-@settings(max_examples=200, deadline=None)
-@given(sokoban_levels(sides=(3, 7), border=True, wall_percent=15, max_boxes=5), st.data())
-def test_the_backward_packing_advisor_picks_the_nearest_box_and_start_cell(level, data):
-    """:func:`~K.pull_advice_kernel` picks, of the boxes off the start's box cells and those cells
-    with no box, a pair at the fewest pulls (none when every box is back or none can get there)."""
-    from mazekit.sokoban.solver import search as S
-
-    prob = as_problem(level)
-    search = S._Search(prob, SearchOptions(backward_fess=True, pull_advisor=50), False, 1 << 24)
-    bwd = search.bwd
-    if bwd is None:
-        return
-    free = [int(c) for c in np.flatnonzero(prob.floor)]
-    boxes = data.draw(st.permutations(free))[: len(prob.boxes)]
-    start = [int(c) for c in prob.boxes]
-    dist = bwd.board.dist
-    pairs = {
-        (j, t): int(dist[q, b])
-        for j, b in enumerate(boxes)
-        for q, t in enumerate(start)
-        if b not in start and t not in boxes and dist[q, b] > 0
-    }
-    for mode in ("never", "always"):
-        sc = bwd.scratch
-        sc.boxat[:] = -1
-        for j, b in enumerate(boxes):
-            sc.cells[j] = b
-            sc.boxat[b] = j
-        K.pull_advice_kernel.pick(10**9 if mode == "always" else 0)(bwd.board, sc)
-        if not pairs:
-            assert sc.one[6] == -1
-        else:
-            assert (int(sc.one[6]), int(sc.one[7])) in pairs
-            assert pairs[int(sc.one[6]), int(sc.one[7])] == min(pairs.values())
-
-
 def backward_alone(level, options: SearchOptions) -> tuple[str, int, int, int]:
     """The backward direction's solution alone (the forward one never runs): its LURD, its pulls,
     the backward advisor's moves made and the states it expanded."""
-    import time
-
     from mazekit.sokoban.solver import search as S
 
     prob = as_problem(level)
@@ -677,29 +633,67 @@ def backward_alone(level, options: SearchOptions) -> tuple[str, int, int, int]:
     return S.lurd_of(prob, pushes), back, int(ctr[K.C_MACROS]), int(ctr[K.C_EXPANDED])
 
 
+# FAR_ROOM with its three boxes side by side: a start area of three cells, whose order for pulls
+# the backward search follows as the forward one follows a goal area's.
+NEAR_ROOM = [
+    "############",
+    "#...    #  #",
+    "######  #  #",
+    "#          #",
+    "#   $$$    #",
+    "#         @#",
+    "############",
+]
+
+
+def test_the_start_areas_are_the_start_box_cells_in_groups_with_an_order_for_pulls():
+    from mazekit.sokoban.solver import search as S
+
+    prob = as_problem(rows_level(NEAR_ROOM))
+    garea, forder, fstart = S.start_areas(prob)
+    assert fstart.tolist() == [0, 3] and sorted(forder.tolist()) == sorted(prob.boxes.tolist())
+    assert {int(garea[x]) for x in prob.boxes} == {0} and (garea >= 0).sum() == 3
+    # the order is the pushes out of the full area reversed: the last filled goes out first
+    boxes = set(forder.tolist())
+    for x in reversed(forder.tolist()):
+        assert S._take_out(prob, boxes - {x}, x, set(forder.tolist()), math.inf, push=True) is not None
+        boxes.remove(x)
+    assert S.start_areas(as_problem(rows_level(FAR_ROOM)))[1].size == 0  # boxes apart: no area
+
+
 @pytest.mark.parametrize("mode", ["never", "always"])
-def test_the_backward_packing_advisor_pulls_boxes_back_to_the_start(mode):
-    """FAR_ROOM turned round: the backward search pulls the boxes out of the goal corridor and
-    back to their start cells in the room; with the advisor each expansion pulls the nearest one
-    all the way, and the rebuilt solution (its macros' pulls found again) wins."""
-    level = rows_level(FAR_ROOM)
-    runs = {}
+def test_the_backward_packing_advisor_pulls_a_box_into_the_areas_next_cell_at_once(mode):
+    """NEAR_ROOM turned round: the backward search starts with the boxes on the goal corridor's
+    cells; with the advisor the first expansion already stores a position with a box on the start
+    area's first cell, many pulls away (one macro), and the rebuilt solution (its macros' pulls
+    found again) wins; without it, none."""
+    from mazekit.sokoban.solver import search as S
+
+    level = rows_level(NEAR_ROOM)
+    prob = as_problem(level)
+    first = int(S.start_areas(prob)[1][0])
     with jit_mode(mode):
         for advisor in (0, 400):
-            opts = SearchOptions(backward_fess=True, pull_advisor=advisor, backward_share=0.5)
-            lurd, pulls, macros, expanded = backward_alone(level, opts)
+            opts = SearchOptions(backward_fess=True, backward_areas=True, pull_advisor=advisor, backward_share=0.5)
+            search = S._Search(prob, opts, False, 1 << 26)
+            search.active = [search.bwd]
+            search.bwd.budget = 1  # one expansion (the slices after the first have fixed_slice's)
+            search.run(time.perf_counter(), None, None, 0.05, 1, 1)
+            assert search.expanded() == 1
+            arr, stored = search.bwd.arr, int(search.bwd.ctr[K.C_NODES])
+            home = [n for n in range(stored) if first in arr.pboxes[n].tolist()]
+            assert (len(home) > 0) == (advisor > 0), home
+            assert all(int(arr.pg[n]) > 1 for n in home)  # the box came a long way in one move
+            lurd, pulls, macros, _ = backward_alone(level, opts)
             r = replay(level, lurd)
-            assert r.solved and r.pushes == pulls
-            assert (macros > 0) == (advisor > 0)
-            runs[advisor] = expanded
-    assert runs[400] < runs[0]
+            assert r.solved and r.pushes == pulls and (macros > 0) == (advisor > 0)
 
 
-@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(FAR_ROOM)])
-@pytest.mark.parametrize("advisor", [1, 400])
-def test_the_backward_packing_advisor_keeps_solutions_valid(text, advisor):
+@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(FAR_ROOM), "\n".join(NEAR_ROOM)])
+@pytest.mark.parametrize("advisor", [0, 1, 400])
+def test_the_backward_areas_and_packing_advisor_keep_solutions_valid(text, advisor):
     level = parse_level(text)
-    opts = SearchOptions(backward_fess=True, pull_advisor=advisor, backward_share=0.5)
+    opts = SearchOptions(backward_fess=True, backward_areas=True, pull_advisor=advisor, backward_share=0.5)
     lurd, pulls, _, _ = backward_alone(level, opts)
     r = replay(level, lurd)
     assert r.solved and r.pushes == pulls

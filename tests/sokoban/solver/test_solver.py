@@ -482,6 +482,7 @@ def test_goal_macro_kernel_pushes_a_box_to_the_end_of_a_goal_corridor(mode):
             np.empty(n, np.int64),
             out,
             0,
+            0,
         )
     assert r == 2 and int(out[0]) == prob.cell(1, 2) and boxat[start] == 0
 
@@ -699,6 +700,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         box_runs=st.booleans(),
         backward_fess=st.booleans(),
         backward_rooms=st.booleans(),
+        backward_areas=st.booleans(),
         pull_advisor=st.sampled_from([0, 50]),
     )
 )

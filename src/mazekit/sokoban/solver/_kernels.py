@@ -1256,16 +1256,20 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
     queue,
     out,
     limit,
+    pull,
 ):
-    """Fewest pushes that bring the box on ``start`` to ``target`` inside goal area ``area``
-    (anywhere when ``area`` < 0); -1 if none, or if none within ``limit`` states (when > 0).
+    """Fewest pushes (``pull`` 1: pulls) that bring the box on ``start`` to ``target`` inside goal
+    area ``area`` (anywhere when ``area`` < 0); -1 if none, or if none within ``limit`` states
+    (when > 0).
 
     A breadth-first search of the lone box's pushes, the other boxes fixed
     (``boxat``; the moving box's own entry is ignored), the box kept on the
-    area's cells (``garea == area``), the player starting on ``start_pl``. A
-    state is (box cell, side the player pushed from); each needs a flood of the
-    player's region. ``vstamp`` is a one-slot stamp counter for ``vis`` and
-    ``mark``; ``out[0]`` receives the player's cell after the last push.
+    area's cells (``garea == area``) and off ``dead`` cells, the player starting on
+    ``start_pl``. A state is (box cell, direction of the last move); each needs a flood of
+    the player's region. A pull in direction ``d`` needs the player on the box's side ``d``
+    and a free cell beyond, into which he steps as the box follows. ``vstamp`` is a one-slot
+    stamp counter for ``vis`` and ``mark``; ``out[0]`` receives the player's cell after the
+    last move.
     """
     if start == target:
         out[0] = start_pl
@@ -1281,67 +1285,24 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
         head += 1
         ms = lone_box_region_kernel(floor, boxat, off, b, saved, pl, vstamp, mark, queue)
         for d in range(4):
-            behind = b - off[d]
             to = b + off[d]
-            if mark[behind] != ms or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
-                continue
+            if pull != 0:
+                nxt = to + off[d]  # the player's cell after the pull
+                if mark[to] != ms or floor[nxt] == 0 or boxat[nxt] >= 0 or dead[to] != 0:
+                    continue
+            else:
+                nxt = b
+                if mark[b - off[d]] != ms or floor[to] == 0 or boxat[to] >= 0 or dead[to] != 0:
+                    continue
             if (area >= 0 and garea[to] != area) or vis[to * 4 + d] == vs:
                 continue
             vis[to * 4 + d] = vs
             if to == target:
-                out[0] = b
+                out[0] = nxt
                 res = gg + 1
                 break
             qbox[tail] = to
-            qpl[tail] = b
-            qg[tail] = gg + 1
-            tail += 1
-    boxat[start] = saved
-    return res
-
-
-@njit
-def pull_macro_kernel(  # type: ignore[no-untyped-def]
-    floor, dead, boxat, off, start, start_pl, target, vis, vstamp, qbox, qpl, qg, mark, queue, out, limit
-):
-    """Fewest pulls that bring the box on ``start`` to ``target``; -1 if none within ``limit``
-    states (the backward direction's :func:`goal_macro_kernel`).
-
-    A breadth-first search of the lone box's pulls, the other boxes fixed (``boxat``; the
-    moving box's own entry is ignored), the player starting on ``start_pl``: a pull in
-    direction ``d`` needs the player on the box's side ``d`` and a free cell behind the
-    player, into which the player steps as the box follows; a box is never pulled onto a
-    cell marked in ``dead`` (none of the start's box cells can be reached from there). A
-    state is (box cell, direction of the last pull). ``out[0]`` receives the player's cell
-    after the last pull.
-    """
-    if start == target:
-        out[0] = start_pl
-        return 0
-    saved, vs = lone_box_start_kernel(boxat, start, start_pl, vstamp, qbox, qpl, qg)
-    head = 0
-    tail = 1
-    res = -1
-    while head < tail and res < 0 and head < limit:
-        b = qbox[head]
-        pl = qpl[head]
-        gg = qg[head]
-        head += 1
-        ms = lone_box_region_kernel(floor, boxat, off, b, saved, pl, vstamp, mark, queue)
-        for d in range(4):
-            to = b + off[d]
-            beyond = to + off[d]
-            if mark[to] != ms or floor[beyond] == 0 or boxat[beyond] >= 0 or dead[to] != 0:
-                continue
-            if vis[to * 4 + d] == vs:
-                continue
-            vis[to * 4 + d] = vs
-            if to == target:
-                out[0] = beyond
-                res = gg + 1
-                break
-            qbox[tail] = to
-            qpl[tail] = beyond
+            qpl[tail] = nxt
             qg[tail] = gg + 1
             tail += 1
     boxat[start] = saved
@@ -1773,8 +1734,7 @@ class Scratch(NamedTuple):
     ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area; ``ca_tgt`` the
     connectivity advisor's cell per box; ``one`` the hotspot advisor's box and cell
     (``one[0]``, ``one[1]``, box -1: no advice) and the out-of-plan advisor's (``one[2]``,
-    ``one[3]``), the opener's (``one[4:6]``) and the backward packing advisor's (``one[6:8]``);
-    ``fg`` the freeze test's distances by frozen set (:class:`FrozenGoals`; a
+    ``one[3]``); ``fg`` the freeze test's distances by frozen set (:class:`FrozenGoals`; a
     one-slot token in the backward direction, which has no freeze test).
     """
 
@@ -1912,13 +1872,12 @@ class Settings(NamedTuple):
     player cannot reach the goal region), ``move_weight`` (the key's share of the
     pushes that improved no feature), ``pack_advisor``, ``conn_advisor`` and
     ``hot_advisor``, ``oop_advisor`` (the packing, connectivity, hotspot and out-of-plan
-    advisors' search bounds, 0: off), ``hot_feature`` (the feature cell counts hotspots),
+    advisors' search bounds, 0: off; backward the packing advisor pulls boxes into the start's
+    areas, ``SearchOptions.pull_advisor``), ``hot_feature`` (the feature cell counts hotspots),
     ``room_feature`` (it counts blocked tunnels between rooms instead), ``open_advisor`` (the
     opener's search bound, 0: off), ``pair_penalty`` (the key's bound grows by the pairs'
     penalties, see :func:`pair_penalty_kernel`), ``box_runs`` (with ``move_weight``: a push
-    of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`),
-    ``pull_advisor`` (backward, with ``fess``: the backward packing advisor's search bound, 0: off;
-    see :func:`pull_advice_kernel`).
+    of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`).
     """
 
     optimal: int
@@ -1942,7 +1901,6 @@ class Settings(NamedTuple):
     open_advisor: int
     pair_penalty: int
     box_runs: int
-    pull_advisor: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -2182,7 +2140,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
             if restricted:
                 ctr[C_PRUNED] += 1
         advice = 0
-        if s.pack_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
+        if s.pack_advisor > 0 and s.fess != 0 and not restricted:  # backward: the start's areas, pulled into
             advice = pack_advice_kernel(boxat, cells, goals, garea, forder, fstart, dist, pa_end, pa_box, pa_tgt)
         joins = 0
         if s.conn_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
@@ -2193,9 +2151,6 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         one[0] = -1
         one[2] = -1
         one[4] = -1
-        one[6] = -1
-        if s.pull_advisor > 0 and s.fess != 0 and s.backward != 0:
-            pull_advice_kernel(board, sc)
         if s.hot_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
             hot_advice_kernel(board, sc, gs, s.hot_advisor, pplayer[k])
         if s.oop_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
@@ -2203,14 +2158,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         if s.open_advisor > 0 and advice > 0:
             opener_advice_kernel(board, sc, gs, s.open_advisor, pplayer[k])
         nmoves = 4
-        for d, on in (
-            (5, advice > 0),
-            (6, joins > 0),
-            (7, one[0] >= 0),
-            (8, one[2] >= 0),
-            (9, one[4] >= 0),
-            (10, one[6] >= 0),
-        ):
+        for d, on in ((5, advice > 0), (6, joins > 0), (7, one[0] >= 0), (8, one[2] >= 0), (9, one[4] >= 0)):
             if on:
                 nmoves = d
         parent_key = phash[k] ^ zpl[pplayer[k]]
@@ -2221,15 +2169,14 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 # phase 3: the move's first step: a push (a pull backward) if the player can get
                 # behind the box, the way is free and not dead, and a PI-corral allows it; d == 4,
                 # the packing advisor's move of box i, d == 5 the connectivity advisor's, d == 6
-                # the hotspot advisor's, d == 7 the out-of-plan advisor's, d == 8 the opener's, d == 9
-                # (backward) the backward packing advisor's pulls
-                # (written out here, not called: an array passed to a function costs two atomic
-                # reference counts a call, per move)
+                # the hotspot advisor's, d == 7 the out-of-plan advisor's, d == 8 the opener's;
+                # backward, d == 4 pulls the box into a start area's next cell (written out here,
+                # not called: an array passed to a function costs two atomic reference counts a
+                # call, per move)
                 to0, pl0, steps0 = c + off[d & 3], c, 1
                 if d >= 4:
                     tgt = -1
-                    if d >= 6:  # one[0:2]: the hotspot advisor's box and cell; one[2:4] out of plan;
-                        # one[4:6] the opener's; one[6:8] the backward packing advisor's
+                    if d >= 6:  # one[0:2]: the hotspot advisor's box and cell; one[2:4] out of plan; one[4:6] opener
                         w = 2 * (d - 6)
                         tgt = one[w + 1] if one[w] == i else -1
                     elif d == 5:
@@ -2243,11 +2190,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         continue
                     bound = s.pack_advisor
                     if d >= 5:
-                        bound = (s.conn_advisor, s.hot_advisor, s.oop_advisor, s.open_advisor, s.pull_advisor)[d - 5]
-                    if d == 9:
-                        to0, pl0, steps0 = pull_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
-                    else:
-                        to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt)
+                        bound = (s.conn_advisor, s.hot_advisor, s.oop_advisor, s.open_advisor)[d - 5]
+                    to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt, s.backward)
                     if steps0 == 0:
                         continue
                 elif s.backward != 0:
@@ -2499,7 +2443,7 @@ def opener_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyp
         c, tgt = cells[i], sc.pa_tgt[a]
         steps = goal_macro_kernel(
             board.floor, board.dead, boxat, board.off, board.garea, -1, c, player, tgt, gs.vis, gs.stamp, gs.qbox,
-            gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound,
+            gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound, 0,
         )  # fmt: skip
         if steps > 0:
             continue  # the way is open: the packing advisor's own move goes
@@ -2522,51 +2466,16 @@ def opener_advice_kernel(board, sc, gs, bound, player):  # type: ignore[no-untyp
 
 
 @njit
-def advisor_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[no-untyped-def]
+def advisor_step_kernel(board, sc, gs, bound, player, c, tgt, pull):  # type: ignore[no-untyped-def]
     """Phase 3, an advisor's move: the box on ``c`` goes all the way to the cell ``tgt`` the
     advisor chose for it (a goal, :func:`pack_advice_kernel`; a cell that joins regions,
     :func:`conn_advice_kernel`; or a cell out of the way or out of plan no more,
-    :func:`hot_advice_kernel`, :func:`oop_advice_kernel`) when a lone-box search of at most ``bound`` (box cell, side)
-    states finds the way: ``(cell, player, pushes)``, pushes 0 otherwise."""
+    :func:`hot_advice_kernel`, :func:`oop_advice_kernel`; backward, ``pull`` 1, a start area's
+    next cell, pulled) when a lone-box search of at most ``bound`` (box cell, side) states finds
+    the way: ``(cell, player, moves)``, moves 0 otherwise."""
     steps = goal_macro_kernel(
         board.floor, board.dead, sc.boxat, board.off, board.garea, -1, c, player, tgt, gs.vis, gs.stamp, gs.qbox,
-        gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound,
-    )  # fmt: skip
-    if steps <= 0 or steps >= MAX_MACRO_STEPS:
-        return c, c, 0
-    return tgt, gs.out[0], steps
-
-
-@njit
-def pull_advice_kernel(board, sc):  # type: ignore[no-untyped-def]
-    """The backward packing advisor's choice, in ``sc.one[6:8]`` (with the backward feature space,
-    whose board has the start's box cells as its goals): of the boxes off those cells and the
-    cells with no box, the pair nearest by pulls (``board.dist``), the box and the cell;
-    ``one[6]`` -1 when every box is on one."""
-    one, boxat, cells, goals, goalm, dist = sc.one, sc.boxat, sc.cells, board.goals, board.goalm, board.dist
-    one[6] = -1
-    best = BIG
-    for q in range(goals.shape[0]):
-        if boxat[goals[q]] >= 0:
-            continue
-        for j in range(cells.shape[0]):
-            cj = cells[j]
-            dd = dist[q, cj]
-            if goalm[cj] == 0 and 0 < dd < best:
-                best = dd
-                one[6] = j
-                one[7] = goals[q]
-    return 0
-
-
-@njit
-def pull_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[no-untyped-def]
-    """Phase 3, the backward packing advisor's move (:func:`pull_advice_kernel`): the box on ``c``
-    pulled all the way to the start's box cell ``tgt`` when a lone-box search of at most ``bound``
-    states finds the way (:func:`pull_macro_kernel`): ``(cell, player, pulls)``, pulls 0 otherwise."""
-    steps = pull_macro_kernel(
-        board.floor, board.dead, sc.boxat, board.off, c, player, tgt, gs.vis, gs.stamp, gs.qbox, gs.qpl, gs.qg,
-        gs.mark, sc.queue, gs.out, bound,
+        gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound, pull,
     )  # fmt: skip
     if steps <= 0 or steps >= MAX_MACRO_STEPS:
         return c, c, 0
@@ -2637,7 +2546,7 @@ def goal_step_kernel(board, sc, gs, ctr, macros, i, c, to, newpl, steps):  # typ
     if target >= 0 and target != to and steps < MAX_MACRO_STEPS:
         r = goal_macro_kernel(
             board.floor, board.dead, sc.boxat, board.off, garea, ga, to, newpl, target, gs.vis, gs.stamp, gs.qbox,
-            gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, 0,
+            gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, 0, 0,
         )  # fmt: skip
         if 0 < r < MAX_MACRO_STEPS:
             move_box_kernel(sc.boxat, sc.cells, i, to, target)

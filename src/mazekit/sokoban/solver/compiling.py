@@ -82,6 +82,7 @@ def compile_share(first: bool) -> None:
         pair_penalty=True,
         box_runs=True,
         backward_fess=True,
+        backward_areas=True,
         pull_advisor=400,
         corral_grow=1,
         player_penalty=2,

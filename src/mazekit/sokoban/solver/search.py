@@ -238,12 +238,16 @@ class SearchOptions:
         (as ``room_feature`` does forward: one-wide passages between two rooms with a box in
         them off its start cell), not the forward search's. Gains XSokoban 18 and 77 in the
         second core's first search (``benchmarks/RESULTS.md``, sessions 28 and 29).
+    backward_areas : bool
+        With ``backward_fess``: the start's box cells in groups (4-connected, two or more) are
+        the backward direction's goal areas, each with a filling order for pulls (see
+        :func:`start_areas`), so that its feature cells count the filled prefixes of those orders
+        and the boxes out of plan, as the forward's count the goal areas'.
     pull_advisor : int
-        With ``backward_fess``: the backward packing advisor's move (each backward expansion
-        pulls, of the boxes off the start's box cells and those cells with no box, the pair
-        nearest by pulls, the box alone all the way to the cell: the forward search's packing
-        advisor turned round, whose goals are the start's cells) when a lone-box search of at
-        most this many states finds the way; 0: off.
+        With ``backward_fess`` and ``backward_areas``: the packing advisor backward (each backward
+        expansion pulls, for each start area with an unfinished order, the box nearest its next
+        cell all the way there alone) when a lone-box search of at most this many states finds
+        the way; 0: off.
     time_share : float
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
@@ -276,6 +280,7 @@ class SearchOptions:
     box_runs: bool = False
     backward_fess: bool = False
     backward_rooms: bool = False
+    backward_areas: bool = False
     pull_advisor: int = 0
     time_share: float = 1.0
 
@@ -514,8 +519,11 @@ class _OutOfTime(Exception):
     """The deadline of a preparation step passed."""
 
 
-def _pull_out(prob: Problem, boxes: set[int], box: int, area: set[int], deadline: float) -> int | None:
-    """Fewest pulls that take ``box`` out of ``area`` among ``boxes`` (player anywhere free); None if none.
+def _take_out(
+    prob: Problem, boxes: set[int], box: int, area: set[int], deadline: float, push: bool = False
+) -> int | None:
+    """Fewest pulls (``push``: pushes onto cells not dead) that take ``box`` out of ``area`` among
+    ``boxes`` (player anywhere free); None if none.
 
     Raises :class:`_OutOfTime` once ``time.perf_counter()`` passes ``deadline``.
     """
@@ -533,8 +541,13 @@ def _pull_out(prob: Problem, boxes: set[int], box: int, area: set[int], deadline
         region = _region(prob, boxes | {b}, pl)
         for d in range(4):
             step = int(prob.off[d])
-            to, newpl = b + step, b + 2 * step
-            if to in region and newpl in region:
+            if push:
+                to, newpl = b + step, b
+                ok = b - step in region and bool(prob.floor[to]) and to not in boxes and not prob.dead[to]
+            else:
+                to, newpl = b + step, b + 2 * step
+                ok = to in region and newpl in region
+            if ok:
                 if to not in area:
                     return n + 1
                 key = (to, min(_region(prob, boxes | {to}, newpl)))
@@ -545,7 +558,7 @@ def _pull_out(prob: Problem, boxes: set[int], box: int, area: set[int], deadline
 
 
 def goal_areas(
-    prob: Problem, max_goals: int = 64, deadline: float = math.inf
+    prob: Problem, max_goals: int = 64, deadline: float = math.inf, *, start: bool = False
 ) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
     """Goal areas and their packing orders: ``(garea, forder, fstart)``.
 
@@ -561,9 +574,12 @@ def goal_areas(
     XSokoban levels); once ``time.perf_counter()`` passes ``deadline`` the areas
     not yet ordered are left without one (the search then runs without their
     packing advice), so that preparing never outlasts the search's time limit.
+
+    With ``start`` the same turned round (:func:`start_areas`): the start's box cells are the
+    goals, and boxes leave an area by pushes, so that the order is one for pulls.
     """
     garea = np.full(prob.floor.shape[0], -1, dtype=np.int32)
-    goals = {int(g) for g in prob.goals}
+    goals = {int(g) for g in (prob.boxes if start else prob.goals)}
     seen: set[int] = set()
     orders: list[list[int]] = []
     for g0 in sorted(goals):
@@ -582,7 +598,7 @@ def goal_areas(
         if not 2 <= len(comp) <= max_goals:
             continue
         try:
-            taken = _packing_order(prob, comp, deadline)
+            taken = _packing_order(prob, comp, deadline, push=start)
         except _OutOfTime:
             break
         if taken is None:
@@ -597,14 +613,37 @@ def goal_areas(
     return garea, forder, fstart
 
 
-def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] | None:
-    """The filling order of the goal area ``comp`` (see :func:`goal_areas`); None if it has none."""
+def start_areas(
+    prob: Problem, max_cells: int = 64, deadline: float = math.inf
+) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
+    """The backward direction's goal areas (``backward_areas``): :func:`goal_areas` turned round.
+
+    An area is a 4-connected group of the start's box cells (two to ``max_cells``). Its order
+    comes from the start backwards: over and over, the box with the fewest pushes out of the area
+    (the player anywhere free, onto cells not dead) is taken out; the reversed sequence is an order
+    in which a backward search can pull boxes into the area's cells. Same arrays as
+    :func:`goal_areas`.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> from mazekit.sokoban.solver import as_problem
+    >>> rows = ["#########", "#...    #", "#   $$  #", "#   $  @#", "#       #", "#########"]
+    >>> prob = as_problem(parse_level("\\n".join(rows)))
+    >>> garea, forder, fstart = start_areas(prob)  # one area: the box below is pulled in first
+    >>> [divmod(prob.level_cell(int(x)), 9) for x in forder], fstart.tolist()
+    ([(3, 4), (2, 4), (2, 5)], [0, 3])
+    """
+    return goal_areas(prob, max_cells, deadline, start=True)
+
+
+def _packing_order(prob: Problem, comp: set[int], deadline: float, push: bool = False) -> list[int] | None:
+    """The filling order of the goal area ``comp`` (see :func:`goal_areas`; ``push``: a start area
+    filled by pulls); None if it has none."""
     boxes = set(comp)
     taken: list[int] = []
     while boxes:
         best: tuple[int, int] | None = None
         for b in sorted(boxes):
-            n = _pull_out(prob, boxes - {b}, b, comp, deadline)
+            n = _take_out(prob, boxes - {b}, b, comp, deadline, push)
             if n is not None and (best is None or n < best[0]):
                 best = (n, b)
                 if n == 1:  # no box comes out in fewer: the first found is the one taken
@@ -691,7 +730,7 @@ class _Direction:
             pa_tgt=np.full(nareas, -1, dtype=np.int64),
             pa_end=np.empty(nareas, dtype=np.int64),
             ca_tgt=np.full(nbm, -1, dtype=np.int64),
-            one=np.full(8, -1, dtype=np.int64),
+            one=np.full(6, -1, dtype=np.int64),
             # the freeze test runs forward only: the backward direction's cache is a token one
             fg=K.frozen_goals_cache(1, 1, 1, most=1) if backward else K.frozen_goals_cache(nb, ng, ncells),
         )
@@ -890,17 +929,31 @@ def _areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArra
     return areas
 
 
+def _start_areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`start_areas` of the last problem seen, computed once for the portfolio's searches."""
+    areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] = _once(
+        "start_areas", prob, lambda: start_areas(prob, deadline=deadline)
+    )
+    return areas
+
+
 _NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
-def _start_as_goals(board: K.Board, prob: Problem) -> K.Board:
+def _start_as_goals(
+    board: K.Board, prob: Problem, areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None
+) -> K.Board:
     """The backward direction's board for its feature cells (``backward_fess``): the start's
-    box cells are its goals (the packing feature counts the boxes on them), with no goal areas.
-    The pulls themselves read only the board's distances to those cells, which are its own."""
+    box cells are its goals (the packing feature counts the boxes on them), with the goal areas
+    ``areas`` (:func:`start_areas`) or none. The pulls themselves read only the board's
+    distances to those cells, which are its own."""
     start = np.zeros_like(prob.goalm)
     start[prob.boxes] = 1
-    no_areas = np.full(prob.height * prob.width, -1, dtype=_NO_AREAS[0].dtype)
-    return board._replace(goals=prob.boxes.astype(prob.goals.dtype), goalm=start, garea=no_areas)
+    board = board._replace(goals=prob.boxes.astype(prob.goals.dtype), goalm=start)
+    if areas is None:
+        return board._replace(garea=np.full(prob.height * prob.width, -1, dtype=_NO_AREAS[0].dtype))
+    garea, forder, fstart = areas
+    return board._replace(garea=garea, forder=forder, fstart=fstart)
 
 
 def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
@@ -1107,7 +1160,6 @@ class _Search:
             open_advisor=opts.open_advisor if opts.fess else 0,
             pair_penalty=0,
             box_runs=int(opts.box_runs),
-            pull_advisor=0,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -1133,6 +1185,7 @@ class _Search:
             )
             bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
             roots = _regions(prob, prob.goals)
+            starts = _start_areas_of(prob, deadline) if opts.backward_fess and opts.backward_areas else None
             if roots:
                 # the corral test, the macros, the advisors, move weights and the feature cells'
                 # fourth axis are forward only (the backward direction has no goal areas: strict
@@ -1147,18 +1200,17 @@ class _Search:
                     pair_penalty=0,
                     box_runs=0,
                     move_weight=0,
-                    pack_advisor=0,
+                    pack_advisor=opts.pull_advisor if starts is not None else 0,
                     conn_advisor=0,
                     hot_advisor=0,
                     oop_advisor=0,
                     open_advisor=0,
                     hot_feature=0,
                     room_feature=int(opts.backward_fess and opts.backward_rooms),
-                    pull_advisor=opts.pull_advisor if opts.backward_fess else 0,
                 )
-                self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl)
+                self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl, starts)
                 if opts.backward_fess:
-                    self.bwd.board = _start_as_goals(self.bwd.board, prob)
+                    self.bwd.board = _start_as_goals(self.bwd.board, prob, starts)
                 if back.room_feature:  # tunnels are the floor's: the same both ways
                     self.bwd.board = self.bwd.board._replace(tunnel=tunnels(prob))
                 seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
