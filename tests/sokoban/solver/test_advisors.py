@@ -34,9 +34,12 @@ def lone_region(prob: Problem, others: set[int], b: int, pl: int) -> set[int]:
     return seen
 
 
-def lone_box_pushes(prob: Problem, others: set[int], box: int, player: int, target: int) -> int | None:
-    """Fewest pushes that bring ``box`` to ``target``, the other boxes fixed, by breadth-first
-    search over (box cell, player cell) with the player walking freely between pushes."""
+def lone_box_pushes(
+    prob: Problem, others: set[int], box: int, player: int, target: int, pull: bool = False
+) -> int | None:
+    """Fewest pushes (``pull``: pulls, anywhere) that bring ``box`` to ``target``, the other boxes
+    fixed, by breadth-first search over (box cell, player cell) with the player walking freely
+    between moves; a pull needs the player beside the box and a free cell behind him."""
     off = [int(x) for x in prob.off]
     if box == target:
         return 0
@@ -47,20 +50,25 @@ def lone_box_pushes(prob: Problem, others: set[int], box: int, player: int, targ
         (b, pl), n = todo.popleft()
         reach = lone_region(prob, others, b, pl)
         for o in off:
-            to = b + o
-            if b - o in reach and prob.floor[to] and to not in others and not prob.dead[to]:
+            to, after = b + o, (b + 2 * o if pull else b)  # the box's cell and the player's after it
+            if pull:
+                ok = to in reach and prob.floor[after] and after not in others
+            else:
+                ok = b - o in reach and prob.floor[to] and to not in others and not prob.dead[to]
+            if ok:
                 if to == target:
                     return n + 1
-                if (to, b) not in seen:
-                    seen.add((to, b))
-                    todo.append(((to, b), n + 1))
+                if (to, after) not in seen:
+                    seen.add((to, after))
+                    todo.append(((to, after), n + 1))
     return None
 
 
 def macro_kernel(
-    prob: Problem, mode: str, box: int, player: int, target: int, others: list[int], limit: int = 0
+    prob: Problem, mode: str, box: int, player: int, target: int, others: list[int], limit: int = 0, pull: int = 0
 ) -> tuple[int, int]:
-    """:func:`~K.goal_macro_kernel` anywhere in the level (area -1): (pushes, player cell after)."""
+    """:func:`~K.goal_macro_kernel` anywhere in the level (area -1): (pushes, player cell after);
+    ``pull`` 1: pulls, with no dead cells."""
     n = prob.height * prob.width
     boxat = np.full(n, -1, dtype=np.int32)
     for j, c in enumerate([box, *others]):
@@ -70,7 +78,7 @@ def macro_kernel(
     scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
     r = K.goal_macro_kernel.pick(10**9 if mode == "always" else 0)(
         prob.floor,
-        prob.dead,
+        np.zeros_like(prob.dead) if pull else prob.dead,
         boxat,
         prob.off,
         garea,
@@ -83,29 +91,31 @@ def macro_kernel(
         np.empty(n, np.int64),
         out,
         limit,
-        0,
+        pull,
     )
     assert boxat[box] == 0  # the box is put back
     return int(r), int(out[0])
 
 
+@pytest.mark.parametrize("pull", [0, 1])
 @settings(max_examples=200, deadline=None)
 @given(tiny_sokoban_levels, st.data())
-def test_the_lone_box_search_matches_a_reference(level, data):
-    """Anywhere in the level, the kernel's push count is the reference's; the player ends behind the box.
-    With a state limit it finds the same count or gives up (-1), never a wrong one."""
+def test_the_lone_box_search_matches_a_reference(pull, level, data):
+    """Anywhere in the level, the kernel's push (pull) count is the reference's; the player ends
+    beside the box (behind it, or a step beyond after pulling it). With a state limit it finds
+    the same count or gives up (-1), never a wrong one."""
     prob = as_problem(level)
     boxes = [int(c) for c in prob.boxes]
     box = boxes[0]
     floor = [int(c) for c in np.flatnonzero(prob.floor) if int(c) not in boxes]
     target = data.draw(st.sampled_from(floor))
-    want = lone_box_pushes(prob, set(boxes[1:]), box, int(prob.player), target)
+    want = lone_box_pushes(prob, set(boxes[1:]), box, int(prob.player), target, pull=bool(pull))
     for mode in ("never", "always"):
-        got, last = macro_kernel(prob, mode, box, int(prob.player), target, boxes[1:])
+        got, last = macro_kernel(prob, mode, box, int(prob.player), target, boxes[1:], pull=pull)
         assert got == (-1 if want is None else want)
         if got > 0:
-            assert abs(last - target) in {abs(int(o)) for o in prob.off}  # the player pushed from beside it
-        limited, _ = macro_kernel(prob, mode, box, int(prob.player), target, boxes[1:], limit=2)
+            assert abs(last - target) in {abs(int(o)) for o in prob.off}
+        limited, _ = macro_kernel(prob, mode, box, int(prob.player), target, boxes[1:], limit=2, pull=pull)
         assert limited in (-1, got)
 
 
@@ -553,68 +563,6 @@ def test_the_opener_moves_the_box_in_the_way(mode):
 
 
 # ------------------------------------------------ the backward packing advisor (pulls)
-
-
-def lone_box_pulls(prob: Problem, others: set[int], box: int, player: int, target: int) -> int | None:
-    """Fewest pulls that bring ``box`` to ``target``, the other boxes fixed: breadth-first over
-    (box cell, player cell); a pull needs the player beside the box and a free cell behind him."""
-    off = [int(x) for x in prob.off]
-    if box == target:
-        return 0
-    seen = {(box, player)}
-    todo = deque([((box, player), 0)])
-    while todo:
-        (b, pl), n = todo.popleft()
-        reach = lone_region(prob, others, b, pl)
-        for o in off:
-            to, beyond = b + o, b + 2 * o
-            if to in reach and prob.floor[beyond] and beyond not in others:
-                if to == target:
-                    return n + 1
-                if (to, beyond) not in seen:
-                    seen.add((to, beyond))
-                    todo.append(((to, beyond), n + 1))
-    return None
-
-
-def pull_kernel(
-    prob: Problem, mode: str, box: int, player: int, target: int, others: list[int], limit: int = 10**6
-) -> tuple[int, int]:
-    """:func:`~K.goal_macro_kernel` pulling, anywhere in the level and with no dead cells: (pulls,
-    player cell after)."""
-    n = prob.height * prob.width
-    boxat = np.full(n, -1, dtype=np.int32)
-    for j, c in enumerate([box, *others]):
-        boxat[c] = j
-    out = np.zeros(1, dtype=np.int64)
-    scratch = [np.zeros(4 * n, np.int64), np.zeros(1, np.int64)] + [np.empty(4 * n + 1, np.int64) for _ in range(3)]
-    garea = np.full(n, -1, dtype=np.int32)
-    r = K.goal_macro_kernel.pick(10**9 if mode == "always" else 0)(
-        prob.floor, np.zeros(n, np.uint8), boxat, prob.off, garea, -1, box, player, target, *scratch,
-        np.zeros(n, np.int64), np.empty(n, np.int64), out, limit, 1,
-    )  # fmt: skip
-    assert boxat[box] == 0  # the box is put back
-    return int(r), int(out[0])
-
-
-@settings(max_examples=200, deadline=None)
-@given(tiny_sokoban_levels, st.data())
-def test_the_lone_box_pull_search_matches_a_reference(level, data):
-    """The kernel's pull count is the reference's, and the player ends a step beyond the box
-    (it pulled the box after it); with a state limit it finds the same count or gives up."""
-    prob = as_problem(level)
-    boxes = [int(c) for c in prob.boxes]
-    box = boxes[0]
-    floor = [int(c) for c in np.flatnonzero(prob.floor) if int(c) not in boxes]
-    target = data.draw(st.sampled_from(floor))
-    want = lone_box_pulls(prob, set(boxes[1:]), box, int(prob.player), target)
-    for mode in ("never", "always"):
-        got, last = pull_kernel(prob, mode, box, int(prob.player), target, boxes[1:])
-        assert got == (-1 if want is None else want)
-        if got > 0:
-            assert abs(last - target) in {abs(int(o)) for o in prob.off}
-        limited, _ = pull_kernel(prob, mode, box, int(prob.player), target, boxes[1:], limit=2)
-        assert limited in (-1, got)
 
 
 def backward_alone(level, options: SearchOptions) -> tuple[str, int, int, int]:
