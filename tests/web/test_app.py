@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import socket
@@ -9,10 +10,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mazekit.sokoban.solver.lanes import default_cores
 from mazekit.web.api._common import ApiError, Limits, SolverSlots, read_body
 from mazekit.web.app import ROOMS, STATIC
 
@@ -109,7 +112,31 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_playground_command_serves_and_stops_on_ctrl_c() -> None:
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started and that still run (Linux's /proc; empty elsewhere)."""
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):  # a process started from any of its threads
+        try:
+            out |= {int(x) for x in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return out
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+
+
+@pytest.mark.parametrize(
+    "how", [signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])]
+)
+def test_playground_command_serves_and_stops_on_ctrl_c_or_terminate(how: signal.Signals) -> None:
+    """Ctrl-C, SIGTERM (kill, a service manager) and SIGHUP (a closed terminal) stop the server the
+    same way, and the Sokoban solver's worker processes (started by a solve on two cores) end with it."""
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "mazekit", "playground", "--no-browser", "--port", str(port)],
@@ -117,6 +144,7 @@ def test_playground_command_serves_and_stops_on_ctrl_c() -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
+    started: set[int] = set()
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         assert line.startswith(f"mazekit playground: http://127.0.0.1:{port}/"), line
@@ -130,13 +158,28 @@ def test_playground_command_serves_and_stops_on_ctrl_c() -> None:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
+        slow = (Path(__file__).resolve().parents[1] / "data" / "sokoban" / "slow.xsb").read_text()
+        ask = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/sokoban/solve",
+            data=json.dumps({"level": {"text": slow}, "time_limit": 1}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(ask, timeout=300) as res:  # the first solve may compile
+            assert json.loads(res.read())["solved"] is False
+        started = _children(proc.pid)
+        if Path("/proc/self/task").exists() and default_cores() > 1:
+            assert started  # the second core's worker (and the pool's resource tracker)
+        proc.send_signal(how)
+        out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "stopped" in err
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_running(pid) for pid in started), started
 
 
 def test_playground_port_in_use_is_one_line(capsys: Any) -> None:

@@ -9,8 +9,12 @@ on 127.0.0.1 unless told otherwise; Ctrl-C stops it. Needs the ``web`` extra:
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
+import threading
+from types import FrameType
+from typing import Any
 
 from ..errors import MissingDependency
 from ._io import UsageError
@@ -66,6 +70,23 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_on_terminate(server: Any) -> None:
+    """Make SIGTERM (``kill``, a service manager) and SIGHUP (a closed terminal) end the process as
+    Ctrl-C does. uvicorn shuts down gracefully on SIGINT and SIGTERM, then raises the signal again
+    with the handler it found: Python's default for SIGTERM ends the process at once, before the
+    exit handlers that stop the Sokoban solver's worker processes run, and they were left behind.
+    A hang-up asks uvicorn for the same shutdown."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGTERM, _stop)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, lambda signum, frame: server.handle_exit(signal.SIGTERM, frame))
+
+
 def run(args: argparse.Namespace) -> int:
     _modules()
     import uvicorn
@@ -90,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"mazekit playground: {url}  (Ctrl-C stops it)", flush=True)
     if not args.no_browser:
         _open_browser(url)
+    _stop_on_terminate(server)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
