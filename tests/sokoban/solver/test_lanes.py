@@ -4,7 +4,10 @@ reported, and bad values are refused."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +173,45 @@ def test_the_portfolio_is_whole_on_the_first_core():
         first = lanes.lane_members(len(wide), min(cores, -(-len(wide) // len(PORTFOLIO))))[0]
         assert tuple(wide[i] for i in first) == PORTFOLIO
     assert portfolio_for(2) == PORTFOLIO + EXTRA[:3]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists() or lanes.default_cores() < 2, reason="Linux, 2 cores")
+def test_the_workers_end_with_a_caller_that_is_killed(warm):
+    """A caller killed mid-search (SIGKILL: no exit handler runs) takes its worker processes with
+    it: they do not finish their lanes as orphans and then wait for work forever."""
+    script = (
+        "import sys\n"
+        "from mazekit.sokoban import parse_level\n"
+        "from mazekit.sokoban.solver import search_level\n"
+        "if __name__ == '__main__':\n"
+        "    search_level(parse_level(sys.stdin.read()), time_limit=60, cores=2)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(HARD)
+        proc.stdin.close()
+        deadline = time.monotonic() + 60
+        started: set[int] = set()
+        while not started and time.monotonic() < deadline:  # the second lane starts after HEAD_START
+            time.sleep(0.2)
+            for task in Path(f"/proc/{proc.pid}/task").glob("*"):
+                started |= {int(x) for x in (task / "children").read_text().split()}
+        assert started, "no worker started"
+        time.sleep(0.5)  # well into the second lane's search
+        proc.kill()
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+    def running(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(running(pid) for pid in started), started
