@@ -256,7 +256,10 @@ def _run_here(
 def _init_worker(warm: Callable[[], Any] | None) -> None:
     import signal
 
+    from ._workers import end_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    end_with_parent()  # a parent killed mid-batch leaves no worker behind
     if warm is not None:
         warm()  # load the compiled kernels (the parent filled the cache) before the first task is timed
 

@@ -173,3 +173,44 @@ def test_dask_scheduler_and_workers_as_separate_processes(tmp_path: Path) -> Non
                     proc.wait(20)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads Linux's /proc")
+def test_a_caller_killed_mid_batch_takes_its_workers_with_it(tmp_path: Path) -> None:
+    """SIGKILL (no exit handler runs) of the process running a local batch: its worker processes,
+    each in a task of a minute, end at once instead of finishing as orphans and then waiting."""
+    script = (
+        "import sys\n"
+        "from mazekit.batch import BatchOptions, Task, run_batch\n"
+        "from tests.batch import tasks as T\n"
+        "if __name__ == '__main__':\n"
+        "    tasks = [Task(f's{i}', (i, 60.0)) for i in range(4)]\n"
+        "    run_batch(tasks, T.square, BatchOptions(jobs=2, results=sys.argv[1]))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "r.jsonl")], cwd=root)
+    started: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(started) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            for task in Path(f"/proc/{proc.pid}/task").glob("*"):
+                started |= {int(x) for x in (task / "children").read_text().split()}
+        time.sleep(1.0)  # the workers are in their tasks
+        proc.kill()
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+    def running(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    assert len(started) >= 2, started
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(running(pid) for pid in started), started

@@ -34,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..._workers import end_with_parent
 from .problem import Problem
 
 if TYPE_CHECKING:
@@ -91,23 +92,13 @@ def lane_members(n: int, lanes: int) -> list[list[int]]:
     return out
 
 
-def _exit_with_parent() -> None:
-    """End this worker as soon as the process that started it ends, however it ends (killed,
-    or a SIGTERM that skips its exit handlers): otherwise an orphan would finish its search and
-    then wait for work forever."""
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        parent.join()  # the parent's sentinel: readable once it has ended
-        os._exit(0)
-
-
 def _worker_init(board: Any) -> None:
     """A worker's start: ignore Ctrl-C (the calling process stops it), end with the calling
-    process (:func:`_exit_with_parent`), keep the shared array, and load the compiled kernels
-    with a tiny level so that its first search does not wait."""
+    process however it ends, keep the shared array, and load the compiled kernels with a tiny
+    level so that its first search does not wait."""
     global _board
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with_parent, name="exit-with-parent", daemon=True).start()
+    end_with_parent()
     _board = board
     from ..formats import parse_level
     from . import _kernels as K
