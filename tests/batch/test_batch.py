@@ -15,6 +15,7 @@ import pytest
 
 from mazekit.batch import BatchOptions, Task, read_results, run_batch
 from tests.batch import tasks as T
+from tests.procs import HAS_PROC, assert_all_end, wait_for_children
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -175,7 +176,7 @@ def test_dask_scheduler_and_workers_as_separate_processes(tmp_path: Path) -> Non
                     proc.kill()
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads Linux's /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="reads Linux's /proc")
 def test_a_caller_killed_mid_batch_takes_its_workers_with_it(tmp_path: Path) -> None:
     """SIGKILL (no exit handler runs) of the process running a local batch: its worker processes,
     each in a task of a minute, end at once instead of finishing as orphans and then waiting."""
@@ -189,13 +190,8 @@ def test_a_caller_killed_mid_batch_takes_its_workers_with_it(tmp_path: Path) -> 
     )
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "r.jsonl")], cwd=root)
-    started: set[int] = set()
     try:
-        deadline = time.monotonic() + 60
-        while len(started) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-            for task in Path(f"/proc/{proc.pid}/task").glob("*"):
-                started |= {int(x) for x in (task / "children").read_text().split()}
+        started = wait_for_children(proc.pid, at_least=2)
         time.sleep(1.0)  # the workers are in their tasks
         proc.kill()
         proc.wait(10)
@@ -203,14 +199,5 @@ def test_a_caller_killed_mid_batch_takes_its_workers_with_it(tmp_path: Path) -> 
         if proc.poll() is None:
             proc.kill()
 
-    def running(pid: int) -> bool:
-        try:
-            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-        except OSError:
-            return False
-
     assert len(started) >= 2, started
-    deadline = time.monotonic() + 10
-    while any(running(pid) for pid in started) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(running(pid) for pid in started), started
+    assert_all_end(started)

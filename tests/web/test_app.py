@@ -18,6 +18,7 @@ import pytest
 from mazekit.sokoban.solver.lanes import default_cores
 from mazekit.web.api._common import ApiError, Limits, SolverSlots, read_body
 from mazekit.web.app import ROOMS, STATIC
+from tests.procs import HAS_PROC, assert_all_end, children
 
 
 @pytest.mark.parametrize("path", ["/", *[f"/{room}" for room in ROOMS]])
@@ -112,25 +113,6 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _children(pid: int) -> set[int]:
-    """The processes ``pid`` started and that still run (Linux's /proc; empty elsewhere)."""
-    out: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):  # a process started from any of its threads
-        try:
-            out |= {int(x) for x in (task / "children").read_text().split()}
-        except OSError:
-            pass
-    return out
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
-
-
 @pytest.mark.parametrize(
     "how", [signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])]
 )
@@ -166,8 +148,8 @@ def test_playground_command_serves_and_stops_on_ctrl_c_or_terminate(how: signal.
         )
         with urllib.request.urlopen(ask, timeout=300) as res:  # the first solve may compile
             assert json.loads(res.read())["solved"] is False
-        started = _children(proc.pid)
-        if Path("/proc/self/task").exists() and default_cores() > 1:
+        started = children(proc.pid)
+        if HAS_PROC and default_cores() > 1:
             assert started  # the second core's worker (and the pool's resource tracker)
         proc.send_signal(how)
         out, err = proc.communicate(timeout=30)
@@ -176,10 +158,7 @@ def test_playground_command_serves_and_stops_on_ctrl_c_or_terminate(how: signal.
             proc.kill()
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "stopped" in err
-    deadline = time.monotonic() + 10
-    while any(_running(pid) for pid in started) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(_running(pid) for pid in started), started
+    assert_all_end(started)
 
 
 def test_playground_port_in_use_is_one_line(capsys: Any) -> None:

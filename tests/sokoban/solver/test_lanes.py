@@ -7,7 +7,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -15,6 +14,7 @@ from mazekit.sokoban import parse_level, replay
 from mazekit.sokoban.solver import PORTFOLIO, SearchOptions, lanes, search_level
 from mazekit.sokoban.solver import _kernels as K
 from tests.conftest import DATA
+from tests.procs import HAS_PROC, assert_all_end, wait_for_children
 
 #: Generated (16x16, 14 boxes, seed 1002): the portfolio's second search solves it in a
 #: hundredth of a second; a plain forward A* (``WEAK``) does not in a minute.
@@ -175,7 +175,7 @@ def test_the_portfolio_is_whole_on_the_first_core():
     assert portfolio_for(2) == PORTFOLIO + EXTRA[:3]
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists() or lanes.default_cores() < 2, reason="Linux, 2 cores")
+@pytest.mark.skipif(not HAS_PROC or lanes.default_cores() < 2, reason="Linux, 2 cores")
 def test_the_workers_end_with_a_caller_that_is_killed(warm):
     """A caller killed mid-search (SIGKILL: no exit handler runs) takes its worker processes with
     it: they do not finish their lanes as orphans and then wait for work forever."""
@@ -191,12 +191,7 @@ def test_the_workers_end_with_a_caller_that_is_killed(warm):
         assert proc.stdin is not None
         proc.stdin.write(HARD)
         proc.stdin.close()
-        deadline = time.monotonic() + 60
-        started: set[int] = set()
-        while not started and time.monotonic() < deadline:  # the second lane starts after HEAD_START
-            time.sleep(0.2)
-            for task in Path(f"/proc/{proc.pid}/task").glob("*"):
-                started |= {int(x) for x in (task / "children").read_text().split()}
+        started = wait_for_children(proc.pid)  # the second lane starts after HEAD_START
         assert started, "no worker started"
         time.sleep(0.5)  # well into the second lane's search
         proc.kill()
@@ -205,13 +200,4 @@ def test_the_workers_end_with_a_caller_that_is_killed(warm):
         if proc.poll() is None:
             proc.kill()
 
-    def running(pid: int) -> bool:
-        try:
-            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-        except OSError:
-            return False
-
-    deadline = time.monotonic() + 10
-    while any(running(pid) for pid in started) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(running(pid) for pid in started), started
+    assert_all_end(started)
