@@ -921,18 +921,13 @@ def _once(name: str, prob: Problem, make: Callable[[], Any]) -> Any:
     return _CACHE[name][1]
 
 
-def _areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
-    """:func:`goal_areas` of the last problem seen, computed once for the portfolio's searches."""
+def _areas_of(
+    prob: Problem, deadline: float, *, start: bool = False
+) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`goal_areas` (``start``: :func:`start_areas`) of the last problem seen, computed once
+    for the portfolio's searches."""
     areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] = _once(
-        "areas", prob, lambda: goal_areas(prob, deadline=deadline)
-    )
-    return areas
-
-
-def _start_areas_of(prob: Problem, deadline: float) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
-    """:func:`start_areas` of the last problem seen, computed once for the portfolio's searches."""
-    areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] = _once(
-        "start_areas", prob, lambda: start_areas(prob, deadline=deadline)
+        "start_areas" if start else "areas", prob, lambda: goal_areas(prob, deadline=deadline, start=start)
     )
     return areas
 
@@ -945,15 +940,14 @@ def _start_as_goals(
 ) -> K.Board:
     """The backward direction's board for its feature cells (``backward_fess``): the start's
     box cells are its goals (the packing feature counts the boxes on them), with the goal areas
-    ``areas`` (:func:`start_areas`) or none. The pulls themselves read only the board's
-    distances to those cells, which are its own."""
+    ``areas`` the direction was built with (:func:`start_areas`) or none. The pulls themselves
+    read only the board's distances to those cells, which are its own."""
     start = np.zeros_like(prob.goalm)
     start[prob.boxes] = 1
     board = board._replace(goals=prob.boxes.astype(prob.goals.dtype), goalm=start)
     if areas is None:
         return board._replace(garea=np.full(prob.height * prob.width, -1, dtype=_NO_AREAS[0].dtype))
-    garea, forder, fstart = areas
-    return board._replace(garea=garea, forder=forder, fstart=fstart)
+    return board
 
 
 def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
@@ -1185,7 +1179,7 @@ class _Search:
             )
             bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
             roots = _regions(prob, prob.goals)
-            starts = _start_areas_of(prob, deadline) if opts.backward_fess and opts.backward_areas else None
+            starts = _areas_of(prob, deadline, start=True) if opts.backward_fess and opts.backward_areas else None
             if roots:
                 # the corral test, the macros, the advisors, move weights and the feature cells'
                 # fourth axis are forward only (the backward direction has no goal areas: strict
