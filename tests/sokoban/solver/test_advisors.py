@@ -500,6 +500,7 @@ def ghost_path(prob: Problem, mode: str, box: int, player: int, target: int, lim
         qpar=np.empty(4 * n + 1, np.int64),
         empty=np.full(n, -1, np.int32),
         path=np.empty(8 * n + 2, np.int64),
+        nov=np.zeros((1, 1, 1), np.uint8),
     )
     k = K.ghost_path_kernel.pick(10**9 if mode == "always" else 0)(
         prob.floor, prob.dead, prob.off, box, player, target, limit, gs, np.empty(n, np.int64)
@@ -647,3 +648,75 @@ def test_the_backward_areas_and_packing_advisor_keep_solutions_valid(text, advis
     assert r.solved and r.pushes == pulls
     res = search_level(level, time_limit=20, options=opts)
     assert res.solution is not None and replay(level, res.solution.lurd).solved
+
+
+def novelty_reference(seen: set[tuple[int, ...]], pack: int, cells: list[int], i: int, width: int) -> bool:
+    """:func:`~K.novelty_kernel` in plain Python: the atoms of the moved box (its cell, or its
+    cell with each other box's) not yet in ``seen`` at packing ``pack``; adds them."""
+    if width == 1:
+        atoms = {(pack, cells[i])}
+    else:
+        atoms = {(pack, *sorted((cells[i], c))) for j, c in enumerate(cells) if j != i}
+    new = atoms - seen
+    seen |= new
+    return bool(new)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    width=st.sampled_from([1, 2]),
+    nc=st.integers(2, 12),
+    data=st.data(),
+)
+def test_the_novelty_matches_a_reference(width, nc, data):
+    nb = data.draw(st.integers(1, nc), label="boxes")
+    nov = np.zeros((nb + 1, nc, nc if width == 2 else 1), dtype=np.uint8)
+    seen: set[tuple[int, ...]] = set()
+    for _ in range(data.draw(st.integers(1, 30), label="positions")):
+        cells = data.draw(st.lists(st.integers(0, nc - 1), min_size=nb, max_size=nb, unique=True), label="cells")
+        i = data.draw(st.integers(0, nb - 1), label="moved")
+        pack = data.draw(st.integers(0, nb), label="packing")
+        want = novelty_reference(seen, pack, cells, i, width)
+        got = K.novelty_kernel.py_func(nov, pack, np.array(cells, dtype=np.int64), i, width)
+        assert got == want
+
+
+@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(FAR_ROOM), "\n".join(NEAR_ROOM)])
+@pytest.mark.parametrize("width", [1, 2])
+def test_novelty_keeps_solutions_valid(text, width):
+    level = parse_level(text)
+    for bidi in (False, True):
+        opts = SearchOptions(move_weight=1000, pack_advisor=400, novelty=width, bidirectional=bidi)
+        res = search_level(level, time_limit=20, options=opts)
+        assert res.solution is not None
+        r = replay(level, res.solution.lurd)
+        assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
+#: Boxes to park in a room before the corridor to the goals can be used (a small level where
+#: the free pushes of new positions change the order of the forward search).
+PARKING = [
+    "##########",
+    "#@  #    #",
+    "# $$  $  #",
+    "#  # ##  #",
+    "## #  #  #",
+    " # ...   #",
+    " #########",
+]
+
+
+def test_novelty_changes_the_order_and_not_the_verdict():
+    level = rows_level(PARKING)
+    expanded = {}
+    for width in (0, 1, 2):
+        opts = SearchOptions(move_weight=1000, novelty=width, bidirectional=False)
+        res = search_level(level, time_limit=20, options=opts)
+        assert res.solution is not None and replay(level, res.solution.lurd).solved
+        expanded[width] = res.stats.expanded
+    assert len(set(expanded.values())) > 1  # the option reaches the search
+
+
+def test_novelty_is_zero_one_or_two():
+    with pytest.raises(ValueError, match="novelty must be 0, 1 or 2"):
+        SearchOptions(novelty=3)

@@ -1551,6 +1551,26 @@ def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-unty
 
 
 @njit
+def novelty_kernel(nov, pack, cells, i, width):  # type: ignore[no-untyped-def]
+    """Whether the position (boxes on ``cells``, box ``i`` just moved) is new at its packing
+    ``pack``: box ``i`` on a cell no position of that packing had a box on (``width`` 1), or
+    with ``width`` 2 box ``i`` and another on two cells no such position had boxes on
+    together; marks what it saw. ``nov[pack, x, 0]`` is the flag of cell ``x`` (width 1),
+    ``nov[pack, x, y]`` that of cells ``x < y`` (width 2)."""
+    novel = False
+    if width >= 2:
+        for j in range(cells.shape[0]):
+            x, y = min(cells[i], cells[j]), max(cells[i], cells[j])
+            if j != i and nov[pack, x, y] == 0:
+                nov[pack, x, y] = 1
+                novel = True
+    elif nov[pack, cells[i], 0] == 0:
+        nov[pack, cells[i], 0] = 1
+        novel = True
+    return novel
+
+
+@njit
 def feature_cell_kernel(  # type: ignore[no-untyped-def]
     floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot, pmark, pstamp, conn
 ):
@@ -1845,7 +1865,8 @@ class GoalScratch(NamedTuple):
     """Working arrays of the lone-box searches of the goal macros and the packing
     advisor (:func:`goal_macro_kernel`) and of the feature cells' flood; ``want`` the cells
     the hotspot and out-of-plan advisors look for (:func:`nearest_push_kernel`); ``qpar``,
-    ``empty`` and ``path`` the opener's (:func:`ghost_path_kernel`)."""
+    ``empty`` and ``path`` the opener's (:func:`ghost_path_kernel`); ``nov`` the novelty's
+    flags (:func:`novelty_kernel`)."""
 
     vis: Any
     stamp: Any
@@ -1858,6 +1879,7 @@ class GoalScratch(NamedTuple):
     qpar: Any
     empty: Any
     path: Any
+    nov: Any
 
 
 class Settings(NamedTuple):
@@ -1877,7 +1899,9 @@ class Settings(NamedTuple):
     ``room_feature`` (it counts blocked tunnels between rooms instead), ``open_advisor`` (the
     opener's search bound, 0: off), ``pair_penalty`` (the key's bound grows by the pairs'
     penalties, see :func:`pair_penalty_kernel`), ``box_runs`` (with ``move_weight``: a push
-    of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`).
+    of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`),
+    ``novelty`` (with ``move_weight``: a push to a new position is free, see :func:`novelty_kernel`;
+    0 off, else the width).
     """
 
     optimal: int
@@ -1901,6 +1925,7 @@ class Settings(NamedTuple):
     open_advisor: int
     pair_penalty: int
     box_runs: int
+    novelty: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -2290,6 +2315,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 away = s.backward != 0 and mark2[gp] != stamp2
                             # an advisor's move is free, as is (box_runs) a push on of the box last moved
                             free = pcell if d < 4 and not (c == last and d == lastd) else -1
+                            pack = cell // (NOOP * NHOT * NCONN)
+                            if s.novelty > 0 and novelty_kernel(gs.nov, pack, cells, i, s.novelty):
+                                free = -1  # and (novelty) a push to a new position
                             extra = 0
                             if s.pair_penalty != 0:  # fz, the freeze test's scratch, is free again here
                                 extra = pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, pl, fz)

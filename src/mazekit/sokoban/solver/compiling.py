@@ -84,6 +84,7 @@ def compile_share(first: bool) -> None:
         backward_fess=True,
         backward_areas=True,
         pull_advisor=400,
+        novelty=2,
         corral_grow=1,
         player_penalty=2,
     )

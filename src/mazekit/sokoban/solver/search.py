@@ -115,6 +115,9 @@ class SearchResult:
 #: Cells times expansions of the first slice when it runs as plain Python (about 0.1 s).
 PYTHON_SLICE_CELLS = 1000
 
+#: The most bytes the novelty's table of pairs may take (see ``SearchOptions.novelty``).
+NOVELTY_BYTES = 64 << 20
+
 #: Positions one corral-deadlock search may visit at most (and its queue's length).
 CORRAL_MAX_NODES = 1024
 
@@ -248,6 +251,16 @@ class SearchOptions:
         expansion pulls, for each start area with an unfinished order, the box nearest its next
         cell all the way there alone) when a lone-box search of at most this many states finds
         the way; 0: off.
+    novelty : int
+        With ``fess`` and ``move_weight``, forward: a push that makes the position new is free, as
+        an advisor's move is (after the novelty of width-based planning searches): with 1, the
+        moved box stands on a cell no position stored at the same packing had a box on; with 2,
+        the moved box and some other box stand on two cells no such position had boxes on
+        together. The moves that park boxes somewhere new, which the openings of the hardest
+        levels need and the move weights charge for, come early. 0: off. With 2 in the second
+        core's last search it gains XSokoban 27 (``benchmarks/RESULTS.md``, session 33). Width 2
+        keeps a flag per packing and pair of cells (width 1 where that would pass
+        :data:`NOVELTY_BYTES`).
     time_share : float
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
@@ -282,6 +295,7 @@ class SearchOptions:
     backward_rooms: bool = False
     backward_areas: bool = False
     pull_advisor: int = 0
+    novelty: int = 0
     time_share: float = 1.0
 
     def __post_init__(self) -> None:
@@ -303,6 +317,8 @@ class SearchOptions:
             raise ValueError(f"SearchOptions.time_share must be a number more than 0, got {self.time_share!r}")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
+        if self.novelty > 2:
+            raise ValueError(f"SearchOptions.novelty must be 0, 1 or 2, got {self.novelty}")
         if self.corral_nodes > CORRAL_MAX_NODES:
             raise ValueError(f"SearchOptions.corral_nodes must be at most {CORRAL_MAX_NODES}, got {self.corral_nodes}")
 
@@ -347,7 +363,8 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: weight 10) solves 26 (8 s); the start's pairs (``reach_pairs``) 41 (18 s, at the edge: not
 #: kept), and no other option or pair of them tried gained one that these do not
 #: (``room_feature`` 75, ``pair_penalty`` none, every advisor at once 37 and 75, box runs with
-#: weight 1 backward 37).
+#: weight 1 backward 37). The last also frees the pushes to new positions (``novelty`` 2): 26 in
+#: 1.5 s and 27 in 2.2 s, which no other search solves (alone, 10 s, 2 at once, session 33).
 EXTRA: tuple[SearchOptions, ...] = (
     replace(
         PORTFOLIO[2],
@@ -360,7 +377,7 @@ EXTRA: tuple[SearchOptions, ...] = (
         time_share=4,
     ),
     replace(PORTFOLIO[0], box_runs=True),
-    replace(PORTFOLIO[0], backward_weight=1),
+    replace(PORTFOLIO[0], backward_weight=1, novelty=2),
 )
 
 
@@ -378,6 +395,20 @@ def portfolio_for(cores: int) -> tuple[SearchOptions, ...]:
     (3, True)
     """
     return PORTFOLIO + EXTRA[: len(PORTFOLIO) * (cores - 1)]
+
+
+def _novelty_width(width: int, nb: int, ncells: int) -> int:
+    """The novelty's width a level can have: 2 becomes 1 where its table would pass
+    :data:`NOVELTY_BYTES`."""
+    return 1 if width >= 2 and (nb + 1) * ncells * ncells > NOVELTY_BYTES else width
+
+
+def _novelty_table(width: int, nb: int, ncells: int) -> np.ndarray:
+    """The seen flags of :func:`~._kernels.novelty_kernel`, a byte per packing and cell (width
+    1) or pair of cells (width 2); one entry when off."""
+    if not width:
+        return np.zeros((1, 1, 1), dtype=np.uint8)
+    return np.zeros((nb + 1, ncells, ncells if width >= 2 else 1), dtype=np.uint8)
 
 
 def _cap_for(memory: int, nb: int, box_bytes: int) -> int:
@@ -758,6 +789,7 @@ class _Direction:
             qpar=np.empty(4 * ncells + 1, dtype=np.int64),
             empty=np.full(ncells, -1, dtype=np.int32),
             path=np.empty(8 * ncells + 2, dtype=np.int64),
+            nov=_novelty_table(settings.novelty, nb, ncells),
         )
         # the corral test runs in the forward search only: the backward one gets placeholders
         self.corral_scratch = _corral_scratch(1, 1, 0, 1) if backward else _corral_scratch(ncells, nbm)
@@ -1154,6 +1186,7 @@ class _Search:
             open_advisor=opts.open_advisor if opts.fess else 0,
             pair_penalty=0,
             box_runs=int(opts.box_runs),
+            novelty=_novelty_width(opts.novelty, nb, ncells) if opts.fess and opts.move_weight and not optimal else 0,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -1193,6 +1226,7 @@ class _Search:
                     macros=0,
                     pair_penalty=0,
                     box_runs=0,
+                    novelty=0,
                     move_weight=0,
                     pack_advisor=opts.pull_advisor if starts is not None else 0,
                     conn_advisor=0,
