@@ -152,13 +152,18 @@ def test_the_packing_advisor_fills_a_goal_corridor_in_a_few_expansions(mode):
 @pytest.mark.parametrize("move_weight", [0, 1, 1000])
 @pytest.mark.parametrize("advisor", [0, 1, 400])
 def test_move_weights_and_the_packing_advisor_keep_solutions_valid(text, move_weight, advisor):
-    level = parse_level(text)
     for bidi in (False, True):
-        opts = SearchOptions(move_weight=move_weight, pack_advisor=advisor, bidirectional=bidi)
-        res = search_level(level, time_limit=20, options=opts)
-        assert res.solution is not None
-        r = replay(level, res.solution.lurd)
-        assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+        solves_and_replays(
+            parse_level(text), SearchOptions(move_weight=move_weight, pack_advisor=advisor, bidirectional=bidi)
+        )
+
+
+def solves_and_replays(level, opts: SearchOptions) -> None:
+    """The search with ``opts`` solves ``level``, and its solution replays to a win with its counts."""
+    res = search_level(level, time_limit=20, options=opts)
+    assert res.solution is not None
+    r = replay(level, res.solution.lurd)
+    assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
 
 
 def free_regions(prob: Problem, boxes: set[int]) -> int:
@@ -684,13 +689,10 @@ def test_the_novelty_matches_a_reference(width, nc, data):
 @pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(FAR_ROOM), "\n".join(NEAR_ROOM)])
 @pytest.mark.parametrize("width", [1, 2])
 def test_novelty_keeps_solutions_valid(text, width):
-    level = parse_level(text)
     for bidi in (False, True):
-        opts = SearchOptions(move_weight=1000, pack_advisor=400, novelty=width, bidirectional=bidi)
-        res = search_level(level, time_limit=20, options=opts)
-        assert res.solution is not None
-        r = replay(level, res.solution.lurd)
-        assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+        solves_and_replays(
+            parse_level(text), SearchOptions(move_weight=1000, pack_advisor=400, novelty=width, bidirectional=bidi)
+        )
 
 
 #: Boxes to park in a room before the corridor to the goals can be used (a small level where

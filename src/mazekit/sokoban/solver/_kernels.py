@@ -1368,11 +1368,17 @@ def more_regions_kernel(floor, boxat, off, mark, s, queue, pmark, pstamp, most):
 
 
 @njit
+def packing_of(cell):  # type: ignore[no-untyped-def]
+    """The packing digit of feature cell ``cell`` (see :func:`feature_cell_kernel`)."""
+    return cell // (NOOP * NHOT * NCONN)
+
+
+@njit
 def improves_kernel(before, after):  # type: ignore[no-untyped-def]
     """Whether feature cell ``after`` (see :func:`feature_cell_kernel`) improves on ``before`` in
     some feature: more packed, fewer out of plan, fewer hotspots or fewer regions."""
     return (
-        after // (NOOP * NHOT * NCONN) > before // (NOOP * NHOT * NCONN)
+        packing_of(after) > packing_of(before)
         or (after // (NHOT * NCONN)) % NOOP < (before // (NHOT * NCONN)) % NOOP
         or (after // NCONN) % NHOT < (before // NCONN) % NHOT
         or after % NCONN < before % NCONN
@@ -2315,8 +2321,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 away = s.backward != 0 and mark2[gp] != stamp2
                             # an advisor's move is free, as is (box_runs) a push on of the box last moved
                             free = pcell if d < 4 and not (c == last and d == lastd) else -1
-                            pack = cell // (NOOP * NHOT * NCONN)
-                            if s.novelty > 0 and novelty_kernel(gs.nov, pack, cells, i, s.novelty):
+                            if s.novelty > 0 and novelty_kernel(gs.nov, packing_of(cell), cells, i, s.novelty):
                                 free = -1  # and (novelty) a push to a new position
                             extra = 0
                             if s.pair_penalty != 0:  # fz, the freeze test's scratch, is free again here

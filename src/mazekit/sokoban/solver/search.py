@@ -1186,7 +1186,7 @@ class _Search:
             open_advisor=opts.open_advisor if opts.fess else 0,
             pair_penalty=0,
             box_runs=int(opts.box_runs),
-            novelty=_novelty_width(opts.novelty, nb, ncells) if opts.fess and opts.move_weight and not optimal else 0,
+            novelty=_novelty_width(opts.novelty, nb, ncells) if opts.fess and opts.move_weight else 0,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
