@@ -688,10 +688,13 @@ def test_the_novelty_matches_a_reference(width, nc, data):
 
 @pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(FAR_ROOM), "\n".join(NEAR_ROOM)])
 @pytest.mark.parametrize("width", [1, 2])
-def test_novelty_keeps_solutions_valid(text, width):
+@pytest.mark.parametrize("move_weight", [0, 1000])
+def test_novelty_keeps_solutions_valid(text, width, move_weight):
+    """Free pushes (with move weights) or cells of their own (without) for the new positions."""
     for bidi in (False, True):
         solves_and_replays(
-            parse_level(text), SearchOptions(move_weight=1000, pack_advisor=400, novelty=width, bidirectional=bidi)
+            parse_level(text),
+            SearchOptions(move_weight=move_weight, pack_advisor=400, novelty=width, bidirectional=bidi),
         )
 
 
@@ -708,15 +711,41 @@ PARKING = [
 ]
 
 
-def test_novelty_changes_the_order_and_not_the_verdict():
+@pytest.mark.parametrize("move_weight", [0, 1000])
+def test_novelty_changes_the_order_and_not_the_verdict(move_weight):
     level = rows_level(PARKING)
     expanded = {}
     for width in (0, 1, 2):
-        opts = SearchOptions(move_weight=1000, novelty=width, bidirectional=False)
+        opts = SearchOptions(move_weight=move_weight, novelty=width, bidirectional=False)
         res = search_level(level, time_limit=20, options=opts)
         assert res.solution is not None and replay(level, res.solution.lurd).solved
         expanded[width] = res.stats.expanded
     assert len(set(expanded.values())) > 1  # the option reaches the search
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_without_move_weights_the_new_positions_go_to_cells_of_their_own(mode):
+    """PARKING's first expansion forward, without move weights: with novelty every child is a new
+    position (nothing was stored before), so each goes to the twin of its feature cell, in the
+    frontier's second half; without novelty the frontier has no second half."""
+    from mazekit.sokoban.solver import search as S
+
+    prob = as_problem(rows_level(PARKING))
+    with jit_mode(mode):
+        for width in (0, 1, 2):
+            search = S._Search(prob, SearchOptions(novelty=width, bidirectional=False), False, 1 << 26)
+            search.fwd.budget = 1
+            search.run(time.perf_counter(), None, None, 0.05, 1, 1)
+            croot = search.fwd.croot
+            half = croot.size // 2
+            children = int(search.fwd.ctr[K.C_NODES]) - 1
+            assert search.expanded() == 1 and children > 1
+            if width == 0:
+                assert croot.size == (len(prob.boxes) + 1) * K.NOOP * K.NHOT * K.NCONN
+                continue
+            assert croot.size == 2 * (len(prob.boxes) + 1) * K.NOOP * K.NHOT * K.NCONN
+            assert (croot[:half] < 0).all() and (croot[half:] >= 0).any()
+            assert int(search.fwd.ctr[K.C_OPEN]) == children
 
 
 def test_novelty_is_zero_one_or_two():

@@ -1906,8 +1906,8 @@ class Settings(NamedTuple):
     opener's search bound, 0: off), ``pair_penalty`` (the key's bound grows by the pairs'
     penalties, see :func:`pair_penalty_kernel`), ``box_runs`` (with ``move_weight``: a push
     of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`),
-    ``novelty`` (with ``move_weight``: a push to a new position is free, see :func:`novelty_kernel`;
-    0 off, else the width).
+    ``novelty`` (a push to a new position, see :func:`novelty_kernel`, is free with ``move_weight``
+    and goes to its feature cell's twin without: the frontier's second half; 0 off, else the width).
     """
 
     optimal: int
@@ -2321,8 +2321,14 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 away = s.backward != 0 and mark2[gp] != stamp2
                             # an advisor's move is free, as is (box_runs) a push on of the box last moved
                             free = pcell if d < 4 and not (c == last and d == lastd) else -1
+                            # and (novelty) a push to a new position; without move weights the
+                            # new positions have cells of their own, the twins of theirs, which
+                            # take their turns as the others do (so they come early)
                             if s.novelty > 0 and novelty_kernel(gs.nov, packing_of(cell), cells, i, s.novelty):
-                                free = -1  # and (novelty) a push to a new position
+                                if s.move_weight > 0:
+                                    free = -1
+                                else:
+                                    cell += fr.croot.shape[0] >> 1
                             extra = 0
                             if s.pair_penalty != 0:  # fz, the freeze test's scratch, is free again here
                                 extra = pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, pl, fz)

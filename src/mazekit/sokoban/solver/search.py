@@ -252,15 +252,17 @@ class SearchOptions:
         cell all the way there alone) when a lone-box search of at most this many states finds
         the way; 0: off.
     novelty : int
-        With ``fess`` and ``move_weight``, forward: a push that makes the position new is free, as
-        an advisor's move is (after the novelty of width-based planning searches): with 1, the
-        moved box stands on a cell no position stored at the same packing had a box on; with 2,
-        the moved box and some other box stand on two cells no such position had boxes on
-        together. The moves that park boxes somewhere new, which the openings of the hardest
-        levels need and the move weights charge for, come early. 0: off. With 2 in the second
-        core's last search it gains XSokoban 27 (``benchmarks/RESULTS.md``, session 33). Width 2
-        keeps a flag per packing and pair of cells (width 1 where that would pass
-        :data:`NOVELTY_BYTES`).
+        With ``fess``, forward: a push that makes the position new comes early (after the novelty
+        of width-based planning searches): with 1, the moved box stands on a cell no position
+        stored at the same packing had a box on; with 2, the moved box and some other box stand on
+        two cells no such position had boxes on together. With ``move_weight`` such a push is
+        free, as an advisor's move is; without, the new positions go to feature cells of their own
+        (a twin of each cell, taking its turn as the others do), so that a few new positions are
+        not kept waiting behind a cell's many old ones. The moves that park boxes somewhere new,
+        which the openings of the hardest levels need, come early. 0: off. With 2 in the second
+        core's last search it gains XSokoban 27 (session 33), in its first 36 and 48 (session 34;
+        ``benchmarks/RESULTS.md``). Width 2 keeps a flag per packing and pair of cells (width 1
+        where that would pass :data:`NOVELTY_BYTES`).
     time_share : float
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
@@ -355,7 +357,9 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: other search solves (alone, 2 at once, at 60%: 30.5, 18.8, 20.5, 34.5 and 24.5 s, session 29;
 #: at weight 10 with the second search's player penalty 18, 77, 85 and 87; without the tunnels
 #: 35, 85 and 87), so it has two thirds of the core's time (``time_share``): 40 s of 60, 6.7 s of
-#: 10 for 131.
+#: 10 for 131. Its forward direction's new positions have feature cells of their own (``novelty``
+#: 2): XSokoban 36 and 48 in 13 s and 3 s, which no other search solves, the five kept (alone, 2 at
+#: once, 40 s, session 34; the same on its backward direction lost 18, 35 and 77).
 #: Then the first search with one more option each, options that gain XSokoban levels when that
 #: search has them but lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its
 #: place. Alone at 20 s on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box
@@ -374,6 +378,7 @@ EXTRA: tuple[SearchOptions, ...] = (
         backward_share=0.65,
         reach_pairs=True,
         backward_rooms=True,
+        novelty=2,
         time_share=4,
     ),
     replace(PORTFOLIO[0], box_runs=True),
@@ -798,7 +803,8 @@ class _Direction:
             prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT,
             _NO_TUNNELS, *_NO_PAIRS,
         )  # fmt: skip
-        self.croot = np.full((nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
+        axes = 2 if settings.novelty and not settings.move_weight else 1  # novelty's axis (see K.expand_kernel)
+        self.croot = np.full(axes * (nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
 
@@ -1186,7 +1192,7 @@ class _Search:
             open_advisor=opts.open_advisor if opts.fess else 0,
             pair_penalty=0,
             box_runs=int(opts.box_runs),
-            novelty=_novelty_width(opts.novelty, nb, ncells) if opts.fess and opts.move_weight else 0,
+            novelty=_novelty_width(opts.novelty, nb, ncells) if opts.fess else 0,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
