@@ -193,13 +193,13 @@ def main(argv: list[str]) -> int:
 def _second_core() -> str:
     """The report's words for the second core's searches, their parts of its time read from
     ``EXTRA`` (each its ``time_share`` over the shares' sum, when each uses its whole slot)."""
-    from mazekit.sokoban.solver.search import EXTRA, PORTFOLIO
+    from mazekit.sokoban.solver.search import EXTRA
 
-    lane = EXTRA[: len(PORTFOLIO)]
+    lane = EXTRA
     total = sum(o.time_share for o in lane)
     parts = [f"{o.time_share / total:.0%}" for o in lane]
     return (
-        f"{len(lane)} more searches a core beside them, {', '.join(parts[:-1])} and {parts[-1]} of its time, "
+        f"{len(lane)} more searches on the second beside them, {', '.join(parts[:-1])} and {parts[-1]} of its time, "
         "the first with a feature-space backward search"
     )
 

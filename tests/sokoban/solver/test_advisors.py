@@ -688,14 +688,15 @@ def test_the_novelty_matches_a_reference(width, nc, data):
 
 @pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(FAR_ROOM), "\n".join(NEAR_ROOM)])
 @pytest.mark.parametrize("width", [1, 2])
-@pytest.mark.parametrize("move_weight", [0, 1000])
-def test_novelty_keeps_solutions_valid(text, width, move_weight):
-    """Free pushes (with move weights) or cells of their own (without) for the new positions."""
+@pytest.mark.parametrize(("move_weight", "cells"), [(0, False), (1000, False), (1000, True)])
+def test_novelty_keeps_solutions_valid(text, width, move_weight, cells):
+    """Free pushes (with move weights) or cells of their own (without, or ``novelty_cells``) for
+    the new positions."""
     for bidi in (False, True):
-        solves_and_replays(
-            parse_level(text),
-            SearchOptions(move_weight=move_weight, pack_advisor=400, novelty=width, bidirectional=bidi),
+        opts = SearchOptions(
+            move_weight=move_weight, pack_advisor=400, novelty=width, novelty_cells=cells, bidirectional=bidi
         )
+        solves_and_replays(parse_level(text), opts)
 
 
 #: Boxes to park in a room before the corridor to the goals can be used (a small level where
@@ -724,23 +725,26 @@ def test_novelty_changes_the_order_and_not_the_verdict(move_weight):
 
 
 @pytest.mark.parametrize("mode", ["never", "always"])
-def test_without_move_weights_the_new_positions_go_to_cells_of_their_own(mode):
-    """PARKING's first expansion forward, without move weights: with novelty every child is a new
-    position (nothing was stored before), so each goes to the twin of its feature cell, in the
-    frontier's second half; without novelty the frontier has no second half."""
+@pytest.mark.parametrize(("move_weight", "cells"), [(0, False), (1000, True), (1000, False)])
+def test_the_new_positions_go_to_cells_of_their_own(mode, move_weight, cells):
+    """PARKING's first expansion forward, without move weights or with ``novelty_cells``: with
+    novelty every child is a new position (nothing was stored before), so each goes to the twin of
+    its feature cell, in the frontier's second half; without novelty, or with move weights alone
+    (a free push instead), the frontier has no second half."""
     from mazekit.sokoban.solver import search as S
 
     prob = as_problem(rows_level(PARKING))
     with jit_mode(mode):
         for width in (0, 1, 2):
-            search = S._Search(prob, SearchOptions(novelty=width, bidirectional=False), False, 1 << 26)
+            opts = SearchOptions(move_weight=move_weight, novelty=width, novelty_cells=cells, bidirectional=False)
+            search = S._Search(prob, opts, False, 1 << 26)
             search.fwd.budget = 1
             search.run(time.perf_counter(), None, None, 0.05, 1, 1)
             croot = search.fwd.croot
             half = croot.size // 2
             children = int(search.fwd.ctr[K.C_NODES]) - 1
             assert search.expanded() == 1 and children > 1
-            if width == 0:
+            if width == 0 or (move_weight and not cells):
                 assert croot.size == (len(prob.boxes) + 1) * K.NOOP * K.NHOT * K.NCONN
                 continue
             assert croot.size == 2 * (len(prob.boxes) + 1) * K.NOOP * K.NHOT * K.NCONN

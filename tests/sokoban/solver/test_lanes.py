@@ -147,6 +147,9 @@ def test_cores_must_be_a_whole_number(bad):
 def test_lanes_are_runs_of_the_portfolio():
     assert lanes.lane_members(5, 2) == [[0, 1, 2], [3, 4]]
     assert lanes.lane_members(7, 3) == [[0, 1, 2], [3, 4], [5, 6]]
+    assert lanes.lane_members(7, 2, first=3) == [[0, 1, 2], [3, 4, 5, 6]]
+    assert lanes.lane_members(8, 3, first=2) == [[0, 1], [2, 3, 4], [5, 6, 7]]
+    assert lanes.lane_members(3, 1, first=2) == [[0, 1, 2]]
     assert 1 <= lanes.default_cores(3) <= 3
     assert lanes.default_cores(1) == 1
 
@@ -167,12 +170,13 @@ def test_more_cores_add_the_extra_searches(warm, monkeypatch):
 
 def test_the_portfolio_is_whole_on_the_first_core():
     from mazekit.sokoban.solver import EXTRA, portfolio_for
+    from mazekit.sokoban.solver.search import MAX_CORES
 
     for cores in (1, 2, 3):
         wide = portfolio_for(cores)
-        first = lanes.lane_members(len(wide), min(cores, -(-len(wide) // len(PORTFOLIO))))[0]
+        first = lanes.lane_members(len(wide), min(cores, MAX_CORES), first=len(PORTFOLIO))[0]
         assert tuple(wide[i] for i in first) == PORTFOLIO
-    assert portfolio_for(2) == PORTFOLIO + EXTRA[:3]
+    assert portfolio_for(2) == portfolio_for(3) == PORTFOLIO + EXTRA and MAX_CORES == 2
 
 
 @pytest.mark.skipif(not HAS_PROC or lanes.default_cores() < 2, reason="Linux, 2 cores")

@@ -703,6 +703,7 @@ any_options = st.sampled_from(["", "hot", "room"]).flatmap(
         backward_areas=st.booleans(),
         pull_advisor=st.sampled_from([0, 50]),
         novelty=st.sampled_from([0, 1, 2]),
+        novelty_cells=st.booleans(),
     )
 )
 

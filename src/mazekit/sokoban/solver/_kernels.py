@@ -1907,7 +1907,8 @@ class Settings(NamedTuple):
     penalties, see :func:`pair_penalty_kernel`), ``box_runs`` (with ``move_weight``: a push
     of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`),
     ``novelty`` (a push to a new position, see :func:`novelty_kernel`, is free with ``move_weight``
-    and goes to its feature cell's twin without: the frontier's second half; 0 off, else the width).
+    and goes to its feature cell's twin without or with ``novelty_cells``: the frontier's second
+    half; 0 off, else the width).
     """
 
     optimal: int
@@ -1932,6 +1933,7 @@ class Settings(NamedTuple):
     pair_penalty: int
     box_runs: int
     novelty: int
+    novelty_cells: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -2321,11 +2323,11 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 away = s.backward != 0 and mark2[gp] != stamp2
                             # an advisor's move is free, as is (box_runs) a push on of the box last moved
                             free = pcell if d < 4 and not (c == last and d == lastd) else -1
-                            # and (novelty) a push to a new position; without move weights the
-                            # new positions have cells of their own, the twins of theirs, which
-                            # take their turns as the others do (so they come early)
+                            # and (novelty) a push to a new position; without move weights (or with
+                            # novelty_cells) the new positions have cells of their own, the twins of
+                            # theirs, which take their turns as the others do (so they come early)
                             if s.novelty > 0 and novelty_kernel(gs.nov, packing_of(cell), cells, i, s.novelty):
-                                if s.move_weight > 0:
+                                if s.move_weight > 0 and s.novelty_cells == 0:
                                     free = -1
                                 else:
                                     cell += fr.croot.shape[0] >> 1

@@ -2,11 +2,10 @@
 
 The portfolio's searches are cut into *lanes*, one a core, each lane a run of consecutive
 searches (:func:`lane_members`). Each lane runs its searches one after the other, each its
-share of the lane's time left (``SearchOptions.time_share``: equal but for the second lane's
-first search), as :func:`~.search.search_level` does on one core. The fast mode's portfolio on
-``N`` cores (:func:`~.search.portfolio_for`) is :data:`~.search.PORTFOLIO` and ``3 * (N - 1)``
-more searches, so its first lane runs ``PORTFOLIO`` as one core does and the other lanes add
-searches.
+share of the lane's time left (``SearchOptions.time_share``: equal in the first lane), as
+:func:`~.search.search_level` does on one core. The fast mode's portfolio on two cores or more
+(:func:`~.search.portfolio_for`) is :data:`~.search.PORTFOLIO` and :data:`~.search.EXTRA`: its
+first lane runs ``PORTFOLIO`` as one core does and the second adds ``EXTRA``'s searches.
 
 The first lane runs in the calling thread. For the first :data:`HEAD_START` seconds it runs
 alone (most levels are solved sooner, and then no other process is woken); then the other
@@ -73,23 +72,27 @@ def default_cores(lanes: int | None = None) -> int:
     return max(1, min(cores, lanes))
 
 
-def lane_members(n: int, lanes: int) -> list[list[int]]:
+def lane_members(n: int, lanes: int, first: int | None = None) -> list[list[int]]:
     """Which of ``n`` searches each lane runs, in order: consecutive runs, the earlier lanes
-    one longer when they do not divide evenly. With :func:`~.search.portfolio_for` the first
-    lane runs :data:`~.search.PORTFOLIO` exactly as one core does, and the others the extra
-    searches.
+    one longer when they do not divide evenly; with ``first`` the first lane runs that many and
+    the others share the rest so. With :func:`~.search.portfolio_for` and ``first`` the length
+    of :data:`~.search.PORTFOLIO`, the first lane runs ``PORTFOLIO`` exactly as one core does,
+    and the second the extra searches.
 
-    >>> lane_members(6, 2)
-    [[0, 1, 2], [3, 4, 5]]
+    >>> lane_members(6, 2), lane_members(7, 2, first=3)
+    ([[0, 1, 2], [3, 4, 5]], [[0, 1, 2], [3, 4, 5, 6]])
     >>> lane_members(3, 2), lane_members(3, 3), lane_members(3, 1)
     ([[0, 1], [2]], [[0], [1], [2]], [[0, 1, 2]])
     """
-    out, start = [], 0
-    for k in range(lanes):
-        size = n // lanes + (1 if k < n % lanes else 0)
-        out.append(list(range(start, start + size)))
-        start += size
-    return out
+    if first is None or lanes == 1 or not 0 < first < n:
+        out, start = [], 0
+        for k in range(lanes):
+            size = n // lanes + (1 if k < n % lanes else 0)
+            out.append(list(range(start, start + size)))
+            start += size
+        return out
+    rest = lane_members(n - first, lanes - 1)
+    return [list(range(first))] + [[first + i for i in lane] for lane in rest]
 
 
 def _worker_init(board: Any) -> None:
@@ -246,17 +249,19 @@ def run_lanes(
     portfolio: tuple[SearchOptions, ...],
     lanes: int,
     *,
+    first_size: int | None = None,
     time_limit: float | None,
     memory: int,
     progress: Progress | None = None,
 ) -> SearchResult:
-    """Run ``portfolio`` in ``lanes`` lanes (see the module); the :class:`~.search.SearchResult`
+    """Run ``portfolio`` in ``lanes`` lanes (see the module; ``first_size`` the first lane's searches,
+    see :func:`lane_members`); the :class:`~.search.SearchResult`
     of the lane that solved the level (or proved it unsolvable), else of all of them: the
     states and expansions summed, the wall time since the call."""
     from .search import SearchStats, search_level
 
     t0 = time.perf_counter()
-    groups = [tuple(portfolio[i] for i in g) for g in lane_members(len(portfolio), lanes)]
+    groups = [tuple(portfolio[i] for i in g) for g in lane_members(len(portfolio), lanes, first_size)]
     others = _Lanes(prob, groups[1:], memory // lanes)
     user_stop = False
 

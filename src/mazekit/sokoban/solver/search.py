@@ -263,6 +263,10 @@ class SearchOptions:
         core's last search it gains XSokoban 27 (session 33), in its first 36 and 48 (session 34;
         ``benchmarks/RESULTS.md``). Width 2 keeps a flag per packing and pair of cells (width 1
         where that would pass :data:`NOVELTY_BYTES`).
+    novelty_cells : bool
+        With ``novelty`` and ``move_weight``: the new positions go to feature cells of their own, as
+        they do without move weights, instead of their push being free. With box runs it gains
+        XSokoban 32 in the second core's last search (``benchmarks/RESULTS.md``, session 34).
     time_share : float
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
@@ -298,6 +302,7 @@ class SearchOptions:
     backward_areas: bool = False
     pull_advisor: int = 0
     novelty: int = 0
+    novelty_cells: bool = False
     time_share: float = 1.0
 
     def __post_init__(self) -> None:
@@ -347,7 +352,7 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 )
 
 
-#: More searches for the fast mode on more cores (see :func:`portfolio_for`). The third search
+#: More searches for the fast mode, on a second core (see :func:`portfolio_for`). The third search
 #: of :data:`PORTFOLIO` at weight 30 forward (then the same forward search as the second's, whose
 #: player penalty is the backward direction's): Microban II 131 is a forward direction's at that
 #: weight, at the edge of a third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone,
@@ -357,9 +362,10 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: other search solves (alone, 2 at once, at 60%: 30.5, 18.8, 20.5, 34.5 and 24.5 s, session 29;
 #: at weight 10 with the second search's player penalty 18, 77, 85 and 87; without the tunnels
 #: 35, 85 and 87), so it has two thirds of the core's time (``time_share``): 40 s of 60, 6.7 s of
-#: 10 for 131. Its forward direction's new positions have feature cells of their own (``novelty``
-#: 2): XSokoban 36 and 48 in 13 s and 3 s, which no other search solves, the five kept (alone, 2 at
-#: once, 40 s, session 34; the same on its backward direction lost 18, 35 and 77).
+#: 10 for 131 (the other three 10, 4 and 6 s of 60). Its forward direction's new
+#: positions have feature cells of their own (``novelty`` 2): XSokoban 36 and 48 in 13 s and 3 s,
+#: which no other search solves, the five kept (alone, 2 at once, 40 s, session 34; the same on its
+#: backward direction lost 18, 35 and 77).
 #: Then the first search with one more option each, options that gain XSokoban levels when that
 #: search has them but lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its
 #: place. Alone at 20 s on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box
@@ -367,8 +373,12 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: weight 10) solves 26 (8 s); the start's pairs (``reach_pairs``) 41 (18 s, at the edge: not
 #: kept), and no other option or pair of them tried gained one that these do not
 #: (``room_feature`` 75, ``pair_penalty`` none, every advisor at once 37 and 75, box runs with
-#: weight 1 backward 37). The last also frees the pushes to new positions (``novelty`` 2): 26 in
-#: 1.5 s and 27 in 2.2 s, which no other search solves (alone, 10 s, 2 at once, session 33).
+#: weight 1 backward 37). The third also frees the pushes to new positions (``novelty`` 2): 26 in
+#: 1.5 s and 27 in 2.2 s, which no other search solves (alone, 10 s, 2 at once, session 33). The
+#: last has box runs and the new positions' own cells (``novelty_cells``): 32 in 2.9 s, which no
+#: other search solves, where box runs lose 37 and 75 with it (alone, 10 s, session 34). On two
+#: cores at 60 s 26 and 27 took 0.8 s of the third's slot, 32 3.4 s of the last's, 37 and 75 4-5 s
+#: of the second's: their slots, 4 and 6 s, and 10 s, keep a margin of about 1.8 for each.
 EXTRA: tuple[SearchOptions, ...] = (
     replace(
         PORTFOLIO[2],
@@ -379,27 +389,29 @@ EXTRA: tuple[SearchOptions, ...] = (
         reach_pairs=True,
         backward_rooms=True,
         novelty=2,
-        time_share=4,
+        time_share=8,
     ),
-    replace(PORTFOLIO[0], box_runs=True),
-    replace(PORTFOLIO[0], backward_weight=1, novelty=2),
+    replace(PORTFOLIO[0], box_runs=True, time_share=2),
+    replace(PORTFOLIO[0], backward_weight=1, novelty=2, time_share=0.8),
+    replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, time_share=1.2),
 )
 
 
-#: The cores the fast mode's default portfolio can use: one for :data:`PORTFOLIO`, one for each
-#: three of :data:`EXTRA`.
-MAX_CORES = 1 + -(-len(EXTRA) // len(PORTFOLIO))
+#: The cores the fast mode's default portfolio can use: one for :data:`PORTFOLIO`, one for
+#: :data:`EXTRA`.
+MAX_CORES = 2 if EXTRA else 1
 
 
 def portfolio_for(cores: int) -> tuple[SearchOptions, ...]:
-    """The fast mode's searches on ``cores`` cores: :data:`PORTFOLIO`, then as many of
-    :data:`EXTRA` as keep each search's share of the time what it is on one core (three more a
-    core), so that a level solved on one core is solved on more too.
+    """The fast mode's searches on ``cores`` cores: :data:`PORTFOLIO` on one, then :data:`EXTRA`
+    on a second (see :func:`~.lanes.lane_members`), so that each of :data:`PORTFOLIO`'s searches
+    keeps its share of the time it has on one core and a level solved on one core is solved on
+    more too.
 
-    >>> len(portfolio_for(1)), portfolio_for(2)[:3] == PORTFOLIO
+    >>> len(portfolio_for(1)), portfolio_for(2) == PORTFOLIO + EXTRA
     (3, True)
     """
-    return PORTFOLIO + EXTRA[: len(PORTFOLIO) * (cores - 1)]
+    return PORTFOLIO + EXTRA if cores > 1 else PORTFOLIO
 
 
 def _novelty_width(width: int, nb: int, ncells: int) -> int:
@@ -803,7 +815,8 @@ class _Direction:
             prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT,
             _NO_TUNNELS, *_NO_PAIRS,
         )  # fmt: skip
-        axes = 2 if settings.novelty and not settings.move_weight else 1  # novelty's axis (see K.expand_kernel)
+        twins = settings.novelty and (settings.novelty_cells or not settings.move_weight)
+        axes = 2 if twins else 1  # the new positions' twin cells (see K.expand_kernel)
         self.croot = np.full(axes * (nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
@@ -1193,6 +1206,7 @@ class _Search:
             pair_penalty=0,
             box_runs=int(opts.box_runs),
             novelty=_novelty_width(opts.novelty, nb, ncells) if opts.fess else 0,
+            novelty_cells=int(opts.novelty_cells),
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -1233,6 +1247,7 @@ class _Search:
                     pair_penalty=0,
                     box_runs=0,
                     novelty=0,
+                    novelty_cells=0,
                     move_weight=0,
                     pack_advisor=opts.pull_advisor if starts is not None else 0,
                     conn_advisor=0,
@@ -1436,7 +1451,7 @@ def search_level(
     (:mod:`.lanes`; :func:`~.lanes.default_cores` gives this machine's), the default
     portfolio widened to :func:`portfolio_for` ``(cores)``: the searches are cut into runs,
     one a core (:func:`~.lanes.lane_members`; the first core runs :data:`PORTFOLIO` as one
-    core does), each core runs its own one after the other with the whole time limit, and
+    core does, the second :data:`EXTRA`), each core runs its own one after the other with the whole time limit, and
     the first to solve the level stops the others; ``memory`` is divided between them. The
     other cores' searches run in worker processes (``spawn``), so a script that asks for them
     needs the ``if __name__ == "__main__":`` guard. It needs the compiled kernel in numba's
@@ -1478,7 +1493,10 @@ def search_level(
         if lanes > 1:
             from .lanes import run_lanes
 
-            return run_lanes(prob, wide, lanes, time_limit=time_limit, memory=memory, progress=progress)
+            head = len(PORTFOLIO) if portfolio is None else None  # the first core runs PORTFOLIO as one does
+            return run_lanes(
+                prob, wide, lanes, first_size=head, time_limit=time_limit, memory=memory, progress=progress
+            )
     if portfolio is None:
         portfolio = PORTFOLIO
     total = _Total(t0, progress)
@@ -1575,7 +1593,7 @@ def solve(
         Bytes the search may use for its states (default 4 GiB).
     cores : int
         Cores for the fast mode (see :func:`search_level`): with 2, one core runs
-        :data:`PORTFOLIO` as on one core and the other runs three more searches
+        :data:`PORTFOLIO` as on one core and the other runs four more searches
         (:data:`EXTRA`), the first of them with two thirds of the time.
 
     Returns
