@@ -195,11 +195,10 @@ def _second_core() -> str:
     ``EXTRA`` (each its ``time_share`` over the shares' sum, when each uses its whole slot)."""
     from mazekit.sokoban.solver.search import EXTRA
 
-    lane = EXTRA
-    total = sum(o.time_share for o in lane)
-    parts = [f"{o.time_share / total:.0%}" for o in lane]
+    total = sum(o.time_share for o in EXTRA)
+    parts = [f"{o.time_share / total:.0%}" for o in EXTRA]
     return (
-        f"{len(lane)} more searches on the second beside them, {', '.join(parts[:-1])} and {parts[-1]} of its time, "
+        f"{len(EXTRA)} more searches on the second beside them, {', '.join(parts[:-1])} and {parts[-1]} of its time, "
         "the first with a feature-space backward search"
     )
 

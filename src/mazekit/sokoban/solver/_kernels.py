@@ -1906,9 +1906,10 @@ class Settings(NamedTuple):
     opener's search bound, 0: off), ``pair_penalty`` (the key's bound grows by the pairs'
     penalties, see :func:`pair_penalty_kernel`), ``box_runs`` (with ``move_weight``: a push
     of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`),
-    ``novelty`` (a push to a new position, see :func:`novelty_kernel`, is free with ``move_weight``
-    and goes to its feature cell's twin without or with ``novelty_cells``: the frontier's second
-    half; 0 off, else the width).
+    ``novelty`` (a push to a new position, see :func:`novelty_kernel`, is free; 0 off, else the
+    width), ``novelty_cells`` (1: instead, the new position goes to its feature cell's twin, in the
+    frontier's second half; on with novelty where there are no move weights or
+    ``SearchOptions.novelty_cells``).
     """
 
     optimal: int
@@ -2323,14 +2324,14 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                 away = s.backward != 0 and mark2[gp] != stamp2
                             # an advisor's move is free, as is (box_runs) a push on of the box last moved
                             free = pcell if d < 4 and not (c == last and d == lastd) else -1
-                            # and (novelty) a push to a new position; without move weights (or with
-                            # novelty_cells) the new positions have cells of their own, the twins of
-                            # theirs, which take their turns as the others do (so they come early)
+                            # and (novelty) a push to a new position, or (novelty_cells) the new
+                            # positions have cells of their own, the twins of theirs, which take
+                            # their turns as the others do (so they come early)
                             if s.novelty > 0 and novelty_kernel(gs.nov, packing_of(cell), cells, i, s.novelty):
-                                if s.move_weight > 0 and s.novelty_cells == 0:
-                                    free = -1
-                                else:
+                                if s.novelty_cells != 0:
                                     cell += fr.croot.shape[0] >> 1
+                                else:
+                                    free = -1
                             extra = 0
                             if s.pair_penalty != 0:  # fz, the freeze test's scratch, is free again here
                                 extra = pair_penalty_kernel(pairs, lidx, fidx, pm2, cells, pl, fz)

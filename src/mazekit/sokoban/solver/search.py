@@ -815,8 +815,7 @@ class _Direction:
             prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT,
             _NO_TUNNELS, *_NO_PAIRS,
         )  # fmt: skip
-        twins = settings.novelty and (settings.novelty_cells or not settings.move_weight)
-        axes = 2 if twins else 1  # the new positions' twin cells (see K.expand_kernel)
+        axes = 2 if settings.novelty_cells else 1  # the new positions' twin cells (see K.expand_kernel)
         self.croot = np.full(axes * (nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
@@ -1183,6 +1182,7 @@ class _Search:
             opts = replace(opts, hot_advisor=0, hot_feature=False)
         if not opts.fess:
             opts = replace(opts, room_feature=False)
+        novelty = _novelty_width(opts.novelty, nb, ncells) if opts.fess else 0
         settings = K.Settings(
             optimal=int(optimal),
             weight=opts.weight,
@@ -1205,8 +1205,8 @@ class _Search:
             open_advisor=opts.open_advisor if opts.fess else 0,
             pair_penalty=0,
             box_runs=int(opts.box_runs),
-            novelty=_novelty_width(opts.novelty, nb, ncells) if opts.fess else 0,
-            novelty_cells=int(opts.novelty_cells),
+            novelty=novelty,  # without move weights the new positions always have cells of their own
+            novelty_cells=int(novelty > 0 and (opts.novelty_cells or not opts.move_weight)),
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -1451,8 +1451,8 @@ def search_level(
     (:mod:`.lanes`; :func:`~.lanes.default_cores` gives this machine's), the default
     portfolio widened to :func:`portfolio_for` ``(cores)``: the searches are cut into runs,
     one a core (:func:`~.lanes.lane_members`; the first core runs :data:`PORTFOLIO` as one
-    core does, the second :data:`EXTRA`), each core runs its own one after the other with the whole time limit, and
-    the first to solve the level stops the others; ``memory`` is divided between them. The
+    core does, the second :data:`EXTRA`), each core runs its own one after the other with
+    the whole time limit, and the first to solve the level stops the others; ``memory`` is divided between them. The
     other cores' searches run in worker processes (``spawn``), so a script that asks for them
     needs the ``if __name__ == "__main__":`` guard. It needs the compiled kernel in numba's
     cache: before the first compile the portfolio runs on one core.
