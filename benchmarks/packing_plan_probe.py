@@ -29,7 +29,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from portfolio_members import _levels, _pick  # noqa: E402
+from bench_sokoban import set_levels  # noqa: E402
+from portfolio_members import _pick  # noqa: E402
 
 from mazekit.sokoban import replay  # noqa: E402
 from mazekit.sokoban.solver import _kernels as K  # noqa: E402
@@ -158,7 +159,7 @@ def main() -> None:
     ap.add_argument("--blockers", type=int, default=4, help="pushes the guide adds for a box in the way")
     ap.add_argument("--weight", type=int, default=3, help="the guide's weight against the pushes so far")
     args = ap.parse_args()
-    levels = _levels(args.set)
+    levels = set_levels(args.set)
     for n in _pick(args.levels, len(levels)):
         level = levels[n - 1]
         prob = Problem.from_level(level)

@@ -1272,6 +1272,11 @@ class _Search:
         #: ``benchmarks/portfolio_members.py``)
         self.best = [math.inf] * len(self.dirs)
         self.history: list[tuple[float, int, int]] = []
+        #: the feature cells each direction has held a position in, as seen between slices (a
+        #: best-first direction has none), and the history of their count ``(seconds, direction,
+        #: cells)``: FESS's sign of progress, new ground in feature space
+        self.cells_seen = [np.zeros(d.croot.shape[0], dtype=bool) for d in self.dirs]
+        self.cell_history: list[tuple[float, int, int]] = []
         self.compile_seconds = 0.0
 
     def stats(self, elapsed: float, stopped: Stop) -> SearchStats:
@@ -1301,7 +1306,7 @@ class _Search:
         return None
 
     def note_progress(self, elapsed: float) -> None:
-        """Record a fall of either direction's lowest stored bound."""
+        """Record a fall of either direction's lowest stored bound, and new feature cells."""
         for i, d in enumerate(self.dirs):
             if d.ctr[K.C_INIT] == 0:
                 continue  # no roots yet: its bound is not known (the counter still reads 0)
@@ -1309,6 +1314,12 @@ class _Search:
             if b < self.best[i]:
                 self.best[i] = b
                 self.history.append((elapsed, i, b))
+            seen = self.cells_seen[i]
+            before = int(np.count_nonzero(seen))
+            seen |= d.croot >= 0
+            after = int(np.count_nonzero(seen))
+            if after > before:
+                self.cell_history.append((elapsed, i, after))
 
     def adapt(self, cur: _Direction, spent: float, slice_seconds: float, fixed_slice: int) -> None:
         """Set the direction's next budget so that its slices take its share of the time."""
