@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import json
+import math
 import multiprocessing
 import sys
 import time
@@ -133,9 +134,11 @@ def _events(run: dict[str, Any], sign: str) -> list[float]:
 def _cut(run: dict[str, Any], slot: float, rule: tuple[str, float, float] | None) -> tuple[bool, float]:
     """``(solved, seconds used)`` of a recorded run given a ``slot`` of seconds and a stall rule
     ``(sign, stall, after)`` (None: the whole slot). A run recorded with less time than it is
-    given counts as unsolved past its record."""
+    given counts as unsolved past its record, and as using the whole slot (no stall known there)
+    unless its record ended for another reason than the time (memory)."""
     solved_at = run["time"] if run["stopped"] == "solved" else None
     end = min(slot, run["time"])
+    unknown = run["stopped"] == "time" and run["time"] < slot  # the record stopped short of the slot
     if rule is not None:
         sign, stall, after = rule
         last = 0.0
@@ -146,7 +149,11 @@ def _cut(run: dict[str, Any], slot: float, rule: tuple[str, float, float] | None
             last = t
     if solved_at is not None and solved_at <= slot:
         return True, solved_at
-    return False, end
+    return False, slot if unknown else end
+
+
+#: The searches a stall rule applies to (``--with``; None: all).
+WITH: set[int] | None = None
 
 
 def _lane(runs: dict[int, dict[str, Any]], members: list[int], shares: list[float], limit: float, rule: Any) -> bool:
@@ -155,7 +162,7 @@ def _lane(runs: dict[int, dict[str, Any]], members: list[int], shares: list[floa
     for k, m in enumerate(members):
         slot = (limit - used) * shares[k] / sum(shares[k:])
         last = k == len(members) - 1  # the last search has no one to give its time to
-        ok, spent = _cut(runs[m], slot, None if last else rule)
+        ok, spent = _cut(runs[m], slot, None if last or (WITH is not None and m not in WITH) else rule)
         if ok:
             return True
         used += spent
@@ -183,7 +190,7 @@ def _interleaved(
     sign, stall, after, decay = rule
     spent = [0.0] * len(members)
     events = [_events(runs[m], sign) for m in members]
-    ends = [runs[m]["time"] for m in members]
+    ends = [math.inf if runs[m]["stopped"] == "time" else runs[m]["time"] for m in members]  # past a record: busy
     solved = [runs[m]["time"] if runs[m]["stopped"] == "solved" else None for m in members]
     wall = 0.0
     while wall < limit:
@@ -192,7 +199,8 @@ def _interleaved(
             return False
 
         def weight(k: int) -> float:
-            return shares[k] * (decay if _stalled(events[k], spent[k], stall, after) else 1.0)
+            known = spent[k] <= runs[members[k]]["time"]  # past its record a search is not known to stall
+            return shares[k] * (decay if known and _stalled(events[k], spent[k], stall, after) else 1.0)
 
         k = min(live, key=lambda k: spent[k] / weight(k))
         step = min(QUANTUM, limit - wall, ends[k] - spent[k])
@@ -223,6 +231,8 @@ def _portfolio(runs: dict[int, dict[str, Any]], limit: float, rule: Any) -> bool
 def analyse(args: argparse.Namespace) -> int:
     import _harness as H
 
+    global WITH
+    WITH = set(_pick(args.with_, len(_members()) - 1)) if args.with_ else None
     data = json.loads(Path(args.file).read_text())
     by_level: dict[int, dict[int, dict[str, Any]]] = {}
     for r in data["runs"]:
@@ -230,17 +240,26 @@ def analyse(args: argparse.Namespace) -> int:
     n_members = len(_members())
     by_level = {n: rs for n, rs in by_level.items() if len(rs) == n_members}
     recorded = min(r["limit"] for rs in by_level.values() for r in rs.values())
+    limits: dict[int, set[float]] = {}
+    for rs in by_level.values():
+        for m, r in rs.items():
+            limits.setdefault(m, set()).add(r["limit"])
+    each = ", ".join(f"{m}: {'/'.join(f'{x:g}' for x in sorted(v))} s" for m, v in sorted(limits.items()))
     lines = [
         f"Command: `python benchmarks/portfolio_members.py record --set {data['set']} --limit {recorded:g}`, then "
         f"`{H.command_line('benchmarks/portfolio_members.py', ['analyse', *args.argv])}`; {H.machine()}.",
         "",
-        f"Each of the {n_members} searches of the fast mode on two cores ran alone on each of {len(by_level)} "
-        f"levels for {recorded:g} s, 2 at once. The fast mode is then replayed from those runs, each lane its "
+        f"Each of the {n_members} searches of the fast mode on two cores (0 first) ran alone on each of "
+        f"{len(by_level)} levels, 2 at once, for the seconds given (search: seconds; a run counts as unsolved past "
+        f"its record): {each}. The fast mode is then replayed from those runs, each lane its "
         "searches one after the other: with fixed shares (each search its `time_share` of the lane's time "
         "left, as `search_level` runs it), and with a stall rule: a search whose signs of progress (*bound*: "
         "falls of its lowest stored bound, either direction; *cells*: new feature cells reached; *either*) "
         f"stopped for the last *stall* of its time, after {args.after:g} s, gives the rest of its slot to the "
-        "searches after it in its lane.",
+        "searches after it in its lane"
+        + (f" (only searches {', '.join(map(str, sorted(WITH)))})" if WITH is not None else "")
+        + "; *side by side*: the lane's searches take turns of "
+        f"{QUANTUM:g} s, each turn to the one furthest behind its share, a stalled one's share times *decay*.",
         "",
         "| limit | shares | solved | gained | lost |",
         "|---|---|---|---|---|",
@@ -251,9 +270,7 @@ def analyse(args: argparse.Namespace) -> int:
         for sign in args.signs:
             for stall in args.stall:
                 got = {n: _portfolio(rs, limit, (sign, stall, args.after)) for n, rs in by_level.items()}
-                gained = ", ".join(str(n) for n in sorted(n for n in got if got[n] and not base[n])) or "-"
-                lost = ", ".join(str(n) for n in sorted(n for n in got if base[n] and not got[n])) or "-"
-                lines.append(f"| {limit:g} s | {sign} {stall:g} | {sum(got.values())}/{len(by_level)} | {gained} | {lost} |")
+                lines.append(_row(f"{limit:g} s", f"{sign} {stall:g}", base, got))
     for limit in args.limits:
         base = {n: _portfolio(rs, limit, None) for n, rs in by_level.items()}
         for sign in args.signs:
@@ -261,10 +278,7 @@ def analyse(args: argparse.Namespace) -> int:
                 for decay in args.decay:
                     rule = (sign, stall, args.after, decay)
                     got = {n: _portfolio(rs, limit, rule) for n, rs in by_level.items()}
-                    gained = ", ".join(str(n) for n in sorted(n for n in got if got[n] and not base[n])) or "-"
-                    lost = ", ".join(str(n) for n in sorted(n for n in got if base[n] and not got[n])) or "-"
-                    what = f"side by side, {sign} {stall:g}, decay {decay:g}"
-                    lines.append(f"| {limit:g} s | {what} | {sum(got.values())}/{len(by_level)} | {gained} | {lost} |")
+                    lines.append(_row(f"{limit:g} s", f"side by side, {sign} {stall:g}, decay {decay:g}", base, got))
     alone = sorted(
         n
         for n, rs in by_level.items()
@@ -273,9 +287,7 @@ def analyse(args: argparse.Namespace) -> int:
     lines += [
         "",
         f"Levels the fixed shares leave unsolved at {max(args.limits):g} s that one search alone solves "
-        f"within {recorded:g} s: "
-        + (", ".join(f"{n} ({_solvers(by_level[n])})" for n in alone) or "none")
-        + ".",
+        f"within {recorded:g} s: " + (", ".join(f"{n} ({_solvers(by_level[n])})" for n in alone) or "none") + ".",
     ]
     body = "\n".join(lines)
     print(body)
@@ -284,11 +296,16 @@ def analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _row(limit: str, what: str, base: dict[int, bool], got: dict[int, bool]) -> str:
+    """A row of the table: the levels solved, and those gained and lost against ``base``."""
+    gained = ", ".join(str(n) for n in sorted(n for n in got if got[n] and not base[n])) or "-"
+    lost = ", ".join(str(n) for n in sorted(n for n in got if base[n] and not got[n])) or "-"
+    return f"| {limit} | {what} | {sum(got.values())}/{len(got)} | {gained} | {lost} |"
+
+
 def _solvers(runs: dict[int, dict[str, Any]]) -> str:
     """Which searches solved a level alone, and when: ``search 3 at 41.2 s``."""
-    return ", ".join(
-        f"search {m} at {r['time']:.1f} s" for m, r in sorted(runs.items()) if r["stopped"] == "solved"
-    )
+    return ", ".join(f"search {m} at {r['time']:.1f} s" for m, r in sorted(runs.items()) if r["stopped"] == "solved")
 
 
 def main(argv: list[str]) -> int:
@@ -306,7 +323,10 @@ def main(argv: list[str]) -> int:
     a.add_argument("--signs", nargs="+", default=["bound", "cells", "either"], choices=sorted(SIGNS))
     a.add_argument("--stall", type=float, nargs="+", default=[0.5, 0.7, 0.8, 0.9])
     a.add_argument("--after", type=float, default=2.0, help="seconds before a search may stall (default 2)")
-    a.add_argument("--decay", type=float, nargs="*", default=[1.0, 0.25, 0.05], help="side by side: a stalled search's share")
+    a.add_argument(
+        "--decay", type=float, nargs="*", default=[1.0, 0.25, 0.05], help="side by side: a stalled search's share"
+    )
+    a.add_argument("--with", dest="with_", help="the searches the stall rule applies to, e.g. 3 (default all)")
     a.add_argument("--write", action="store_true", help="write the section of benchmarks/RESULTS.md")
     args = ap.parse_args(argv)
     args.argv = argv[1:] if argv and argv[0] == "analyse" else argv

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from mazekit import _jit
 from mazekit.sokoban import Level, State, parse_level, parse_levels, replay, step
-from mazekit.sokoban.solver import Problem, SearchOptions, as_problem, search_level, solve
+from mazekit.sokoban.solver import PORTFOLIO, Problem, SearchOptions, Stall, as_problem, search_level, solve
 from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver.search import pair_table
 from tests.conftest import jit_mode
@@ -21,6 +21,8 @@ from tests.sokoban.conftest import brute_force_pushes, free_regions, portfolio_w
 from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
+#: Unsolvable, but only a long search shows it: the search runs to its limit.
+SLOW = (Path(__file__).resolve().parents[2] / "data" / "sokoban" / "slow.xsb").read_text()
 
 
 SMALL = [
@@ -518,7 +520,8 @@ def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
     calls: list[tuple[float | None, SearchOptions]] = []
     outcomes: list[str] = []
 
-    def fake(prob, opts, *, time_limit, memory, progress):
+    def fake(prob, opts, *, time_limit, memory, progress, stall):
+        assert stall is None  # no search here has a stall rule
         calls.append((time_limit, opts))
         stopped = outcomes[len(calls) - 1]
         compile_time = 0.3 if len(calls) == 1 else 0.0  # charged to no share
@@ -550,6 +553,61 @@ def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
     shares = [t for t, _ in calls]  # each its time_share over the shares left, of the time left
     assert shares[0] == pytest.approx(4.5 * 3 / 4.5, abs=0.05)
     assert shares[1] == pytest.approx(4.45 / 1.5, abs=0.05) and shares[2] == pytest.approx(4.4, abs=0.05)
+
+
+def test_a_search_that_stalls_yields_its_slot_to_the_searches_after_it(monkeypatch):
+    """A search with a stall rule gets the rule in a portfolio, except the last one of a run
+    (no one to yield to) and with no time limit; what it leaves of its slot the searches after it
+    share as they share the rest."""
+    import time as _time
+
+    from mazekit.sokoban.solver import search as S
+
+    calls: list[tuple[float | None, S.Stall | None]] = []
+
+    def fake(prob, opts, *, time_limit, memory, progress, stall):
+        calls.append((time_limit, stall))
+        _time.sleep(0.2 if stall is not None else 0.05)  # a stalled search stops early
+        return S.SearchResult(None, S.SearchStats(10, 5, 0.2, "time"))
+
+    monkeypatch.setattr(S, "_search_one", fake)
+    rule = Stall(fraction=0.5, after=0.1)
+    portfolio = (SearchOptions(stall=rule, time_share=4), SearchOptions(stall=rule), SearchOptions(stall=rule))
+    search_level(parse_level(SMALL[4]), time_limit=6.0, portfolio=portfolio)
+    assert [st for _, st in calls] == [rule, rule, None]
+    shares = [t for t, _ in calls]
+    assert shares[0] == pytest.approx(4.0, abs=0.05)  # its share of the whole
+    assert shares[1] == pytest.approx(5.8 / 2, abs=0.05)  # half of what the first left
+    assert shares[2] == pytest.approx(5.6, abs=0.05)
+    calls.clear()
+    search_level(parse_level(SMALL[4]), time_limit=None, portfolio=portfolio)
+    assert calls == [(None, None)]
+
+
+def test_a_stalled_search_stops_before_its_limit():
+    """On a level whose search runs to its limit (unsolvable, but only a long search shows it),
+    a stall rule that a round without a new sign of progress meets stops the search early, as a
+    timeout; without the rule it runs to the limit."""
+    from mazekit.sokoban.solver.search import _search_one
+
+    prob = as_problem(parse_level(SLOW))
+    t0 = time.perf_counter()
+    res = _search_one(prob, PORTFOLIO[0], time_limit=20.0, stall=Stall(signs="bound", fraction=0.01, after=0.5))
+    assert res.stats.stopped == "time" and res.solution is None
+    assert time.perf_counter() - t0 < 10.0
+    res = _search_one(prob, PORTFOLIO[0], time_limit=1.5)
+    assert res.stats.stopped == "time" and res.stats.time - res.stats.compile_time >= 1.5
+
+
+def test_stall_rules_fail_where_they_are_written():
+    with pytest.raises(ValueError, match="Stall.fraction"):
+        Stall(fraction=1.5)
+    with pytest.raises(ValueError, match="Stall.signs"):
+        Stall(signs="bounds")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="Stall.after"):
+        Stall(after=-1)
+    with pytest.raises(TypeError, match="SearchOptions.stall"):
+        SearchOptions(stall=0.5)  # type: ignore[arg-type]
 
 
 def test_search_options_fail_where_they_are_written():

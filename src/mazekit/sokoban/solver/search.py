@@ -35,11 +35,13 @@ __all__ = [
     "EXTRA",
     "MAX_CORES",
     "PORTFOLIO",
+    "STALL",
     "Progress",
     "SearchOptions",
     "SearchResult",
     "SearchStats",
     "Solution",
+    "Stall",
     "lurd_of",
     "portfolio_for",
     "search_level",
@@ -120,6 +122,45 @@ NOVELTY_BYTES = 64 << 20
 
 #: Positions one corral-deadlock search may visit at most (and its queue's length).
 CORRAL_MAX_NODES = 1024
+
+
+#: The signs of progress a :class:`Stall` rule can watch.
+Signs = Literal["bound", "cells", "either"]
+
+
+@dataclass(frozen=True, slots=True)
+class Stall:
+    """When a search of a portfolio stops making progress and yields the rest of its slot to the
+    searches after it (``SearchOptions.stall``).
+
+    A search has stalled when it has run ``after`` seconds or more and its last sign of progress
+    came before the last ``fraction`` of its time: after 10 s with ``fraction`` 0.5, none since
+    5 s. Its signs (``signs``): ``"bound"``, a fall of either direction's lowest stored bound
+    (the boxes' distance to the goals, and the backward one's to the start); ``"cells"``, a
+    position in a feature cell the direction had reached no position in (FESS's sign: new ground
+    in feature space); ``"either"``. They are looked at between slices (every 50 ms or so).
+
+    >>> rule = Stall(fraction=0.5, after=2.0)
+    >>> rule.stalled(spent=10.0, last=4.9), rule.stalled(spent=10.0, last=5.1), rule.stalled(spent=1.5, last=0.0)
+    (True, False, False)
+    """
+
+    signs: Signs = "either"
+    fraction: float = 0.5
+    after: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.signs not in ("bound", "cells", "either"):
+            raise ValueError(f"Stall.signs must be 'bound', 'cells' or 'either', got {self.signs!r}")
+        if isinstance(self.fraction, bool) or not isinstance(self.fraction, (int, float)) or not 0 < self.fraction < 1:
+            raise ValueError(f"Stall.fraction must be between 0 and 1, got {self.fraction!r}")
+        if isinstance(self.after, bool) or not isinstance(self.after, (int, float)) or not 0 <= self.after < math.inf:
+            raise ValueError(f"Stall.after must be a number of seconds >= 0, got {self.after!r}")
+
+    def stalled(self, spent: float, last: float) -> bool:
+        """Whether a search that has run ``spent`` seconds, its last sign of progress at ``last``,
+        has stalled."""
+        return spent >= self.after and spent - last > self.fraction * spent
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +312,11 @@ class SearchOptions:
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
         after it, more than 0 (all 1: equal parts). Alone, as with ``options``, it has no effect.
+    stall : Stall or None
+        In a portfolio run one search after the other: when this search stops making progress
+        (see :class:`Stall`), it yields the rest of its slot to the searches after it, which share
+        it as they share the rest of the time. None: it keeps its whole slot. The last search of
+        a run has no one to yield to and keeps its slot. Alone it has no effect.
     """
 
     weight: int = 10
@@ -304,6 +350,7 @@ class SearchOptions:
     novelty: int = 0
     novelty_cells: bool = False
     time_share: float = 1.0
+    stall: Stall | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -322,6 +369,8 @@ class SearchOptions:
             and 0 < self.time_share < float("inf")
         ):
             raise ValueError(f"SearchOptions.time_share must be a number more than 0, got {self.time_share!r}")
+        if self.stall is not None and not isinstance(self.stall, Stall):
+            raise TypeError(f"SearchOptions.stall must be a Stall or None, got {self.stall!r}")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
         if self.novelty > 2:
@@ -332,6 +381,15 @@ class SearchOptions:
     def for_optimal(self) -> SearchOptions:
         """These options as A* runs them: forward only, no macros, no features."""
         return replace(self, bidirectional=False, macros=False, strict_packing=False, fess=False)
+
+
+#: When a search of the fast mode's portfolios stops making progress: its lowest stored bound
+#: (either direction) has not fallen in the last 90% of its time, after 2 s; it then yields the
+#: rest of its slot to the searches after it (``SearchOptions.stall``). Replayed from each search's
+#: run alone on the 48 XSokoban levels not solved within 2 s (``benchmarks/portfolio_members.py``,
+#: session 35): on two cores it gains 32 at 30 s, 27 and 31 at 20 s, and loses none at 20, 30 or
+#: 60 s; new feature cells as the sign, or a shorter 80%, lose levels at 60 s (16, 18).
+STALL = Stall(signs="bound", fraction=0.9, after=2.0)
 
 
 #: The fast mode's portfolio, run one after the other, each with an equal share of the
@@ -345,10 +403,15 @@ class SearchOptions:
 #: XSokoban levels the others do not (see ``benchmarks/RESULTS.md``): a restart with other
 #: settings changes the whole order of the search. A solution is nearly always one
 #: direction's work, so a direction's share divides the time of the levels it solves.
+#:
+#: A search that stops making progress yields the rest of its slot to the searches after it
+#: (:data:`STALL`), so the shares adapt to the level.
 PORTFOLIO: tuple[SearchOptions, ...] = (
-    SearchOptions(move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5, dead_pairs=True),
-    SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25),
-    SearchOptions(corral_grow=1, weight=3, backward_share=0.5),
+    SearchOptions(
+        move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5, dead_pairs=True, stall=STALL
+    ),
+    SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
+    SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL),
 )
 
 
@@ -1278,6 +1341,7 @@ class _Search:
         self.cells_seen = [np.zeros(d.croot.shape[0], dtype=bool) for d in self.dirs]
         self.cell_history: list[tuple[float, int, int]] = []
         self.compile_seconds = 0.0
+        self.stalled = False  #: whether the search yielded its time (see :class:`Stall`)
 
     def stats(self, elapsed: float, stopped: Stop) -> SearchStats:
         """The statistics so far (both directions)."""
@@ -1304,6 +1368,15 @@ class _Search:
             self.active.remove(cur)
             return None if self.active else "memory"
         return None
+
+    def last_sign(self, signs: Signs) -> float:
+        """The seconds at which the search last showed a sign of progress of ``signs`` (0: none yet)."""
+        last = 0.0
+        if signs in ("bound", "either") and self.history:
+            last = self.history[-1][0]
+        if signs in ("cells", "either") and self.cell_history:
+            last = max(last, self.cell_history[-1][0])
+        return last
 
     def note_progress(self, elapsed: float) -> None:
         """Record a fall of either direction's lowest stored bound, and new feature cells."""
@@ -1341,9 +1414,11 @@ class _Search:
         slice_seconds: float,
         fixed_slice: int,
         max_expansions: int | None,
+        stall: Stall | None = None,
     ) -> tuple[Stop, _Direction | None]:
-        """Slices until a verdict, the time limit, the expansion cap or Ctrl-C:
-        ``(why it stopped, the direction that found the solution)``."""
+        """Slices until a verdict, the time limit, the expansion cap, a ``stall`` (then
+        ``"time"``: the search yields its time) or Ctrl-C: ``(why it stopped, the direction that
+        found the solution)``."""
         from ..._jit import THRESHOLD
 
         # a first small slice runs uncompiled (tiny levels need no compiler); the rest compiled
@@ -1385,6 +1460,9 @@ class _Search:
                     self.note_progress(now - t0)
                 if time_limit is not None and time.perf_counter() - t0 >= time_limit:
                     break
+                if stall is not None and stall.stalled(time.perf_counter() - t0, self.last_sign(stall.signs)):
+                    self.stalled = True
+                    break
                 if max_expansions is not None and self.expanded() >= max_expansions:
                     break
                 kernel = K.search_kernel.pick(THRESHOLD)
@@ -1417,8 +1495,10 @@ def _search_one(
     slice_seconds: float = 0.05,
     fixed_slice: int = 0,
     max_expansions: int | None = None,
+    stall: Stall | None = None,
 ) -> SearchResult:
-    """One search with one set of options (see :func:`search_level`); ``fixed_slice`` and
+    """One search with one set of options (see :func:`search_level`), stopping early when it
+    stalls (``stall``; in a portfolio ``opts.stall``, not for the last); ``fixed_slice`` and
     ``max_expansions`` make a run independent of the clock (for tests and
     ``benchmarks/solver_trace.py``)."""
     t0 = time.perf_counter()
@@ -1427,7 +1507,7 @@ def _search_one(
     search = _Search(prob, opts, optimal, memory, deadline)
     search.compile_seconds = compile_seconds() - compiled0  # preparing may compile kernels too
     start = t0 + search.compile_seconds
-    stopped, winner = search.run(start, time_limit, progress, slice_seconds, fixed_slice, max_expansions)
+    stopped, winner = search.run(start, time_limit, progress, slice_seconds, fixed_slice, max_expansions, stall)
     stats = search.stats(time.perf_counter() - t0 - search.compile_seconds, stopped)
     if winner is None:
         return SearchResult(None, stats)
@@ -1518,7 +1598,8 @@ def search_level(
         share = None if left is None else _time_slot(left, portfolio[k:])
         if share is not None and share <= 0:
             break
-        res = _search_one(prob, opts, time_limit=share, memory=memory, progress=total.report())
+        stall = opts.stall if k < len(portfolio) - 1 and time_limit is not None else None  # the last keeps its slot
+        res = _search_one(prob, opts, time_limit=share, memory=memory, progress=total.report(), stall=stall)
         total.add(res.stats)
         if res.stats.stopped not in ("time", "memory") or time_limit is None:
             break
