@@ -208,8 +208,9 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
         "push-optimal (A*)"
         if args.optimal
         else (
-            "fast (a portfolio of three searches, a third of the time each: feature-space forward search, "
-            "best-first backward search" + (f"; on {args.cores} cores, {_second_core()})" if args.cores > 1 else ")")
+            "fast (a portfolio of three searches, a third of the time each, a stalled search's rest to the next: "
+            "feature-space forward search, best-first backward search"
+            + (f"; on {args.cores} cores, {_second_core()})" if args.cores > 1 else ")")
         )
     )
     at_once = (

@@ -141,6 +141,7 @@ def _cut(run: dict[str, Any], slot: float, rule: tuple[str, float, float] | None
     unknown = run["stopped"] == "time" and run["time"] < slot  # the record stopped short of the slot
     if rule is not None:
         sign, stall, after = rule
+        after = max(after, AFTER_PART * slot)
         last = 0.0
         for t in [*_events(run, sign), end]:
             cut = max(after, last / (1 - stall))
@@ -154,6 +155,9 @@ def _cut(run: dict[str, Any], slot: float, rule: tuple[str, float, float] | None
 
 #: The searches a stall rule applies to (``--with``; None: all).
 WITH: set[int] | None = None
+
+#: The part of its slot a search runs before it may stall, besides ``--after`` (``--after-part``).
+AFTER_PART = 0.0
 
 
 def _lane(runs: dict[int, dict[str, Any]], members: list[int], shares: list[float], limit: float, rule: Any) -> bool:
@@ -231,8 +235,9 @@ def _portfolio(runs: dict[int, dict[str, Any]], limit: float, rule: Any) -> bool
 def analyse(args: argparse.Namespace) -> int:
     import _harness as H
 
-    global WITH
+    global WITH, AFTER_PART
     WITH = set(_pick(args.with_, len(_members()) - 1)) if args.with_ else None
+    AFTER_PART = args.after_part
     data = json.loads(Path(args.file).read_text())
     by_level: dict[int, dict[int, dict[str, Any]]] = {}
     for r in data["runs"]:
@@ -255,7 +260,9 @@ def analyse(args: argparse.Namespace) -> int:
         "searches one after the other: with fixed shares (each search its `time_share` of the lane's time "
         "left, as `search_level` runs it), and with a stall rule: a search whose signs of progress (*bound*: "
         "falls of its lowest stored bound, either direction; *cells*: new feature cells reached; *either*) "
-        f"stopped for the last *stall* of its time, after {args.after:g} s, gives the rest of its slot to the "
+        f"stopped for the last *stall* of its time, after {args.after:g} s"
+        + (f" and {args.after_part:g} of its slot" if args.after_part else "")
+        + ", gives the rest of its slot to the "
         "searches after it in its lane"
         + (f" (only searches {', '.join(map(str, sorted(WITH)))})" if WITH is not None else "")
         + "; *side by side*: the lane's searches take turns of "
@@ -326,6 +333,7 @@ def main(argv: list[str]) -> int:
     a.add_argument(
         "--decay", type=float, nargs="*", default=[1.0, 0.25, 0.05], help="side by side: a stalled search's share"
     )
+    a.add_argument("--after-part", type=float, default=0.0, help="the part of its slot before a search may stall")
     a.add_argument("--with", dest="with_", help="the searches the stall rule applies to, e.g. 3 (default all)")
     a.add_argument("--write", action="store_true", help="write the section of benchmarks/RESULTS.md")
     args = ap.parse_args(argv)

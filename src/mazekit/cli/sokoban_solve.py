@@ -10,8 +10,9 @@ far and the time), and the first search of an installation says that it
 compiles the solver first (a one-off wait); ``--quiet`` silences stderr but
 for errors.
 Levels are solved one at a time, each on all this machine's cores (up to
-two: the fast mode's three searches on one, four more on the other;
-``--cores 1`` for one); ``--jobs N`` or ``--scheduler`` solve many at once
+two: the fast mode's three searches on one, four more on the other, each
+core's one after the other, a search that stops making progress giving the
+rest of its share to the next; ``--cores 1`` for one); ``--jobs N`` or ``--scheduler`` solve many at once
 instead, one core each.
 Ctrl-C stops cleanly: the levels solved so far are printed, the others as
 ``-``. Exit status 0 when every chosen level was solved, 1 otherwise, 130 when
