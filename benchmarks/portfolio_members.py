@@ -244,14 +244,14 @@ def analyse(args: argparse.Namespace) -> int:
         by_level.setdefault(r["level"], {})[r["member"]] = r
     n_members = len(_members())
     by_level = {n: rs for n, rs in by_level.items() if len(rs) == n_members}
-    recorded = min(r["limit"] for rs in by_level.values() for r in rs.values())
     limits: dict[int, set[float]] = {}
     for rs in by_level.values():
         for m, r in rs.items():
             limits.setdefault(m, set()).add(r["limit"])
     each = ", ".join(f"{m}: {'/'.join(f'{x:g}' for x in sorted(v))} s" for m, v in sorted(limits.items()))
     lines = [
-        f"Command: `python benchmarks/portfolio_members.py record --set {data['set']} --limit {recorded:g}`, then "
+        f"Command: `python benchmarks/portfolio_members.py record --set {data['set']} --members M --limit L "
+        f"--levels {_spans(sorted(by_level))}` for each search M and its limit L below, then "
         f"`{H.command_line('benchmarks/portfolio_members.py', ['analyse', *args.argv])}`; {H.machine()}.",
         "",
         f"Each of the {n_members} searches of the fast mode on two cores (0 first) ran alone on each of "
@@ -294,13 +294,24 @@ def analyse(args: argparse.Namespace) -> int:
     lines += [
         "",
         f"Levels the fixed shares leave unsolved at {max(args.limits):g} s that one search alone solves "
-        f"within {recorded:g} s: " + (", ".join(f"{n} ({_solvers(by_level[n])})" for n in alone) or "none") + ".",
+        "within its record: " + (", ".join(f"{n} ({_solvers(by_level[n])})" for n in alone) or "none") + ".",
     ]
     body = "\n".join(lines)
     print(body)
     if args.write:
         H.write_section(f"portfolio-{data['set']}", f"Sokoban portfolio shares ({data['set']})", body)
     return 0
+
+
+def _spans(numbers: list[int]) -> str:
+    """``1,3-5,9`` for ``[1, 3, 4, 5, 9]`` (sorted)."""
+    parts: list[str] = []
+    for n in numbers:
+        if parts and int(parts[-1].split("-")[-1]) == n - 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{n}"
+        else:
+            parts.append(str(n))
+    return ",".join(parts)
 
 
 def _row(limit: str, what: str, base: dict[int, bool], got: dict[int, bool]) -> str:
