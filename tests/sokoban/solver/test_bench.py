@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.sokoban.conftest import shared_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -50,3 +52,30 @@ def test_the_midway_start_is_the_reference_after_that_many_pushes(monkeypatch):
             state = push(level, state, box, d)
         got = _midway(level, 3, fraction).start
         assert got.boxes == state.boxes
+
+
+def _run(stopped: str, time: float, falls: list[float]) -> dict[str, object]:
+    """A synthetic record of one search alone (``portfolio_members.py record``)."""
+    return {"stopped": stopped, "time": time, "history": [(t, 0, 100 - k) for k, t in enumerate(falls)], "cells": []}
+
+
+def test_the_portfolio_replay_cuts_a_stalled_search_and_passes_its_time_on(monkeypatch):
+    """The replay behind STALL: a search is cut when its bound has not fallen for the last
+    ``stall`` of its time (after ``after`` s), a record shorter than its slot uses the whole
+    slot, and a lane gives what a search left to the searches after it."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from portfolio_members import _cut, _lane
+
+    rule = ("bound", 0.9, 5.0)
+    slow = _run("solved", 30.0, [0.5, 1.0])  # the bound stops falling at 1 s, solved at 30 s
+    assert _cut(slow, 40.0, None) == (True, 30.0)
+    assert _cut(slow, 40.0, rule) == (False, pytest.approx(10.0))  # 1 s is the last 10% of 10 s
+    assert _cut(slow, 20.0, None) == (False, 20.0)
+    busy = _run("solved", 30.0, [1.0, 9.0, 25.0])  # falls late enough each time: never cut
+    assert _cut(busy, 40.0, rule) == (True, 30.0)
+    early = _run("time", 4.0, [0.1])  # no cut before 5 s; recorded for 4 s of a 10-s slot
+    assert _cut(early, 10.0, rule) == (False, 10.0)
+    runs = {0: slow, 1: _run("solved", 25.0, [24.0])}
+    assert not _lane(runs, [0, 1], [1.0, 1.0], 40.0, None)  # 20 s each: neither in time
+    assert _lane(runs, [0, 1], [1.0, 1.0], 40.0, rule)  # the first yields at 10 s: 30 s for the second
+    assert _lane(runs, [0], [1.0], 40.0, rule)  # the last keeps its slot: no one after it
