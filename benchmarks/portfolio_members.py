@@ -178,11 +178,12 @@ QUANTUM = 0.05
 
 
 def _stalled(events: list[float], spent: float, stall: float, after: float) -> bool:
-    """Whether a search that has had ``spent`` seconds has stalled: no sign of progress (``events``,
-    sorted) in the last ``stall`` of them, after ``after`` seconds."""
+    """Whether a search that has had ``spent`` seconds has stalled by the solver's rule
+    (:class:`~mazekit.sokoban.solver.Stall`), its signs of progress at ``events`` (sorted)."""
+    from mazekit.sokoban.solver import Stall
+
     k = bisect.bisect_right(events, spent)
-    last = events[k - 1] if k else 0.0
-    return spent >= after and spent - last > stall * spent
+    return Stall(fraction=stall, after=after).stalled(spent, events[k - 1] if k else 0.0)
 
 
 def _interleaved(
@@ -271,15 +272,16 @@ def analyse(args: argparse.Namespace) -> int:
         "| limit | shares | solved | gained | lost |",
         "|---|---|---|---|---|",
     ]
+    fixed = {limit: {n: _portfolio(rs, limit, None) for n, rs in by_level.items()} for limit in args.limits}
     for limit in args.limits:
-        base = {n: _portfolio(rs, limit, None) for n, rs in by_level.items()}
+        base = fixed[limit]
         lines.append(f"| {limit:g} s | fixed | {sum(base.values())}/{len(by_level)} | | |")
         for sign in args.signs:
             for stall in args.stall:
                 got = {n: _portfolio(rs, limit, (sign, stall, args.after)) for n, rs in by_level.items()}
                 lines.append(_row(f"{limit:g} s", f"{sign} {stall:g}", base, got))
     for limit in args.limits:
-        base = {n: _portfolio(rs, limit, None) for n, rs in by_level.items()}
+        base = fixed[limit]
         for sign in args.signs:
             for stall in args.stall:
                 for decay in args.decay:
@@ -289,7 +291,7 @@ def analyse(args: argparse.Namespace) -> int:
     alone = sorted(
         n
         for n, rs in by_level.items()
-        if not _portfolio(rs, max(args.limits), None) and any(r["stopped"] == "solved" for r in rs.values())
+        if not fixed[max(args.limits)][n] and any(r["stopped"] == "solved" for r in rs.values())
     )
     lines += [
         "",

@@ -12,8 +12,8 @@ for errors.
 Levels are solved one at a time, each on all this machine's cores (up to
 two: the fast mode's three searches on one, four more on the other, each
 core's one after the other, a search that stops making progress giving the
-rest of its share to the next; ``--cores 1`` for one); ``--jobs N`` or ``--scheduler`` solve many at once
-instead, one core each.
+rest of its share to the next; ``--cores 1`` for one); ``--jobs N`` or
+``--scheduler`` solve many at once instead, one core each.
 Ctrl-C stops cleanly: the levels solved so far are printed, the others as
 ``-``. Exit status 0 when every chosen level was solved, 1 otherwise, 130 when
 interrupted.

@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 from numpy.typing import NDArray
@@ -150,7 +150,7 @@ class Stall:
     after: float = 2.0
 
     def __post_init__(self) -> None:
-        if self.signs not in ("bound", "cells", "either"):
+        if self.signs not in get_args(Signs):
             raise ValueError(f"Stall.signs must be 'bound', 'cells' or 'either', got {self.signs!r}")
         if isinstance(self.fraction, bool) or not isinstance(self.fraction, (int, float)) or not 0 < self.fraction < 1:
             raise ValueError(f"Stall.fraction must be between 0 and 1, got {self.fraction!r}")
@@ -1341,7 +1341,6 @@ class _Search:
         self.cells_seen = [np.zeros(d.croot.shape[0], dtype=bool) for d in self.dirs]
         self.cell_history: list[tuple[float, int, int]] = []
         self.compile_seconds = 0.0
-        self.stalled = False  #: whether the search yielded its time (see :class:`Stall`)
 
     def stats(self, elapsed: float, stopped: Stop) -> SearchStats:
         """The statistics so far (both directions)."""
@@ -1387,12 +1386,10 @@ class _Search:
             if b < self.best[i]:
                 self.best[i] = b
                 self.history.append((elapsed, i, b))
-            seen = self.cells_seen[i]
-            before = int(np.count_nonzero(seen))
-            seen |= d.croot >= 0
-            after = int(np.count_nonzero(seen))
-            if after > before:
-                self.cell_history.append((elapsed, i, after))
+            fresh = (d.croot >= 0) & ~self.cells_seen[i]
+            if fresh.any():
+                self.cells_seen[i] |= fresh
+                self.cell_history.append((elapsed, i, int(np.count_nonzero(self.cells_seen[i]))))
 
     def adapt(self, cur: _Direction, spent: float, slice_seconds: float, fixed_slice: int) -> None:
         """Set the direction's next budget so that its slices take its share of the time."""
@@ -1461,7 +1458,6 @@ class _Search:
                 if time_limit is not None and time.perf_counter() - t0 >= time_limit:
                     break
                 if stall is not None and stall.stalled(time.perf_counter() - t0, self.last_sign(stall.signs)):
-                    self.stalled = True
                     break
                 if max_expansions is not None and self.expanded() >= max_expansions:
                     break
