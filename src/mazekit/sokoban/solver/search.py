@@ -425,7 +425,7 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: other search solves (alone, 2 at once, at 60%: 30.5, 18.8, 20.5, 34.5 and 24.5 s, session 29;
 #: at weight 10 with the second search's player penalty 18, 77, 85 and 87; without the tunnels
 #: 35, 85 and 87), so it has two thirds of the core's time (``time_share``): 40 s of 60, 6.7 s of
-#: 10 for 131 (the other three 10, 4 and 6 s of 60). Its forward direction's new
+#: 10 for 131 (the other three 6, 4 and 10 s of 60). Its forward direction's new
 #: positions have feature cells of their own (``novelty`` 2): XSokoban 36 and 48 in 13 s and 3 s,
 #: which no other search solves, the five kept (alone, 2 at once, 40 s, session 34; the same on its
 #: backward direction lost 18, 35 and 77).
@@ -439,9 +439,12 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: weight 1 backward 37). The third also frees the pushes to new positions (``novelty`` 2): 26 in
 #: 1.5 s and 27 in 2.2 s, which no other search solves (alone, 10 s, 2 at once, session 33). The
 #: last has box runs and the new positions' own cells (``novelty_cells``): 32 in 2.9 s, which no
-#: other search solves, where box runs lose 37 and 75 with it (alone, 10 s, session 34). On two
-#: cores at 60 s 26 and 27 took 0.8 s of the third's slot, 32 3.4 s of the last's, 37 and 75 4-5 s
-#: of the second's: their slots, 4 and 6 s, and 10 s, keep a margin of about 1.8 for each.
+#: other search solves, where box runs lose 37 and 75 with it (alone, 10 s, session 34). Its
+#: solutions are its forward direction's, so its backward direction has a tenth of its time:
+#: XSokoban 21 in 9 s and 20 in 16 s against 20 and 28 at half, 32 in 2 s against 3, Microban II
+#: 131 in 1.1 s against 1.6 (alone, 2 at once, session 36), and it has 10 s of 60 (1.7 of 10),
+#: the second 6 (37 and 75 in 3.2-3.8 s) and the third 4 (26 and 27 in 0.8 s). The first
+#: stalls on 21 at 11.5 s, and the last's share of what it yields is enough for 21.
 EXTRA: tuple[SearchOptions, ...] = (
     replace(
         PORTFOLIO[2],
@@ -454,9 +457,9 @@ EXTRA: tuple[SearchOptions, ...] = (
         novelty=2,
         time_share=8,
     ),
-    replace(PORTFOLIO[0], box_runs=True, time_share=2),
+    replace(PORTFOLIO[0], box_runs=True, time_share=1.2),
     replace(PORTFOLIO[0], backward_weight=1, novelty=2, time_share=0.8),
-    replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, time_share=1.2),
+    replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, backward_share=0.1, time_share=2),
 )
 
 
