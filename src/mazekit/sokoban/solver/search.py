@@ -425,7 +425,7 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: other search solves (alone, 2 at once, at 60%: 30.5, 18.8, 20.5, 34.5 and 24.5 s, session 29;
 #: at weight 10 with the second search's player penalty 18, 77, 85 and 87; without the tunnels
 #: 35, 85 and 87), so it has two thirds of the core's time (``time_share``): 40 s of 60, 6.7 s of
-#: 10 for 131 (the other three 6, 4 and 10 s of 60). Its forward direction's new
+#: 10 for 131 (the other three 10, 6 and 4 s of 60). Its forward direction's new
 #: positions have feature cells of their own (``novelty`` 2): XSokoban 36 and 48 in 13 s and 3 s,
 #: which no other search solves, the five kept (alone, 2 at once, 40 s, session 34; the same on its
 #: backward direction lost 18, 35 and 77).
@@ -436,15 +436,17 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 #: weight 10) solves 26 (8 s); the start's pairs (``reach_pairs``) 41 (18 s, at the edge: not
 #: kept), and no other option or pair of them tried gained one that these do not
 #: (``room_feature`` 75, ``pair_penalty`` none, every advisor at once 37 and 75, box runs with
-#: weight 1 backward 37). The third also frees the pushes to new positions (``novelty`` 2): 26 in
-#: 1.5 s and 27 in 2.2 s, which no other search solves (alone, 10 s, 2 at once, session 33). The
-#: last has box runs and the new positions' own cells (``novelty_cells``): 32 in 2.9 s, which no
-#: other search solves, where box runs lose 37 and 75 with it (alone, 10 s, session 34). Its
-#: solutions are its forward direction's, so its backward direction has a tenth of its time:
-#: XSokoban 21 in 9 s and 20 in 16 s against 20 and 28 at half, 32 in 2 s against 3, Microban II
-#: 131 in 1.1 s against 1.6 (alone, 2 at once, session 36), and it has 10 s of 60 (1.7 of 10),
-#: the second 6 (37 and 75 in 3.2-3.8 s) and the third 4 (26 and 27 in 0.8 s). The first
-#: stalls on 21 at 11.5 s, and the last's share of what it yields is enough for 21.
+#: weight 1 backward 37). The first of them has box runs and the new positions' own cells
+#: (``novelty_cells``): 32 in 2.9 s, which no other search solves, where box runs lose 37 and 75
+#: with it (alone, 10 s, session 34). Its solutions are its forward direction's, so it runs
+#: forward only: XSokoban 21 in 7.5 s and 20 in 12.4 s against 19.7 and 27.9 with half its time
+#: backward, 32 in 1.3 s against 3.0, Microban II 131 in 1.0 s against 1.6 (alone, 2 at once,
+#: session 36). It has 10 s of 60 (1.7 of 10) and comes second, so that the time the first yields
+#: goes mostly to it: the first stalls on 21 at 11.5 s (its bound falls at 1.1 s, then not before
+#: 16.2 s), and on two cores 21 is solved in 18.5 s, 32 in 17.4 s, where with the last slot they
+#: took 43 and 39 s. Then box runs alone, 6 s (37 and 75 in 3.2-3.8 s), and the
+#: backward weight 1 with free pushes to new positions (``novelty`` 2), 4 s: 26 in 1.5 s and 27 in
+#: 2.2 s, which no other search solves (alone, 10 s, 2 at once, session 33; 0.8 s on two cores).
 EXTRA: tuple[SearchOptions, ...] = (
     replace(
         PORTFOLIO[2],
@@ -457,9 +459,9 @@ EXTRA: tuple[SearchOptions, ...] = (
         novelty=2,
         time_share=8,
     ),
+    replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, bidirectional=False, time_share=2),
     replace(PORTFOLIO[0], box_runs=True, time_share=1.2),
     replace(PORTFOLIO[0], backward_weight=1, novelty=2, time_share=0.8),
-    replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, backward_share=0.1, time_share=2),
 )
 
 
