@@ -45,6 +45,15 @@ def _fail(message: str) -> NoReturn:
 
 def _value(name: str, kind: str, text: str) -> Any:
     """The value of ``--with name=text`` for an option of type ``kind``."""
+    if kind == "Relevance | None":  # window,distant,reach (see mazekit.sokoban.solver.Relevance), or none
+        from mazekit.sokoban.solver import Relevance
+
+        if text == "none":
+            return None
+        try:
+            return Relevance(*(int(x) for x in text.split(",")))
+        except (TypeError, ValueError) as e:
+            _fail(f"{name} takes window,distant,reach or none ({e})")
     if kind == "bool":
         if text not in ("0", "1", "true", "false", "True", "False"):
             _fail(f"{name} takes 0 or 1, got {text!r}")

@@ -60,8 +60,10 @@ C_CORRAL = 16
 C_PAIRS = 17
 #: Expansions that took their node's matching from the duals' cache (see :class:`Assign`).
 C_DUALS = 18
+#: Pushes not tried because they were irrelevant (see :func:`relevance_kernel`).
+C_CUTS = 19
 #: Number of ctr slots.
-NCTR = 19
+NCTR = 20
 #: Connectivity buckets of the feature-space search (1, 2, 3, 4 or more player regions).
 NCONN = 4
 #: Out-of-plan buckets of the feature-space search (none, some).
@@ -1577,6 +1579,65 @@ def novelty_kernel(nov, pack, cells, i, width):  # type: ignore[no-untyped-def]
 
 
 @njit
+def influence_kernel(floor, off, cost, out, dist, queue, inq):  # type: ignore[no-untyped-def]
+    """Fill ``out[x, y]`` with the influence distance from floor cell ``x`` to floor cell ``y``:
+    the cheapest walk over the floor where entering a cell costs ``cost`` of it, at most 255
+    (``out`` starts at 255). ``dist``, ``queue`` and ``inq`` are work arrays of a cell each
+    (a first-in first-out relaxation: the costs are 0, 1 or 2 and the levels small)."""
+    ncells = floor.shape[0]
+    for x in range(ncells):
+        if floor[x] == 0:
+            continue
+        for y in range(ncells):
+            dist[y] = 255
+            inq[y] = 0
+        dist[x] = 0
+        head, size = 0, 1
+        queue[0] = x
+        inq[x] = 1
+        while size > 0:
+            u = queue[head]
+            head = (head + 1) % ncells
+            size -= 1
+            inq[u] = 0
+            for d in range(4):
+                y = u + off[d]
+                nd = dist[u] + cost[y]
+                if floor[y] != 0 and nd < dist[y]:
+                    dist[y] = nd
+                    if inq[y] == 0:
+                        inq[y] = 1
+                        queue[(head + size) % ncells] = y
+                        size += 1
+        for y in range(ncells):
+            out[x, y] = dist[y]
+
+
+@njit
+def relevance_kernel(pboxes, parent, push, influence, k, window, reach):  # type: ignore[no-untyped-def]
+    """Node ``k``'s recent pushes as the relevance cuts see them: the cell where its last push
+    left its box (-1 at a root) and how many of the ``window - 1`` pushes on its way up to it
+    were distant (the box pushed was further than ``reach`` in ``influence`` from the cell
+    where the push before it left its box; a push with no push before it is not distant)."""
+    last = -1
+    distant = 0
+    origin = -1  # where the push looked at one step before (nearer k) took its box from
+    j = k
+    for t in range(window):
+        up = parent[j]
+        if up < 0:
+            break
+        dest = moved_box_kernel(pboxes, j, up)
+        if t == 0:
+            last = dest
+        elif dest >= 0 and origin >= 0 and influence[dest, origin] > reach:
+            distant += 1
+        origin = (push[j] & PUSH_MOVE_MASK) >> 2
+        j = up
+    return last, distant
+
+
+@njit
 def feature_cell_kernel(  # type: ignore[no-untyped-def]
     floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot, pmark, pstamp, conn
 ):
@@ -1696,7 +1757,8 @@ class Board(NamedTuple):
     entry when unused); ``pairs`` the dead pairs' table (forward; backward, the start's
     pairs) with its cell indices ``lidx`` and ``fidx`` (see :func:`pair_table_kernel`;
     1 x 1 x 1 when unused); ``pm2`` each pair of live cells' own bound (see
-    :func:`pair_penalty_kernel`; 1 x 1 when unused).
+    :func:`pair_penalty_kernel`; 1 x 1 when unused); ``influence`` the influence distance
+    between two cells (see :func:`influence_kernel`; 1 x 1 when unused).
     """
 
     floor: Any
@@ -1716,6 +1778,7 @@ class Board(NamedTuple):
     lidx: Any
     fidx: Any
     pm2: Any
+    influence: Any
 
 
 class Pool(NamedTuple):
@@ -1909,7 +1972,8 @@ class Settings(NamedTuple):
     ``novelty`` (a push to a new position, see :func:`novelty_kernel`, is free; 0 off, else the
     width), ``novelty_cells`` (1: instead, the new position goes to its feature cell's twin, in the
     frontier's second half; on with novelty where there are no move weights or
-    ``SearchOptions.novelty_cells``).
+    ``SearchOptions.novelty_cells``), ``relevance_window``, ``relevance_distant`` and
+    ``relevance_reach`` (forward: relevance cuts, see :func:`relevance_kernel`; 0 window: off).
     """
 
     optimal: int
@@ -1935,6 +1999,9 @@ class Settings(NamedTuple):
     box_runs: int
     novelty: int
     novelty_cells: int
+    relevance_window: int
+    relevance_distant: int
+    relevance_reach: int
 
 
 #: A key is ``(score << KEY_SHIFT) | h``: the order, then the bound (h < BIG = 2**20).
@@ -2119,7 +2186,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     (see the notes above :class:`Board`): this is why the phases are the parts of one
     loop here rather than functions of their own.
     """
-    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel, pairs, lidx, fidx, pm2 = board
+    floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel = board[:13]
+    pairs, lidx, fidx, pm2, influence = board[13:]
     boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one, fg = sc
     u, v, p, way, minv, used, u2, v2, p2, cnode, cu, cv, cp = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
@@ -2158,6 +2226,12 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         if s.box_runs != 0 and s.fess != 0 and s.move_weight > 0 and pool.parent[k] >= 0:
             last = moved_box_kernel(pboxes, k, pool.parent[k])
             lastd = pool.push[k] & 3
+        rlast = -1  # relevance cuts: where the last push left its box, and the distant pushes before it
+        rdistant = 0
+        if s.relevance_window > 0 and s.backward == 0:
+            rlast, rdistant = relevance_kernel(
+                pboxes, pool.parent, pool.push, influence, k, s.relevance_window, s.relevance_reach
+            )
         if s.fess != 0 and s.move_weight > 0:
             nhot = obstruction_kernel(s, hot, tunnel, goalm, cells)
             pcell = feature_cell_kernel(
@@ -2235,6 +2309,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 elif mark[c - off[d]] != stamp or floor[to0] == 0 or boxat[to0] >= 0 or dead[to0] != 0:
                     continue
                 elif restricted and allow[i * 4 + d] == 0:
+                    continue
+                elif rlast >= 0 and rdistant >= s.relevance_distant and influence[rlast, c] > s.relevance_reach:
+                    ctr[C_CUTS] += 1  # a distant push, with as many distant pushes as allowed before it
                     continue
                 # with goal macros (forward, not strict) a push gives two children: the plain
                 # push, then the push carried on to its goal area's next goal when that applies

@@ -33,15 +33,18 @@ from .problem import Problem, as_problem
 __all__ = [
     "DEFAULT_MEMORY",
     "EXTRA",
+    "INFLUENCE_CELLS",
     "MAX_CORES",
     "PORTFOLIO",
     "STALL",
     "Progress",
+    "Relevance",
     "SearchOptions",
     "SearchResult",
     "SearchStats",
     "Solution",
     "Stall",
+    "influence_table",
     "lurd_of",
     "portfolio_for",
     "search_level",
@@ -161,6 +164,43 @@ class Stall:
         """Whether a search that has run ``spent`` seconds, its last sign of progress at ``last``,
         has stalled."""
         return spent >= self.after and spent - last > self.fraction * spent
+
+
+@dataclass(frozen=True, slots=True)
+class Relevance:
+    """Relevance cuts (after Rolling Stone's): a forward push far from where the pushes before it
+    worked is not tried when the last pushes already switched place often enough
+    (``SearchOptions.relevance``).
+
+    A push is *distant* when the box it pushes stands further than ``reach`` from the cell where
+    the push before it left its box, in influence distance (:func:`influence_table`: a walk over
+    the floor where a corridor cell costs 0, a cell with three or four floor neighbours 2, any
+    other 1; a push of the same box is never distant). A distant push is cut when ``distant`` of
+    the ``window - 1`` pushes before it were distant already: a search may switch between parts
+    of the level at most ``distant`` times in ``window`` pushes, so the orders in which it could
+    interleave work on unrelated parts are not all tried. The advisors' moves are never cut. The
+    search is no longer complete. Only levels of at most :data:`INFLUENCE_CELLS` cells (padded)
+    get the cuts.
+
+    >>> Relevance(window=6, distant=1, reach=4)
+    Relevance(window=6, distant=1, reach=4)
+    """
+
+    window: int = 6
+    distant: int = 1
+    reach: int = 4
+
+    def __post_init__(self) -> None:
+        for name in ("window", "distant", "reach"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise TypeError(f"Relevance.{name} must be an int >= 0, got {value!r}")
+        if self.window < 2:
+            raise ValueError(f"Relevance.window must be 2 or more, got {self.window}")
+        if self.distant >= self.window:
+            raise ValueError(f"Relevance.distant must be less than the window ({self.window}), got {self.distant}")
+        if self.reach > 254:
+            raise ValueError(f"Relevance.reach must be at most 254, got {self.reach}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +352,9 @@ class SearchOptions:
         In a portfolio run one search after the other (a core's run of them): this search's
         part of the time left is its share over the sum of the shares of it and the searches
         after it, more than 0 (all 1: equal parts). Alone, as with ``options``, it has no effect.
+    relevance : Relevance or None
+        Forward, not with ``optimal``: relevance cuts (see :class:`Relevance`): a push far from
+        where the last pushes worked is cut when they already switched place often enough. None: off.
     stall : Stall or None
         In a portfolio run one search after the other: when this search stops making progress
         (see :class:`Stall`), it yields the rest of its slot to the searches after it, which share
@@ -351,6 +394,7 @@ class SearchOptions:
     novelty_cells: bool = False
     time_share: float = 1.0
     stall: Stall | None = None
+    relevance: Relevance | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -371,6 +415,8 @@ class SearchOptions:
             raise ValueError(f"SearchOptions.time_share must be a number more than 0, got {self.time_share!r}")
         if self.stall is not None and not isinstance(self.stall, Stall):
             raise TypeError(f"SearchOptions.stall must be a Stall or None, got {self.stall!r}")
+        if self.relevance is not None and not isinstance(self.relevance, Relevance):
+            raise TypeError(f"SearchOptions.relevance must be a Relevance or None, got {self.relevance!r}")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
         if self.novelty > 2:
@@ -380,7 +426,7 @@ class SearchOptions:
 
     def for_optimal(self) -> SearchOptions:
         """These options as A* runs them: forward only, no macros, no features."""
-        return replace(self, bidirectional=False, macros=False, strict_packing=False, fess=False)
+        return replace(self, bidirectional=False, macros=False, strict_packing=False, fess=False, relevance=None)
 
 
 #: When a search of the fast mode's portfolios stops making progress: its lowest stored bound
@@ -789,6 +835,8 @@ _NO_PAIRS = (
     np.full(1, -1, dtype=np.int32),
     np.zeros((1, 1), dtype=np.int32),
 )
+#: The influence table of a search without relevance cuts.
+_NO_INFLUENCE = np.full((1, 1), 255, dtype=np.uint8)
 #: Bytes the dead pairs' table may take (live cells squared times floor cells); a larger
 #: level searches without it.
 PAIR_TABLE_BYTES = 64 << 20
@@ -881,7 +929,7 @@ class _Direction:
         garea, forder, fstart = _NO_AREAS if areas is None else areas
         self.board = K.Board(
             prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, zbox, zpl, garea, forder, fstart, _NO_HOT,
-            _NO_TUNNELS, *_NO_PAIRS,
+            _NO_TUNNELS, *_NO_PAIRS, _NO_INFLUENCE,
         )  # fmt: skip
         axes = 2 if settings.novelty_cells else 1  # the new positions' twin cells (see K.expand_kernel)
         self.croot = np.full(axes * (nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
@@ -1082,6 +1130,41 @@ def hot_table(prob: Problem) -> NDArray[np.uint8] | None:
     return hot
 
 
+#: The most cells (padded) a level may have for the relevance cuts' influence table (a byte a pair).
+INFLUENCE_CELLS = 4096
+
+
+def influence_table(prob: Problem) -> NDArray[np.uint8] | None:
+    """The influence distance between every two floor cells of a level (after Rolling Stone's
+    influence; see :class:`Relevance`): ``table[x, y]`` the cheapest walk over the floor from
+    ``x`` to ``y`` where entering a corridor cell (floor on two opposite sides only) costs 0, a
+    cell with three or four floor neighbours 2 (room to go round) and any other 1; at most 255,
+    255 off the floor. None for a level of more than :data:`INFLUENCE_CELLS` cells (padded).
+
+    >>> from mazekit.sokoban import parse_level
+    >>> from mazekit.sokoban.solver.problem import as_problem
+    >>> prob = as_problem(parse_level("#######\\n#@ $ .#\\n#######"))
+    >>> t = influence_table(prob)
+    >>> a, b = prob.width + 1, prob.width + 5      # the two ends of the corridor
+    >>> int(t[a, b]), int(t[a, a])
+    (0, 0)
+    """
+    ncells = prob.height * prob.width
+    if ncells > INFLUENCE_CELLS:
+        return None
+    floor, off = prob.floor, prob.off
+    cells = np.flatnonzero(floor)
+    near = [floor[cells + d] != 0 for d in off]  # off: the four directions, opposites paired
+    count = sum(n.astype(np.int64) for n in near)
+    corridor = (count == 2) & ((near[0] & near[1]) | (near[2] & near[3]))
+    cost = np.zeros(ncells, dtype=np.int64)
+    cost[cells] = np.where(corridor, 0, np.where(count >= 3, 2, 1))
+    table = np.full((ncells, ncells), 255, dtype=np.uint8)
+    work = [np.empty(ncells, dtype=np.int64) for _ in range(3)]
+    K.influence_kernel.pick(ncells * ncells)(floor, off, cost, table, *work)
+    return table
+
+
 def pair_table(prob: Problem, *, reach: bool = False, deadline: float = math.inf) -> PairTable | None:
     """The dead pairs of a level: ``(alive, lidx, fidx)`` where ``alive[lidx[a], lidx[b], fidx[p]]``
     is not 0 when boxes on ``a`` and ``b`` alone, the player on ``p``, can still be pushed onto
@@ -1275,6 +1358,9 @@ class _Search:
             box_runs=int(opts.box_runs),
             novelty=novelty,  # without move weights the new positions always have cells of their own
             novelty_cells=int(novelty > 0 and (opts.novelty_cells or not opts.move_weight)),
+            relevance_window=0,
+            relevance_distant=0,
+            relevance_reach=0,
         )
         self.fwd = _Direction(
             prob, settings, max_cap, prob.boxes, [prob.player], prob.dead, prob.dist, zbox, zpl, areas
@@ -1283,6 +1369,13 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(hot=hot)
         if opts.room_feature:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
+        influence = _once("influence", prob, lambda: influence_table(prob)) if opts.relevance else None
+        if influence is not None and opts.relevance is not None:
+            rel = opts.relevance
+            self.fwd.board = self.fwd.board._replace(influence=influence)
+            self.fwd.settings = settings = settings._replace(
+                relevance_window=rel.window, relevance_distant=rel.distant, relevance_reach=rel.reach
+            )
         # a table that would take more than half the time left is given up: the search runs without
         tables_by = time.perf_counter() + (deadline - time.perf_counter()) / 2
         penalties = opts.pair_penalty and not optimal  # A* keeps its admissible bound
@@ -1360,9 +1453,10 @@ class _Search:
         """What one slice's status means for the search (None: go on)."""
         if status == K.SOLVED:
             return "solved"
-        if status == K.EXHAUSTED and cur is self.fwd and self.strict:
-            # the strict packing order cut every way on: not a proof; the
-            # backward search goes on alone (still meeting the forward's states)
+        if status == K.EXHAUSTED and cur is self.fwd and (self.strict or cur.ctr[K.C_CUTS] > 0):
+            # the strict packing order or the relevance cuts cut every way on: not a proof; the
+            # backward search goes on alone (still meeting the forward's states), or the search
+            # stops as if its time had run out
             self.active.remove(cur)
             return None
         if status == K.EXHAUSTED:

@@ -1,0 +1,204 @@
+"""Relevance cuts: the influence table, the kernel's reading of a node's recent pushes, the cut rule
+in the search, and the verdicts and solutions with the cuts on."""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from mazekit.sokoban import parse_level, replay
+from mazekit.sokoban.solver import Relevance, SearchOptions, as_problem, search_level
+from mazekit.sokoban.solver import _kernels as K
+from mazekit.sokoban.solver import search as S
+from mazekit.sokoban.solver.problem import Problem
+from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
+from tests.strategies import sokoban_rooms
+
+#: A level whose boxes stand far apart: a search with tight cuts switches between them rarely.
+APART = "\n".join(
+    [
+        "###########",
+        "#.   #   .#",
+        "# $  #  $ #",
+        "#    @    #",
+        "# $  #  $ #",
+        "#.   #   .#",
+        "###########",
+    ]
+)
+
+
+def influence_reference(prob: Problem) -> np.ndarray:
+    """The influence table by Dijkstra over the floor, each cell's cost from its floor
+    neighbours written out: 0 on a corridor, 2 with three or four, else 1."""
+    n = prob.height * prob.width
+    floor, off = prob.floor, [int(d) for d in prob.off]
+
+    def cost(y: int) -> int:
+        near = [floor[y + d] != 0 for d in off]
+        if sum(near) == 2 and ((near[0] and near[1]) or (near[2] and near[3])):
+            return 0
+        return 2 if sum(near) >= 3 else 1
+
+    table = np.full((n, n), 255, dtype=np.int64)
+    for x in np.flatnonzero(floor):
+        dist = {int(x): 0}
+        todo = [(0, int(x))]
+        while todo:
+            dx, u = heapq.heappop(todo)
+            if dx > dist[u]:
+                continue
+            for d in off:
+                y = u + d
+                if floor[y] and dx + cost(y) < dist.get(y, 1 << 30):
+                    dist[y] = dx + cost(y)
+                    heapq.heappush(todo, (dist[y], y))
+        for y, dy in dist.items():
+            table[x, y] = min(dy, 255)
+    return table
+
+
+@settings(max_examples=60, deadline=None)
+@given(sokoban_rooms)
+def test_the_influence_table_matches_dijkstra(level):
+    prob = as_problem(level)
+    want = influence_reference(prob)
+    assert np.array_equal(S.influence_table(prob), want)
+    with jit_mode("never"):
+        assert np.array_equal(S.influence_table(prob), want)
+
+
+def test_the_influence_table_is_symmetric_on_a_level_of_corridors_and_rooms():
+    prob = as_problem(parse_level(APART))
+    table = S.influence_table(prob).astype(np.int64)
+    cells = np.flatnonzero(prob.floor)
+    sub = table[np.ix_(cells, cells)]
+    # entering costs of the two ends differ, so a walk and its reverse differ by at most 2
+    assert np.abs(sub - sub.T).max() <= 2
+    assert (np.diag(sub) == 0).all()
+
+
+def run_search(level, rel: Relevance | None, *, bidirectional: bool = False, expansions: int = 3000):
+    """A forward search in fixed slices (a run independent of the clock) and its forward direction."""
+    opts = SearchOptions(move_weight=1000, pack_advisor=400, bidirectional=bidirectional, relevance=rel)
+    search = S._Search(as_problem(level), opts, False, 1 << 26)
+    stopped, winner = search.run(0.0, None, None, 0.05, 64, expansions)
+    return search, stopped, winner
+
+
+def recent_pushes(arr, k: int, rel: Relevance, influence: np.ndarray) -> tuple[int, int]:
+    """What :func:`~K.relevance_kernel` reads of node ``k``, from sets of box cells: the cell the
+    last push left its box on, and the distant pushes among the ``window - 1`` that led to ``k``."""
+    dests: list[int] = []
+    origins: list[int] = []
+    j = k
+    while len(dests) < rel.window and arr.pparent[j] >= 0:
+        up = int(arr.pparent[j])
+        (dest,) = set(arr.pboxes[j].tolist()) - set(arr.pboxes[up].tolist())
+        dests.append(dest)
+        origins.append((int(arr.ppush[j]) & K.PUSH_MOVE_MASK) >> 2)
+        j = up
+    distant = sum(influence[dests[t + 1], origins[t]] > rel.reach for t in range(len(dests) - 1))
+    return (dests[0] if dests else -1), int(distant)
+
+
+def test_the_kernel_reads_a_nodes_recent_pushes_as_a_reference_does():
+    rel = Relevance(window=4, distant=1, reach=3)
+    search, _, _ = run_search(parse_level(APART), rel)
+    arr, n = search.fwd.arr, int(search.fwd.ctr[K.C_NODES])
+    influence = search.fwd.board.influence
+    assert n > 100
+    for k in range(n):
+        want = recent_pushes(arr, k, rel, influence)
+        for kernel in (K.relevance_kernel, K.relevance_kernel.py_func):
+            got = kernel(arr.pboxes, arr.pparent, arr.ppush, influence, k, rel.window, rel.reach)
+            assert tuple(int(x) for x in got) == want
+
+
+def test_no_stored_node_breaks_the_rule_and_pushes_are_cut():
+    """Every node stored by a plain push respects the rule: were its push distant, its parent had
+    fewer distant pushes than allowed; and the rule cut pushes (none without it)."""
+    rel = Relevance(window=4, distant=1, reach=3)
+    search, _, _ = run_search(parse_level(APART), rel)
+    arr, n = search.fwd.arr, int(search.fwd.ctr[K.C_NODES])
+    influence = search.fwd.board.influence
+    checked = 0
+    for node in range(n):
+        k = int(arr.pparent[node])
+        if k < 0 or (int(arr.ppush[node]) >> K.PUSH_MACRO_SHIFT) & 1:
+            continue  # a root, or an advisor's or a goal macro's move (never cut)
+        last, distant = recent_pushes(arr, k, rel, influence)
+        source = (int(arr.ppush[node]) & K.PUSH_MOVE_MASK) >> 2
+        if last >= 0 and influence[last, source] > rel.reach:
+            assert distant < rel.distant
+            checked += 1
+    assert checked > 0
+    assert search.fwd.ctr[K.C_CUTS] > 0
+    plain, _, _ = run_search(parse_level(APART), None)
+    assert plain.fwd.ctr[K.C_CUTS] == 0 and plain.fwd.board.influence.shape == (1, 1)
+
+
+def test_a_forward_search_that_cuts_every_way_is_no_proof():
+    """Cut so tightly that the forward search runs out of positions: that is not "unsolvable"
+    (the level is solvable); without the cuts the same search solves it."""
+    level = parse_level(APART)
+    search, stopped, winner = run_search(level, Relevance(window=8, distant=0, reach=0), expansions=10**6)
+    assert search.fwd.ctr[K.C_CUTS] > 0
+    assert winner is None and stopped == "time"
+    _, stopped, winner = run_search(level, None, expansions=10**6)
+    assert stopped == "solved"
+
+
+@pytest.mark.parametrize("text", [*SMALL, "\n".join(GOAL_CORRIDOR), APART])
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_relevance_cuts_keep_solutions_valid(text, bidirectional):
+    """A solution found with the cuts replays to a win; with the backward search beside the
+    forward one a solution is always found (the backward search has no cuts)."""
+    level = parse_level(text)
+    opts = SearchOptions(move_weight=1000, pack_advisor=400, bidirectional=bidirectional, relevance=Relevance(4, 1, 3))
+    res = search_level(level, options=opts, time_limit=20)
+    if res.solution is None:  # the cuts may leave the forward search no way on; the backward one is whole
+        assert not bidirectional and res.stats.stopped == "time"
+        return
+    r = replay(level, res.solution.lurd)
+    assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
+def test_compiled_and_python_searches_with_cuts_agree():
+    prob = as_problem(parse_level(SMALL[4]))
+    opts = SearchOptions(move_weight=1000, relevance=Relevance(4, 1, 2))
+    runs = []
+    for mode in ("never", "always"):
+        with jit_mode(mode):
+            runs.append(S._search_one(prob, opts, time_limit=None, fixed_slice=64))
+    a, b = runs
+    assert a.solution is not None and b.solution is not None and a.solution.lurd == b.solution.lurd
+    assert (a.stats.nodes, a.stats.expanded) == (b.stats.nodes, b.stats.expanded)
+
+
+def test_optimal_search_has_no_cuts():
+    assert SearchOptions(relevance=Relevance()).for_optimal().relevance is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"window": 1}, ValueError, "window must be 2 or more"),
+        ({"window": 4, "distant": 4}, ValueError, "distant must be less than the window"),
+        ({"reach": 255}, ValueError, "reach must be at most 254"),
+        ({"reach": -1}, TypeError, "reach must be an int >= 0"),
+        ({"window": 4.0}, TypeError, "window must be an int"),
+        ({"distant": True}, TypeError, "distant must be an int"),
+    ],
+)
+def test_bad_relevance_settings_fail_where_they_are_written(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        Relevance(**kwargs)
+
+
+def test_relevance_must_be_a_relevance():
+    with pytest.raises(TypeError, match="must be a Relevance or None"):
+        SearchOptions(relevance=(4, 1, 3))  # type: ignore[arg-type]
