@@ -36,6 +36,7 @@ __all__ = [
     "INFLUENCE_CELLS",
     "MAX_CORES",
     "PORTFOLIO",
+    "RELEVANCE",
     "STALL",
     "Progress",
     "Relevance",
@@ -355,6 +356,9 @@ class SearchOptions:
     relevance : Relevance or None
         Forward, not with ``optimal``: relevance cuts (see :class:`Relevance`): a push far from
         where the last pushes worked is cut when they already switched place often enough. None: off.
+        On in :data:`PORTFOLIO`'s third search (:data:`RELEVANCE`): XSokoban 47, which no search
+        solved before (session 37, ``benchmarks/RESULTS.md``); in the first search the cuts lose
+        more levels than they gain.
     stall : Stall or None
         In a portfolio run one search after the other: when this search stops making progress
         (see :class:`Stall`), it yields the rest of its slot to the searches after it, which share
@@ -440,6 +444,15 @@ class SearchOptions:
 STALL = Stall(signs="bound", fraction=0.9, after=5.0)
 
 
+#: The relevance cuts of the portfolio's third search (:class:`Relevance`): at most one switch to a
+#: distant part of the level (influence distance over 5) in 6 pushes. Alone, 2 at once, at 10 s on
+#: XSokoban, that search solves 39/90 with them against 36 without (+14, 32, 44, 47, 67, 71, 76, 84;
+#: -8, 33, 34, 63, 81, which the first search solves), and XSokoban 47, which no search solved
+#: before, in 4 s (session 37, ``benchmarks/RESULTS.md``). In the first search they lose more
+#: than they gain.
+RELEVANCE = Relevance(window=6, distant=1, reach=5)
+
+
 #: The fast mode's portfolio, run one after the other, each with an equal share of the
 #: time left. The first guides the forward search as FESS does (the packing advisor's
 #: moves, cells ordered by the pushes that improved no feature; a weight of 1000 makes
@@ -447,7 +460,8 @@ STALL = Stall(signs="bound", fraction=0.9, after=5.0)
 #: prunes dead pairs and gives the two directions equal time. The second tests larger corrals too,
 #: gives its forward direction three quarters of the time and penalises backward positions
 #: whose player cannot reach the start's player cell; the third weighs the bound 3 instead of
-#: 10 and gives the two directions equal time, with larger corrals as well. Each solves
+#: 10 and gives the two directions equal time, with larger corrals as well, and cuts pushes far from
+#: where the last ones worked when they switched place already (:data:`RELEVANCE`). Each solves
 #: XSokoban levels the others do not (see ``benchmarks/RESULTS.md``): a restart with other
 #: settings changes the whole order of the search. A solution is nearly always one
 #: direction's work, so a direction's share divides the time of the levels it solves.
@@ -457,7 +471,7 @@ STALL = Stall(signs="bound", fraction=0.9, after=5.0)
 PORTFOLIO: tuple[SearchOptions, ...] = (
     SearchOptions(move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5, dead_pairs=True, stall=STALL),
     SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
-    SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL),
+    SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
 )
 
 
@@ -496,6 +510,7 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 EXTRA: tuple[SearchOptions, ...] = (
     replace(
         PORTFOLIO[2],
+        relevance=None,
         weight=30,
         backward_weight=3,
         backward_fess=True,
@@ -1854,8 +1869,14 @@ def solve(
     so far filled in its packing order (found by taking boxes out of the full
     area backwards) also gets a child with the box carried on to the next goal
     of the order (goal macro, beside the plain push so the search stays
-    complete). The walks between pushes are shortest walks, but the moves are
-    not minimised overall.
+    complete). The third search of the portfolio makes relevance cuts after
+    Rolling Stone's (:data:`RELEVANCE`): a forward push whose box stands far, in
+    influence distance, from where the last push left its box is not tried when one
+    of the five pushes before it switched place already, so the orders in which
+    work on unrelated parts of the level could interleave are not all tried (no
+    longer complete: a forward search that runs out with cuts made proves nothing,
+    and the backward search goes on). The walks between pushes are shortest walks,
+    but the moves are not minimised overall.
 
     Examples
     --------
