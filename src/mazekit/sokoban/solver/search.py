@@ -1160,9 +1160,9 @@ def influence_table(prob: Problem) -> NDArray[np.uint8] | None:
     >>> from mazekit.sokoban.solver.problem import as_problem
     >>> prob = as_problem(parse_level("#######\\n#@ $ .#\\n#######"))
     >>> t = influence_table(prob)
-    >>> a, b = prob.width + 1, prob.width + 5      # the two ends of the corridor
-    >>> int(t[a, b]), int(t[a, a])
-    (0, 0)
+    >>> a, b = np.flatnonzero(prob.floor)[[0, -1]]  # the corridor's ends: dead ends, costing 1
+    >>> int(t[a, b]), int(t[b, a]), int(t[a, a])    # the corridor between them costs nothing
+    (1, 1, 0)
     """
     ncells = prob.height * prob.width
     if ncells > INFLUENCE_CELLS:
