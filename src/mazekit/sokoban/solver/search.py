@@ -183,13 +183,13 @@ class Relevance:
     search is no longer complete. Only levels of at most :data:`INFLUENCE_CELLS` cells (padded)
     get the cuts.
 
-    >>> Relevance(window=6, distant=1, reach=4)
-    Relevance(window=6, distant=1, reach=4)
+    >>> Relevance(window=8, reach=4)
+    Relevance(window=8, distant=1, reach=4)
     """
 
     window: int = 6
     distant: int = 1
-    reach: int = 4
+    reach: int = 5
 
     def __post_init__(self) -> None:
         for name in ("window", "distant", "reach"):
@@ -476,10 +476,10 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 
 
 #: More searches for the fast mode, on a second core (see :func:`portfolio_for`). The third search
-#: of :data:`PORTFOLIO` at weight 30 forward (then the same forward search as the second's, whose
-#: player penalty is the backward direction's): Microban II 131 is a forward direction's at that
-#: weight, at the edge of a third of 10 s (1.8-2.1 s at weight 30 against 2.7-4.4 s at 10, alone,
-#: session 26). Its backward direction, at weight 3, is a feature-space search too
+#: of :data:`PORTFOLIO`, without its relevance cuts, at weight 30 forward (then the same forward
+#: search as the second's, whose player penalty is the backward direction's): Microban II 131 is a
+#: forward direction's at that weight, at the edge of a third of 10 s (1.8-2.1 s at weight 30
+#: against 2.7-4.4 s at 10, alone, session 26). Its backward direction, at weight 3, is a feature-space search too
 #: (``backward_fess``), its cells counting blocked tunnels (``backward_rooms``), with the start's
 #: pairs (``reach_pairs``) and 65% of the time: it solves XSokoban 18, 35, 77, 85 and 87, which no
 #: other search solves (alone, 2 at once, at 60%: 30.5, 18.8, 20.5, 34.5 and 24.5 s, session 29;
