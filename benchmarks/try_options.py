@@ -4,10 +4,12 @@
     --member 0 --with conn_advisor=200``
 
 runs one search of :data:`mazekit.sokoban.solver.PORTFOLIO` (``--member``, its settings
-changed by ``--with name=value ...``), or the whole portfolio (``--member all``, each
-search changed alike), on each level with ``--limit`` seconds, ``--jobs`` levels at once,
-replays every solution with the engine, and prints a line a level (with the pushes the forward and
-the backward direction found: a solution is nearly always one direction's work) and the levels solved.
+changed by ``--with name=value ...``; the relevance cuts as ``relevance=6,1,5``, the window,
+distant pushes and reach of :class:`mazekit.sokoban.solver.Relevance`, or ``none``), or the
+whole portfolio (``--member all``, each search changed alike), on each level with ``--limit``
+seconds, ``--jobs`` levels at once, replays every solution with the engine, and prints a line a
+level (with the pushes the forward and the backward direction found: a solution is nearly always
+one direction's work) and the levels solved.
 ``--json FILE`` keeps the rows, ``--against FILE`` prints the levels gained and lost
 against such a file.
 
