@@ -81,9 +81,14 @@ def test_the_influence_table_is_symmetric_on_a_level_of_corridors_and_rooms():
     assert (np.diag(sub) == 0).all()
 
 
-def run_search(level, rel: Relevance | None, *, bidirectional: bool = False, expansions: int = 3000):
-    """A forward search in fixed slices (a run independent of the clock) and its forward direction."""
-    opts = SearchOptions(move_weight=1000, pack_advisor=400, bidirectional=bidirectional, relevance=rel)
+def run_search(
+    level, rel: Relevance | None, *, bidirectional: bool = False, expansions: int = 3000, back: Relevance | None = None
+):
+    """A search in fixed slices (a run independent of the clock): the search, why it stopped and the
+    direction that solved it (``back``: the backward direction's cuts)."""
+    opts = SearchOptions(
+        move_weight=1000, pack_advisor=400, bidirectional=bidirectional, relevance=rel, backward_relevance=back
+    )
     search = S._Search(as_problem(level), opts, False, 1 << 26)
     stopped, winner = search.run(0.0, None, None, 0.05, 64, expansions)
     return search, stopped, winner
@@ -118,13 +123,11 @@ def test_the_kernel_reads_a_nodes_recent_pushes_as_a_reference_does():
             assert tuple(int(x) for x in got) == want
 
 
-def test_no_stored_node_breaks_the_rule_and_pushes_are_cut():
-    """Every node stored by a plain push respects the rule: were its push distant, its parent had
-    fewer distant pushes than allowed; and the rule cut pushes (none without it)."""
-    rel = Relevance(window=4, distant=1, reach=3)
-    search, _, _ = run_search(parse_level(APART), rel)
-    arr, n = search.fwd.arr, int(search.fwd.ctr[K.C_NODES])
-    influence = search.fwd.board.influence
+def rule_checked(direction, rel: Relevance) -> int:
+    """How many nodes of ``direction`` stored by a distant plain push (a pull backward) were
+    checked against the rule: their parent had fewer distant pushes than allowed."""
+    arr, n = direction.arr, int(direction.ctr[K.C_NODES])
+    influence = direction.board.influence
     checked = 0
     for node in range(n):
         k = int(arr.pparent[node])
@@ -135,7 +138,15 @@ def test_no_stored_node_breaks_the_rule_and_pushes_are_cut():
         if last >= 0 and influence[last, source] > rel.reach:
             assert distant < rel.distant
             checked += 1
-    assert checked > 0
+    return checked
+
+
+def test_no_stored_node_breaks_the_rule_and_pushes_are_cut():
+    """Every node stored by a plain push respects the rule: were its push distant, its parent had
+    fewer distant pushes than allowed; and the rule cut pushes (none without it)."""
+    rel = Relevance(window=4, distant=1, reach=3)
+    search, _, _ = run_search(parse_level(APART), rel)
+    assert rule_checked(search.fwd, rel) > 0
     assert search.fwd.ctr[K.C_CUTS] > 0
     plain, _, _ = run_search(parse_level(APART), None)
     assert plain.fwd.ctr[K.C_CUTS] == 0 and plain.fwd.board.influence.shape == (1, 1)
@@ -149,6 +160,32 @@ def test_a_forward_search_that_cuts_every_way_is_no_proof():
     assert search.fwd.ctr[K.C_CUTS] > 0
     assert winner is None and stopped == "time"
     _, stopped, winner = run_search(level, None, expansions=10**6)
+    assert stopped == "solved"
+
+
+def test_backward_cuts_follow_the_rule_on_pulls_alone():
+    """With ``backward_relevance`` the backward direction's pulls keep the rule, and cut some. The
+    forward direction is cut out at once (no switch allowed at all), so that the backward one,
+    going on alone, does the work; it solves the level."""
+    rel = Relevance(window=4, distant=1, reach=3)
+    level = parse_level(APART)
+    search, stopped, winner = run_search(level, Relevance(8, 0, 0), bidirectional=True, expansions=4000, back=rel)
+    assert search.bwd is not None and stopped == "solved" and winner is search.bwd
+    assert search.bwd.ctr[K.C_CUTS] > 0
+    assert rule_checked(search.bwd, rel) > 0
+    plain, _, _ = run_search(level, None, bidirectional=True, expansions=4000)
+    assert plain.bwd is not None and plain.bwd.board.influence.shape == (1, 1)
+
+
+def test_both_directions_cut_out_is_no_proof():
+    """Cut so tightly that both directions run out of positions: not "unsolvable", the search
+    stops as on time; the backward cuts alone leave the forward search to solve it."""
+    level = parse_level(APART)
+    tight = Relevance(window=8, distant=0, reach=0)
+    search, stopped, winner = run_search(level, tight, bidirectional=True, expansions=10**6, back=tight)
+    assert search.bwd is not None and search.bwd.ctr[K.C_CUTS] > 0
+    assert winner is None and stopped == "time"
+    _, stopped, _ = run_search(level, None, bidirectional=True, expansions=10**6, back=tight)
     assert stopped == "solved"
 
 
@@ -167,6 +204,20 @@ def test_relevance_cuts_keep_solutions_valid(text, bidirectional):
     assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
 
 
+@pytest.mark.parametrize("text", [*SMALL, "\n".join(GOAL_CORRIDOR), APART])
+def test_backward_cuts_keep_solutions_valid(text):
+    """A solution found with cuts both ways (the pulls reversed) replays to a win."""
+    level = parse_level(text)
+    rel = Relevance(4, 1, 3)
+    opts = SearchOptions(move_weight=1000, pack_advisor=400, relevance=rel, backward_relevance=rel)
+    res = search_level(level, options=opts, time_limit=20)
+    if res.solution is None:
+        assert res.stats.stopped == "time"  # both cut out: no proof either way
+        return
+    r = replay(level, res.solution.lurd)
+    assert r.solved and (r.moves, r.pushes) == (res.solution.moves, res.solution.pushes)
+
+
 def test_compiled_and_python_searches_with_cuts_agree():
     prob = as_problem(parse_level(SMALL[4]))
     opts = SearchOptions(move_weight=1000, relevance=Relevance(4, 1, 2))
@@ -180,7 +231,8 @@ def test_compiled_and_python_searches_with_cuts_agree():
 
 
 def test_optimal_search_has_no_cuts():
-    assert SearchOptions(relevance=Relevance()).for_optimal().relevance is None
+    opts = SearchOptions(relevance=Relevance(), backward_relevance=Relevance()).for_optimal()
+    assert opts.relevance is None and opts.backward_relevance is None
 
 
 @pytest.mark.parametrize(
@@ -202,3 +254,5 @@ def test_bad_relevance_settings_fail_where_they_are_written(kwargs, error, match
 def test_relevance_must_be_a_relevance():
     with pytest.raises(TypeError, match="must be a Relevance or None"):
         SearchOptions(relevance=(4, 1, 3))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="backward_relevance must be a Relevance or None"):
+        SearchOptions(backward_relevance="6,1,5")  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .optimise import Optimised, OptimiseStatus, optimise
 from .problem import Problem, as_problem
 from .search import (
+    BACKWARD_RELEVANCE,
     DEFAULT_MEMORY,
     EXTRA,
     PORTFOLIO,
@@ -30,6 +31,7 @@ from .search import (
 )
 
 __all__ = [
+    "BACKWARD_RELEVANCE",
     "DEFAULT_MEMORY",
     "EXTRA",
     "PORTFOLIO",

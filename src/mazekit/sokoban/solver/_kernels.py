@@ -1973,7 +1973,8 @@ class Settings(NamedTuple):
     width), ``novelty_cells`` (1: instead, the new position goes to its feature cell's twin, in the
     frontier's second half; on with novelty where there are no move weights or
     ``SearchOptions.novelty_cells``), ``relevance_window``, ``relevance_distant`` and
-    ``relevance_reach`` (forward: relevance cuts, see :func:`relevance_kernel`; 0 window: off).
+    ``relevance_reach`` (relevance cuts of this direction's pushes or pulls, see
+    :func:`relevance_kernel`; 0 window: off).
     """
 
     optimal: int
@@ -2228,7 +2229,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
             lastd = pool.push[k] & 3
         rlast = -1  # relevance cuts: where the last push left its box, and the distant pushes before it
         rdistant = 0
-        if s.relevance_window > 0 and s.backward == 0:
+        if s.relevance_window > 0:
             rlast, rdistant = relevance_kernel(
                 pboxes, pool.parent, pool.push, influence, k, s.relevance_window, s.relevance_reach
             )
@@ -2305,6 +2306,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 elif s.backward != 0:
                     pl0 = to0 + off[d]
                     if mark[to0] != stamp or floor[pl0] == 0 or boxat[pl0] >= 0 or dead[to0] != 0:
+                        continue
+                    if rlast >= 0 and rdistant >= s.relevance_distant and influence[rlast, c] > s.relevance_reach:
+                        ctr[C_CUTS] += 1  # a distant pull, as a distant push forward
                         continue
                 elif mark[c - off[d]] != stamp or floor[to0] == 0 or boxat[to0] >= 0 or dead[to0] != 0:
                     continue

@@ -31,6 +31,7 @@ from .compiling import compile_in_parts
 from .problem import Problem, as_problem
 
 __all__ = [
+    "BACKWARD_RELEVANCE",
     "DEFAULT_MEMORY",
     "EXTRA",
     "INFLUENCE_CELLS",
@@ -171,7 +172,8 @@ class Stall:
 class Relevance:
     """Relevance cuts (after Rolling Stone's): a forward push far from where the pushes before it
     worked is not tried when the last pushes already switched place often enough
-    (``SearchOptions.relevance``).
+    (``SearchOptions.relevance``; the backward direction's pulls alike with
+    ``SearchOptions.backward_relevance``).
 
     A push is *distant* when the box it pushes stands further than ``reach`` from the cell where
     the push before it left its box, in influence distance (:func:`influence_table`: a walk over
@@ -359,6 +361,10 @@ class SearchOptions:
         On in :data:`PORTFOLIO`'s third search (:data:`RELEVANCE`): XSokoban 47, which no search
         solved before (session 37, ``benchmarks/RESULTS.md``); in the first search the cuts lose
         more levels than they gain.
+    backward_relevance : Relevance or None
+        The backward direction's relevance cuts: a pull far from where the last pulls left their
+        boxes is cut by the same rule (see :class:`Relevance`). A backward direction that runs out
+        with cuts made proves nothing: the forward search goes on alone. None: off.
     stall : Stall or None
         In a portfolio run one search after the other: when this search stops making progress
         (see :class:`Stall`), it yields the rest of its slot to the searches after it, which share
@@ -399,6 +405,7 @@ class SearchOptions:
     time_share: float = 1.0
     stall: Stall | None = None
     relevance: Relevance | None = None
+    backward_relevance: Relevance | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -419,8 +426,9 @@ class SearchOptions:
             raise ValueError(f"SearchOptions.time_share must be a number more than 0, got {self.time_share!r}")
         if self.stall is not None and not isinstance(self.stall, Stall):
             raise TypeError(f"SearchOptions.stall must be a Stall or None, got {self.stall!r}")
-        if self.relevance is not None and not isinstance(self.relevance, Relevance):
-            raise TypeError(f"SearchOptions.relevance must be a Relevance or None, got {self.relevance!r}")
+        for name in ("relevance", "backward_relevance"):
+            if getattr(self, name) is not None and not isinstance(getattr(self, name), Relevance):
+                raise TypeError(f"SearchOptions.{name} must be a Relevance or None, got {getattr(self, name)!r}")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
         if self.novelty > 2:
@@ -430,7 +438,15 @@ class SearchOptions:
 
     def for_optimal(self) -> SearchOptions:
         """These options as A* runs them: forward only, no macros, no features."""
-        return replace(self, bidirectional=False, macros=False, strict_packing=False, fess=False, relevance=None)
+        return replace(
+            self,
+            bidirectional=False,
+            macros=False,
+            strict_packing=False,
+            fess=False,
+            relevance=None,
+            backward_relevance=None,
+        )
 
 
 #: When a search of the fast mode's portfolios stops making progress: its lowest stored bound
@@ -453,11 +469,22 @@ STALL = Stall(signs="bound", fraction=0.9, after=5.0)
 RELEVANCE = Relevance(window=6, distant=1, reach=5)
 
 
+#: The relevance cuts of the portfolio's first search's backward direction
+#: (``SearchOptions.backward_relevance``): at most one switch in 6 pulls to a part of the level
+#: further than 9 in influence distance. Alone, 2 at once, at 20 s on XSokoban, that search solves
+#: 56/90 with them as without, +29 (3.7 s), which no search solved before, -15, which the third
+#: search solves in 1-2 s (session 38, ``benchmarks/RESULTS.md``). The reach matters as it did
+#: forward: with 5 the search solves 26, 29, 35, 38, 41 and 42 but loses 11, 13 and 22, backward
+#: solutions that only it solves in its slot; with 7 or 8 none of these.
+BACKWARD_RELEVANCE = Relevance(window=6, distant=1, reach=9)
+
+
 #: The fast mode's portfolio, run one after the other, each with an equal share of the
 #: time left. The first guides the forward search as FESS does (the packing advisor's
 #: moves, cells ordered by the pushes that improved no feature; a weight of 1000 makes
 #: that count come first), tests larger corrals (the fence and the boxes beside it),
-#: prunes dead pairs and gives the two directions equal time. The second tests larger corrals too,
+#: prunes dead pairs, gives the two directions equal time and cuts backward pulls far from where the
+#: last ones worked (:data:`BACKWARD_RELEVANCE`). The second tests larger corrals too,
 #: gives its forward direction three quarters of the time and penalises backward positions
 #: whose player cannot reach the start's player cell; the third weighs the bound 3 instead of
 #: 10 and gives the two directions equal time, with larger corrals as well, and cuts pushes far from
@@ -469,7 +496,15 @@ RELEVANCE = Relevance(window=6, distant=1, reach=5)
 #: A search that stops making progress yields the rest of its slot to the searches after it
 #: (:data:`STALL`), so the shares adapt to the level.
 PORTFOLIO: tuple[SearchOptions, ...] = (
-    SearchOptions(move_weight=1000, pack_advisor=400, corral_grow=1, backward_share=0.5, dead_pairs=True, stall=STALL),
+    SearchOptions(
+        move_weight=1000,
+        pack_advisor=400,
+        corral_grow=1,
+        backward_share=0.5,
+        dead_pairs=True,
+        stall=STALL,
+        backward_relevance=BACKWARD_RELEVANCE,
+    ),
     SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
     SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
 )
@@ -521,8 +556,8 @@ EXTRA: tuple[SearchOptions, ...] = (
         time_share=8,
     ),
     replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, bidirectional=False, time_share=2),
-    replace(PORTFOLIO[0], box_runs=True, time_share=1.2),
-    replace(PORTFOLIO[0], backward_weight=1, novelty=2, time_share=0.8),
+    replace(PORTFOLIO[0], box_runs=True, backward_relevance=None, time_share=1.2),
+    replace(PORTFOLIO[0], backward_weight=1, novelty=2, backward_relevance=None, time_share=0.8),
 )
 
 
@@ -950,6 +985,17 @@ class _Direction:
         self.croot = np.full(axes * (nb + 1) * K.NOOP * K.NHOT * K.NCONN, -1, dtype=np.int32)
         self.budget = 64
         self.done = False
+
+    def cut(self, prob: Problem, rel: Relevance | None) -> K.Settings:
+        """Turn this direction's relevance cuts on (``rel``; None: they stay off, as does a level
+        too large for the influence table); its settings."""
+        influence = _once("influence", prob, lambda: influence_table(prob)) if rel is not None else None
+        if influence is not None and rel is not None:
+            self.board = self.board._replace(influence=influence)
+            self.settings = self.settings._replace(
+                relevance_window=rel.window, relevance_distant=rel.distant, relevance_reach=rel.reach
+            )
+        return self.settings
 
     def run(self, kernel: Any, other: _Direction | None) -> int:
         """One slice of at most ``budget`` expansions; the kernel's status."""
@@ -1384,13 +1430,7 @@ class _Search:
             self.fwd.board = self.fwd.board._replace(hot=hot)
         if opts.room_feature:
             self.fwd.board = self.fwd.board._replace(tunnel=tunnels(prob))
-        influence = _once("influence", prob, lambda: influence_table(prob)) if opts.relevance else None
-        if influence is not None and opts.relevance is not None:
-            rel = opts.relevance
-            self.fwd.board = self.fwd.board._replace(influence=influence)
-            self.fwd.settings = settings = settings._replace(
-                relevance_window=rel.window, relevance_distant=rel.distant, relevance_reach=rel.reach
-            )
+        settings = self.fwd.cut(prob, opts.relevance)
         # a table that would take more than half the time left is given up: the search runs without
         tables_by = time.perf_counter() + (deadline - time.perf_counter()) / 2
         penalties = opts.pair_penalty and not optimal  # A* keeps its admissible bound
@@ -1432,8 +1472,12 @@ class _Search:
                     open_advisor=0,
                     hot_feature=0,
                     room_feature=int(opts.backward_fess and opts.backward_rooms),
+                    relevance_window=0,
+                    relevance_distant=0,
+                    relevance_reach=0,
                 )
                 self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl, starts)
+                self.bwd.cut(prob, opts.backward_relevance)
                 if opts.backward_fess:
                     self.bwd.board = _start_as_goals(self.bwd.board, prob, starts)
                 if back.room_feature:  # tunnels are the floor's: the same both ways
@@ -1468,10 +1512,10 @@ class _Search:
         """What one slice's status means for the search (None: go on)."""
         if status == K.SOLVED:
             return "solved"
-        if status == K.EXHAUSTED and cur is self.fwd and (self.strict or cur.ctr[K.C_CUTS] > 0):
-            # the strict packing order or the relevance cuts cut every way on: not a proof; the
-            # backward search goes on alone (still meeting the forward's states), or the search
-            # stops as if its time had run out
+        if status == K.EXHAUSTED and ((cur is self.fwd and self.strict) or cur.ctr[K.C_CUTS] > 0):
+            # the strict packing order (forward) or a direction's relevance cuts cut every way on:
+            # not a proof; the other direction goes on alone (still meeting this one's states), or
+            # the search stops as if its time had run out
             self.active.remove(cur)
             return None
         if status == K.EXHAUSTED:
