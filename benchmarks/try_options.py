@@ -4,7 +4,8 @@
     --member 0 --with conn_advisor=200``
 
 runs one search of :data:`mazekit.sokoban.solver.PORTFOLIO` (``--member``, its settings
-changed by ``--with name=value ...``; the relevance cuts as ``relevance=6,1,5``, the window,
+changed by ``--with name=value ...``; the relevance cuts as ``relevance=6,1,5`` (the backward
+direction's as ``backward_relevance=6,1,9``), the window,
 distant pushes and reach of :class:`mazekit.sokoban.solver.Relevance`, or ``none``), or the
 whole portfolio (``--member all``, each search changed alike), on each level with ``--limit``
 seconds, ``--jobs`` levels at once, replays every solution with the engine, and prints a line a

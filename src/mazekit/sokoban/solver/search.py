@@ -1919,7 +1919,9 @@ def solve(
     of the five pushes before it switched place already, so the orders in which
     work on unrelated parts of the level could interleave are not all tried (no
     longer complete: a forward search that runs out with cuts made proves nothing,
-    and the backward search goes on). The walks between pushes are shortest walks,
+    and the backward search goes on). The first search cuts its backward search's
+    pulls by the same rule, with a longer reach (:data:`BACKWARD_RELEVANCE`). The walks
+    between pushes are shortest walks,
     but the moves are not minimised overall.
 
     Examples
