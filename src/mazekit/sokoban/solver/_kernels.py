@@ -2307,15 +2307,12 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                     pl0 = to0 + off[d]
                     if mark[to0] != stamp or floor[pl0] == 0 or boxat[pl0] >= 0 or dead[to0] != 0:
                         continue
-                    if rlast >= 0 and rdistant >= s.relevance_distant and influence[rlast, c] > s.relevance_reach:
-                        ctr[C_CUTS] += 1  # a distant pull, as a distant push forward
-                        continue
                 elif mark[c - off[d]] != stamp or floor[to0] == 0 or boxat[to0] >= 0 or dead[to0] != 0:
                     continue
                 elif restricted and allow[i * 4 + d] == 0:
                     continue
-                elif rlast >= 0 and rdistant >= s.relevance_distant and influence[rlast, c] > s.relevance_reach:
-                    ctr[C_CUTS] += 1  # a distant push, with as many distant pushes as allowed before it
+                if d < 4 and rlast >= 0 and rdistant >= s.relevance_distant and influence[rlast, c] > s.relevance_reach:
+                    ctr[C_CUTS] += 1  # a distant push (pull), with as many distant ones as allowed before it
                     continue
                 # with goal macros (forward, not strict) a push gives two children: the plain
                 # push, then the push carried on to its goal area's next goal when that applies

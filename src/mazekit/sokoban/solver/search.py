@@ -427,8 +427,9 @@ class SearchOptions:
         if self.stall is not None and not isinstance(self.stall, Stall):
             raise TypeError(f"SearchOptions.stall must be a Stall or None, got {self.stall!r}")
         for name in ("relevance", "backward_relevance"):
-            if getattr(self, name) is not None and not isinstance(getattr(self, name), Relevance):
-                raise TypeError(f"SearchOptions.{name} must be a Relevance or None, got {getattr(self, name)!r}")
+            rel = getattr(self, name)
+            if rel is not None and not isinstance(rel, Relevance):
+                raise TypeError(f"SearchOptions.{name} must be a Relevance or None, got {rel!r}")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
         if self.novelty > 2:
@@ -989,8 +990,10 @@ class _Direction:
     def cut(self, prob: Problem, rel: Relevance | None) -> K.Settings:
         """Turn this direction's relevance cuts on (``rel``; None: they stay off, as does a level
         too large for the influence table); its settings."""
-        influence = _once("influence", prob, lambda: influence_table(prob)) if rel is not None else None
-        if influence is not None and rel is not None:
+        if rel is None:
+            return self.settings
+        influence = _once("influence", prob, lambda: influence_table(prob))
+        if influence is not None:
             self.board = self.board._replace(influence=influence)
             self.settings = self.settings._replace(
                 relevance_window=rel.window, relevance_distant=rel.distant, relevance_reach=rel.reach
