@@ -9,13 +9,15 @@ fast mode's searches on this machine's cores (``search_level(cores=N)``, up to 2
 once (default 2), each in its own worker process on one core, the memory cap divided
 between the jobs (the one-core figure).
 Every solution is replayed to a win by the engine (:func:`mazekit.sokoban.replay`) before it counts. Writes the
-"Sokoban solver" section of ``benchmarks/RESULTS.md``.
+"Sokoban solver" section of ``benchmarks/RESULTS.md`` (with the levels solved in over half the limit: those at
+the edge) and each set's per-level outcomes to ``benchmarks/_build/sokoban-SET.json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
 import multiprocessing
 import os
 import signal
@@ -140,6 +142,10 @@ def run_set(
         "moves": sum(o.moves for o in solved),
         "stops": stops,
         "unsolved": unsolved,
+        "per_level": [
+            {"level": o.number, "solved": o.lurd is not None, "seconds": round(o.seconds, 2), "stopped": o.stopped}
+            for o in sorted(outs, key=lambda x: x.number)
+        ],
     }
 
 
@@ -183,11 +189,20 @@ def main(argv: list[str]) -> int:
     rows: list[dict[str, object]] = []
     for n in names:
         rows.append(run_set(n, args.jobs, args.time_limit, args.first, args.optimal, args.memory, args.cores))
+        _keep_levels(rows[-1])
         body = report(rows, args, argv, load_before)
         if not args.no_write:  # after each set, so a long run keeps what it measured
             H.write_section("sokoban", "Sokoban solver", body)
     print(body)
     return 0
+
+
+def _keep_levels(row: dict[str, object]) -> None:
+    """Write a set's per-level outcomes (solved, seconds, why stopped) to
+    ``benchmarks/_build/sokoban-SET.json``: the levels at the edge of the limit, for the next change."""
+    out = HERE / "_build" / f"sokoban-{row['name']}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({"limit": row["tl"], "levels": row["per_level"]}, indent=1) + "\n")
 
 
 def _second_core() -> str:
@@ -240,6 +255,10 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
         if uns:
             shown = ", ".join(str(x) for x in uns[:60]) + (" ..." if len(uns) > 60 else "")
             lines.append(f"- {r['name']} not solved: {shown}")
+        edge = [x for x in r["per_level"] if x["solved"] and x["seconds"] > r["tl"] / 2]  # type: ignore[attr-defined,operator]
+        if edge:
+            shown = ", ".join(f"{x['level']} ({x['seconds']:.1f} s)" for x in edge[:30])
+            lines.append(f"- {r['name']} solved in over half the limit: {shown}")
     lines.append("")
     lines.append(
         "Peers: no other Sokoban solver is installed on this machine, so none ran beside it; published "

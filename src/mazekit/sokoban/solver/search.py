@@ -511,54 +511,56 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
 )
 
 
-#: More searches for the fast mode, on a second core (see :func:`portfolio_for`). The third search
-#: of :data:`PORTFOLIO`, without its relevance cuts, at weight 30 forward (then the same forward
-#: search as the second's, whose player penalty is the backward direction's): Microban II 131 is a
-#: forward direction's at that weight, at the edge of a third of 10 s (1.8-2.1 s at weight 30
-#: against 2.7-4.4 s at 10, alone, session 26). Its backward direction, at weight 3, is a feature-space search too
-#: (``backward_fess``), its cells counting blocked tunnels (``backward_rooms``), with the start's
-#: pairs (``reach_pairs``) and 65% of the time: it solves XSokoban 18, 35, 77, 85 and 87, which no
-#: other search solves (alone, 2 at once, at 60%: 30.5, 18.8, 20.5, 34.5 and 24.5 s, session 29;
-#: at weight 10 with the second search's player penalty 18, 77, 85 and 87; without the tunnels
-#: 35, 85 and 87), so it has two thirds of the core's time (``time_share``): 40 s of 60, 6.7 s of
-#: 10 for 131 (the other three 10, 6 and 4 s of 60). Its forward direction's new
-#: positions have feature cells of their own (``novelty`` 2): XSokoban 36 and 48 in 13 s and 3 s,
-#: which no other search solves, the five kept (alone, 2 at once, 40 s, session 34; the same on its
-#: backward direction lost 18, 35 and 77).
-#: Then the first search with one more option each, options that gain XSokoban levels when that
-#: search has them but lose others (``benchmarks/RESULTS.md``), so they run beside it, not in its
-#: place. Alone at 20 s on the 29 XSokoban levels ``PORTFOLIO`` leaves at 60 s, session 26: box
-#: runs (``box_runs``) solve 37 and 75 (4 s each), the backward search's own weight 1 (forward
-#: weight 10) solves 26 (8 s); the start's pairs (``reach_pairs``) 41 (18 s, at the edge: not
-#: kept), and no other option or pair of them tried gained one that these do not
-#: (``room_feature`` 75, ``pair_penalty`` none, every advisor at once 37 and 75, box runs with
-#: weight 1 backward 37). The first of them has box runs and the new positions' own cells
-#: (``novelty_cells``): 32 in 2.9 s, which no other search solves, where box runs lose 37 and 75
-#: with it (alone, 10 s, session 34). Its solutions are its forward direction's, so it runs
-#: forward only: XSokoban 21 in 7.5 s and 20 in 12.4 s against 19.7 and 27.9 with half its time
-#: backward, 32 in 1.3 s against 3.0, Microban II 131 in 1.0 s against 1.6 (alone, 2 at once,
-#: session 36). It has 10 s of 60 (1.7 of 10) and comes second, so that the time the first yields
-#: goes mostly to it: the first stalls on 21 at 11.5 s (its bound falls at 1.1 s, then not before
-#: 16.2 s), and on two cores 21 is solved in 18.5 s, 32 in 17.4 s, where with the last slot they
-#: took 43 and 39 s. Then box runs alone, 6 s (37 and 75 in 3.2-3.8 s), and the
-#: backward weight 1 with free pushes to new positions (``novelty`` 2), 4 s: 26 in 1.5 s and 27 in
-#: 2.2 s, which no other search solves (alone, 10 s, 2 at once, session 33; 0.8 s on two cores).
+#: The settings the second core's first search and its fourth share: the third search of
+#: :data:`PORTFOLIO`, without its relevance cuts, turned round. Forward at weight 30 (Microban II 131
+#: is a forward direction's at that weight: 1.8-2.1 s against 2.7-4.4 s at 10, session 26), the new
+#: positions in feature cells of their own (``novelty`` 2: XSokoban 36 and 48, session 34); backward
+#: at weight 3, a feature-space search too (``backward_fess``), its cells counting blocked tunnels
+#: (``backward_rooms``), with the start's pairs (``reach_pairs``): XSokoban 18, 35, 77, 85 and 87,
+#: which no other search solves (session 29).
+_TURNED = replace(
+    PORTFOLIO[2],
+    relevance=None,
+    weight=30,
+    backward_weight=3,
+    backward_fess=True,
+    reach_pairs=True,
+    backward_rooms=True,
+    novelty=2,
+)
+
+#: More searches for the fast mode, on a second core (see :func:`portfolio_for`), one after the
+#: other, with 3, 4.5, 4.5, 26, 13 and 9 s of 60 when each uses its whole slot (``time_share``). The
+#: three short ones come first: each solves its levels within a few seconds or not at all, and the
+#: time a later search yields goes to the searches after it.
+#:
+#: 1. The first search of :data:`PORTFOLIO` with a backward weight of 1 and novelty 2: 26 in 1.5 s
+#:    and 27 in 2.2 s, which no other search solves (alone, 2 at once, session 33).
+#: 2. The first search with box runs (``box_runs``): 37 and 75 in 3.2-3.8 s (session 26).
+#: 3. :data:`_TURNED` forward only: 36 in 3.5 s and 48 in 1.1 s (9.1 and 1.8 s with 65% of its time
+#:    backward, as it had when one search held both directions; session 39).
+#: 4. :data:`_TURNED` with 95% of its time backward, where its five levels are solved (session 39:
+#:    18 in 14.9 s, 35 11.1, 77 12.0, 85 18.4, 87 13.9, against 23.6, 18.9, 16.2, 26.8 and 18.4 s
+#:    with 65%). It keeps its whole slot (``stall`` None): on 87 its bound stops falling before 1 s
+#:    and the rule would end it at 6 s.
+#: 5. The first search with box runs and the new positions in cells of their own (``novelty_cells``),
+#:    forward only: 32 (1.3 s), 21 (7.5 s) and 20 (11.4-12.4 s), which no other search solves.
+#: 6. The first search with its backward cuts at reach 5, not 9, and 90% of its time backward: 41 in
+#:    7-8 s (13 s at half); at reach 9 it is not solved, and reach 5 in the first search itself loses
+#:    11, 13 and 22, which reach 9 solves (session 38). Last, so it keeps its slot: its bound stops
+#:    falling within the first second of 41.
+#:
+#: Splitting the old first search (65% backward, 40 s) into its two directions freed 10 s for the
+#: last, and 20 falls to the fifth's 13 s (see ``benchmarks/RESULTS.md``, session 39).
 EXTRA: tuple[SearchOptions, ...] = (
+    replace(PORTFOLIO[0], backward_weight=1, novelty=2, backward_relevance=None, time_share=0.6),
+    replace(PORTFOLIO[0], box_runs=True, backward_relevance=None, time_share=0.9),
+    replace(_TURNED, bidirectional=False, time_share=0.9),
+    replace(_TURNED, backward_share=0.95, stall=None, time_share=5.2),
+    replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, bidirectional=False, time_share=2.6),
     replace(
-        PORTFOLIO[2],
-        relevance=None,
-        weight=30,
-        backward_weight=3,
-        backward_fess=True,
-        backward_share=0.65,
-        reach_pairs=True,
-        backward_rooms=True,
-        novelty=2,
-        time_share=8,
+        PORTFOLIO[0], backward_relevance=Relevance(window=6, distant=1, reach=5), backward_share=0.9, time_share=1.8
     ),
-    replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, bidirectional=False, time_share=2),
-    replace(PORTFOLIO[0], box_runs=True, backward_relevance=None, time_share=1.2),
-    replace(PORTFOLIO[0], backward_weight=1, novelty=2, backward_relevance=None, time_share=0.8),
 )
 
 
@@ -1844,8 +1846,8 @@ def solve(
         Bytes the search may use for its states (default 4 GiB).
     cores : int
         Cores for the fast mode (see :func:`search_level`): with 2, one core runs
-        :data:`PORTFOLIO` as on one core and the other runs four more searches
-        (:data:`EXTRA`), the first of them with two thirds of the time.
+        :data:`PORTFOLIO` as on one core and the other runs six more searches
+        (:data:`EXTRA`), the first of them with 43% of the time.
 
     Returns
     -------
