@@ -212,10 +212,13 @@ def _second_core() -> str:
 
     total = sum(o.time_share for o in EXTRA)
     parts = [f"{o.time_share / total:.0%}" for o in EXTRA]
-    return (
-        f"{len(EXTRA)} more searches on the second beside them, {', '.join(parts[:-1])} and {parts[-1]} of its time, "
-        "the first with a feature-space backward search"
-    )
+    turned = [k + 1 for k, o in enumerate(EXTRA) if o.backward_fess and o.bidirectional]
+    which = f", the {_ORDINALS.get(turned[0], str(turned[0]))} with a feature-space backward search" if turned else ""
+    shares = f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return f"{len(EXTRA)} more searches on the second beside them, {shares} of its time{which}"
+
+
+_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
 
 
 def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[str], load_before: str) -> str:
