@@ -212,13 +212,13 @@ def _second_core() -> str:
 
     total = sum(o.time_share for o in EXTRA)
     parts = [f"{o.time_share / total:.0%}" for o in EXTRA]
-    turned = [k + 1 for k, o in enumerate(EXTRA) if o.backward_fess and o.bidirectional]
-    which = f", the {_ORDINALS.get(turned[0], str(turned[0]))} with a feature-space backward search" if turned else ""
+    turned = next((k for k, o in enumerate(EXTRA) if o.backward_fess and o.bidirectional), None)
+    which = "" if turned is None else f", the {_ORDINALS[turned]} with a feature-space backward search"
     shares = f"{', '.join(parts[:-1])} and {parts[-1]}"
     return f"{len(EXTRA)} more searches on the second beside them, {shares} of its time{which}"
 
 
-_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
 def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[str], load_before: str) -> str:

@@ -558,9 +558,7 @@ EXTRA: tuple[SearchOptions, ...] = (
     replace(_TURNED, bidirectional=False, time_share=0.9),
     replace(_TURNED, backward_share=0.95, stall=None, time_share=5.2),
     replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, bidirectional=False, time_share=2.6),
-    replace(
-        PORTFOLIO[0], backward_relevance=Relevance(window=6, distant=1, reach=5), backward_share=0.9, time_share=1.8
-    ),
+    replace(PORTFOLIO[0], backward_relevance=replace(BACKWARD_RELEVANCE, reach=5), backward_share=0.9, time_share=1.8),
 )
 
 
@@ -1847,7 +1845,7 @@ def solve(
     cores : int
         Cores for the fast mode (see :func:`search_level`): with 2, one core runs
         :data:`PORTFOLIO` as on one core and the other runs six more searches
-        (:data:`EXTRA`), the first of them with 43% of the time.
+        (:data:`EXTRA`), the fourth of them, its long backward search, with 43% of the time.
 
     Returns
     -------
