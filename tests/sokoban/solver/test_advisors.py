@@ -755,3 +755,114 @@ def test_the_new_positions_go_to_cells_of_their_own(mode, move_weight, cells):
 def test_novelty_is_zero_one_or_two():
     with pytest.raises(ValueError, match="novelty must be 0, 1 or 2"):
         SearchOptions(novelty=3)
+
+
+def pack_advice(prob: Problem, mode: str, boxes: list[int], player: int, bound: int, tries: int) -> list[int]:
+    """The packing advisor's box (index into ``boxes``, -1: none) for each goal area, on the
+    forward search's own arrays, its choices checked with ``tries`` boxes an area (1: unchecked)."""
+    from mazekit.sokoban.solver.search import _Search
+
+    opts = SearchOptions(move_weight=1000, pack_advisor=bound, pack_tries=tries, bidirectional=False)
+    fwd = _Search(prob, opts, False, 1 << 24).fwd
+    board, sc, gs = fwd.board, fwd.scratch, fwd.goal_scratch
+    sc.cells[:] = np.array(boxes, np.int64)
+    for j, c in enumerate(boxes):
+        sc.boxat[c] = j
+    before = sc.boxat.copy()
+    jit = 10**9 if mode == "always" else 0
+    n = K.pack_advice_kernel.pick(jit)(
+        sc.boxat, sc.cells, board.goals, board.garea, board.forder, board.fstart, board.dist, sc.pa_end, sc.pa_box,
+        sc.pa_tgt,
+    )  # fmt: skip
+    if n > 0 and tries > 1:
+        n = K.pack_retry_kernel.pick(jit)(board, sc, gs, bound, tries, player)
+    assert (sc.boxat == before).all()  # the boxes are put back
+    got = [int(b) for b in sc.pa_box[: len(board.fstart) - 1]]  # (one slot when there is no area)
+    assert n == sum(b >= 0 for b in got)
+    return got
+
+
+def pack_reference(prob: Problem, boxes: list[int], player: int, tries: int) -> list[int]:
+    """For each goal area with an unfinished order: of the boxes off its filled prefix, nearest
+    to its next goal first (push distance alone, then index), the first of the first ``tries``
+    that gets there with the other boxes fixed; -1 when none does. ``tries`` 1: the nearest,
+    unchecked (the search checks it when it makes the move)."""
+    from mazekit.sokoban.solver.search import goal_areas
+
+    garea, forder, fstart = goal_areas(prob)
+    goals = [int(g) for g in prob.goals]
+    filled: set[int] = set()
+    nexts: list[int | None] = []
+    for a in range(len(fstart) - 1):
+        order = [int(g) for g in forder[fstart[a] : fstart[a + 1]]]
+        t = next((t for t, g in enumerate(order) if g not in boxes), len(order))
+        filled |= set(order[:t])
+        nexts.append(order[t] if t < len(order) else None)
+    out = []
+    for tgt in nexts:
+        if tgt is None:
+            out.append(-1)
+            continue
+        q = goals.index(tgt)
+        near = sorted(
+            (int(prob.dist[q, c]), j) for j, c in enumerate(boxes) if c not in filled and prob.dist[q, c] > 0
+        )[:tries]
+        if tries == 1:
+            out.append(near[0][1] if near else -1)
+            continue
+        ok = [j for _, j in near if lone_box_pushes(prob, set(boxes) - {boxes[j]}, boxes[j], player, tgt) is not None]
+        out.append(ok[0] if ok else -1)
+    return out
+
+
+# The two boxes nearest the corridor's next goal, at the right-hand wall, shut each other in (the
+# level has no solution); the box on the left is further and has a way (up the opening beside theirs).
+SHUT_IN = [
+    "############",
+    "#...       #",
+    "#######   ##",
+    "#        $##",
+    "#        $##",
+    "#  $       #",
+    "#@         #",
+    "############",
+]
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_the_packing_advisor_tries_the_next_box_when_the_nearest_is_shut_in(mode):
+    prob = as_problem(rows_level(SHUT_IN))
+    boxes = sorted(int(c) for c in prob.boxes)
+    player = int(prob.player)
+    assert pack_reference(prob, boxes, player, 1) == pack_advice(prob, mode, boxes, player, 10**6, 1) == [0]
+    assert pack_reference(prob, boxes, player, 3) == pack_advice(prob, mode, boxes, player, 10**6, 3) == [2]
+    # with 2 tries the right-hand box is not reached: no advice
+    assert pack_advice(prob, mode, boxes, player, 10**6, 2) == [-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(goal_row_levels(), st.integers(1, 4))
+def test_the_packing_advisors_tries_match_a_reference(text, tries):
+    prob = as_problem(parse_level(text))
+    boxes = sorted(int(c) for c in prob.boxes)
+    player = int(prob.player)
+    want = pack_reference(prob, boxes, player, tries)
+    for mode in ("never", "always"):
+        assert pack_advice(prob, mode, boxes, player, 10**6, tries) == want
+
+
+@pytest.mark.parametrize("text", SMALL + ["\n".join(GOAL_CORRIDOR), "\n".join(FAR_ROOM)])
+@pytest.mark.parametrize("tries", [1, 4])
+def test_the_packing_advisors_tries_keep_solutions_valid(text, tries):
+    for bidi in (False, True):
+        solves_and_replays(
+            parse_level(text),
+            SearchOptions(move_weight=1000, pack_advisor=400, pack_tries=tries, bidirectional=bidi),
+        )
+
+
+def test_the_packing_advisors_tries_are_checked_where_they_are_written():
+    with pytest.raises(ValueError, match="pack_tries"):
+        SearchOptions(pack_tries=0)
+    with pytest.raises(TypeError, match="pack_tries"):
+        SearchOptions(pack_tries=2.0)  # type: ignore[arg-type]

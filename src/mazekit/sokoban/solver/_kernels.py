@@ -1416,21 +1416,59 @@ def pack_advice_kernel(  # type: ignore[no-untyped-def]
         q = 0
         while goals[q] != tgt:
             q += 1
-        bestd = BIG
-        for j in range(cells.shape[0]):
-            cj = cells[j]
-            ga = garea[cj]
-            on_prefix = False
-            if ga >= 0:
-                for t in range(fstart[ga], pend[ga]):
-                    if forder[t] == cj:
-                        on_prefix = True
-            dd = dist[q, cj]
-            if not on_prefix and 0 < dd < bestd:
-                bestd = dd
-                pa_box[a] = j
-                pa_tgt[a] = tgt
+        pa_box[a] = pack_next_kernel(cells, garea, forder, fstart, pend, dist, q, 0, -1)[0]
+        pa_tgt[a] = tgt
         if pa_box[a] >= 0:
+            n += 1
+    return n
+
+
+@njit
+def pack_next_kernel(cells, garea, forder, fstart, pend, dist, q, after_d, after_j):  # type: ignore[no-untyped-def]
+    """The box after box ``after_j`` at distance ``after_d`` from goal ``q`` in the packing
+    advisor's order (by ``dist``, then index; boxes on a filled prefix and boxes at distance 0
+    left out): ``(box, distance)``, box -1 when there is none."""
+    best, bestd = -1, BIG
+    for j in range(cells.shape[0]):
+        cj = cells[j]
+        dd = dist[q, cj]
+        if dd <= 0 or dd < after_d or (dd == after_d and j <= after_j) or dd > bestd or (dd == bestd and j > best):
+            continue
+        ga = garea[cj]
+        on_prefix = False
+        if ga >= 0:
+            for t in range(fstart[ga], pend[ga]):
+                if forder[t] == cj:
+                    on_prefix = True
+        if not on_prefix:
+            best, bestd = j, dd
+    return best, bestd
+
+
+@njit
+def pack_retry_kernel(board, sc, gs, bound, tries, player):  # type: ignore[no-untyped-def]
+    """The packing advisor's choices checked: when an area's box cannot reach its goal alone (a
+    lone-box search of at most ``bound`` states), the next nearest box is tried, up to ``tries``
+    boxes an area; an area whose tries all fail gets no box. Returns how many areas have one."""
+    n = 0
+    for a in range(sc.pa_box.shape[0]):
+        j = sc.pa_box[a]
+        if j < 0:
+            continue
+        tgt = sc.pa_tgt[a]
+        q = 0
+        while board.goals[q] != tgt:
+            q += 1
+        dd = board.dist[q, sc.cells[j]]
+        for t in range(tries):
+            if advisor_step_kernel(board, sc, gs, bound, player, sc.cells[j], tgt, 0)[2] > 0:
+                break
+            j, dd = pack_next_kernel(sc.cells, board.garea, board.forder, board.fstart, sc.pa_end, board.dist, q, dd, j)
+            if j < 0 or t == tries - 1:
+                j = -1
+                break
+        sc.pa_box[a] = j
+        if j >= 0:
             n += 1
     return n
 
@@ -1972,7 +2010,8 @@ class Settings(NamedTuple):
     ``novelty`` (a push to a new position, see :func:`novelty_kernel`, is free; 0 off, else the
     width), ``novelty_cells`` (1: instead, the new position goes to its feature cell's twin, in the
     frontier's second half; on with novelty where there are no move weights or
-    ``SearchOptions.novelty_cells``), ``relevance_window``, ``relevance_distant`` and
+    ``SearchOptions.novelty_cells``), ``pack_tries`` (the boxes the packing advisor tries for
+    each goal area, forward, see :func:`pack_retry_kernel`), ``relevance_window``, ``relevance_distant`` and
     ``relevance_reach`` (relevance cuts of this direction's pushes or pulls, see
     :func:`relevance_kernel`; 0 window: off).
     """
@@ -2000,6 +2039,7 @@ class Settings(NamedTuple):
     box_runs: int
     novelty: int
     novelty_cells: int
+    pack_tries: int
     relevance_window: int
     relevance_distant: int
     relevance_reach: int
@@ -2251,6 +2291,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         advice = 0
         if s.pack_advisor > 0 and s.fess != 0 and not restricted:  # backward: the start's areas, pulled into
             advice = pack_advice_kernel(boxat, cells, goals, garea, forder, fstart, dist, pa_end, pa_box, pa_tgt)
+            if advice > 0 and s.pack_tries > 1 and s.backward == 0:
+                advice = pack_retry_kernel(board, sc, gs, s.pack_advisor, s.pack_tries, pplayer[k])
         joins = 0
         if s.conn_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
             joins = conn_advice_kernel(

@@ -258,6 +258,14 @@ class SearchOptions:
         goal area with an unfinished packing order, the box nearest to its next goal
         all the way there) when a lone-box search of at most this many states finds
         the way; 0: off.
+    pack_tries : int
+        With ``pack_advisor``, forward: the boxes the packing advisor tries for each goal area, nearest
+        to the area's next goal first, until one gets there alone (its lone-box search finds the way
+        with the other boxes where they stand); 1: the nearest only, which a box in its way stops, as
+        Festival's advisor is not stopped. 4 in the first search of :data:`PORTFOLIO`: alone, 2 at
+        once, at 20 s on XSokoban, 60/90 against 56 with 1 (+21, 37, 38, 48; nothing lost), and from
+        half way along XSokoban 24's reference solution 0.9 s against unsolved at 30 s (session 40,
+        ``benchmarks/RESULTS.md``).
     conn_advisor : int
         With ``fess``: the connectivity advisor's moves (each expansion pushes each box
         that separates two regions of free floor, alone, to the nearest cell where the
@@ -402,6 +410,7 @@ class SearchOptions:
     pull_advisor: int = 0
     novelty: int = 0
     novelty_cells: bool = False
+    pack_tries: int = 1
     time_share: float = 1.0
     stall: Stall | None = None
     relevance: Relevance | None = None
@@ -432,6 +441,8 @@ class SearchOptions:
                 raise TypeError(f"SearchOptions.{name} must be a Relevance or None, got {rel!r}")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
+        if self.pack_tries < 1:
+            raise ValueError(f"SearchOptions.pack_tries must be 1 or more, got {self.pack_tries}")
         if self.novelty > 2:
             raise ValueError(f"SearchOptions.novelty must be 0, 1 or 2, got {self.novelty}")
         if self.corral_nodes > CORRAL_MAX_NODES:
@@ -482,8 +493,9 @@ BACKWARD_RELEVANCE = Relevance(window=6, distant=1, reach=9)
 
 #: The fast mode's portfolio, run one after the other, each with an equal share of the
 #: time left. The first guides the forward search as FESS does (the packing advisor's
-#: moves, cells ordered by the pushes that improved no feature; a weight of 1000 makes
-#: that count come first), tests larger corrals (the fence and the boxes beside it),
+#: moves, with up to four boxes tried for each goal area, ``pack_tries``; cells ordered by the
+#: pushes that improved no feature; a weight of 1000 makes that count come first), tests
+#: larger corrals (the fence and the boxes beside it),
 #: prunes dead pairs, gives the two directions equal time and cuts backward pulls far from where the
 #: last ones worked (:data:`BACKWARD_RELEVANCE`). The second tests larger corrals too,
 #: gives its forward direction three quarters of the time and penalises backward positions
@@ -500,6 +512,7 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
     SearchOptions(
         move_weight=1000,
         pack_advisor=400,
+        pack_tries=4,
         corral_grow=1,
         backward_share=0.5,
         dead_pairs=True,
@@ -530,35 +543,59 @@ _TURNED = replace(
 )
 
 #: More searches for the fast mode, on a second core (see :func:`portfolio_for`), one after the
-#: other, with 3, 4.5, 4.5, 26, 13 and 9 s of 60 when each uses its whole slot (``time_share``). The
-#: three short ones come first: each solves its levels within a few seconds or not at all, and the
-#: time a later search yields goes to the searches after it.
+#: other, with 3, 4.5, 5, 6.5, 26, 5 and 10 s of 60 when each uses its whole slot (``time_share``).
+#: The four short ones come first: each solves its levels within a few seconds or not at all, and
+#: the time a later search yields goes to the searches after it. The ones built from the first
+#: search of :data:`PORTFOLIO` try one box for the packing advisor (``pack_tries`` 1), as they were
+#: measured, but the fourth and the sixth: four boxes lose 27 in the first, 75 in the second (7.8 s
+#: against 3.5) and time on 41 in the last (session 40).
 #:
-#: 1. The first search of :data:`PORTFOLIO` with a backward weight of 1 and novelty 2: 26 in 1.5 s
-#:    and 27 in 2.2 s, which no other search solves (alone, 2 at once, session 33).
-#: 2. The first search with box runs (``box_runs``): 37 and 75 in 3.2-3.8 s (session 26).
+#: 1. The first search of :data:`PORTFOLIO` with a backward weight of 1 and novelty 2: 26 in 0.6-1.5 s
+#:    and 27 in 1.2-2.2 s, which no other search solves (alone, 2 at once, sessions 33 and 40).
+#: 2. The first search with box runs (``box_runs``): 75 in 3.2-3.8 s (session 26), and 37, which the
+#:    first search of :data:`PORTFOLIO` solves too since its packing advisor tries four boxes.
 #: 3. :data:`_TURNED` forward only: 36 in 3.5 s and 48 in 1.1 s (9.1 and 1.8 s with 65% of its time
 #:    backward, as it had when one search held both directions; session 39).
-#: 4. :data:`_TURNED` with 95% of its time backward, where its five levels are solved (session 39:
+#: 4. The first search forward only, its feature cells counting blocked tunnels (``room_feature``):
+#:    24 in 4.9-5.2 s, which no search solved before; with one box tried by the packing advisor it
+#:    is not solved in 20 s (session 40). It keeps its whole slot (``stall`` None).
+#: 5. :data:`_TURNED` with 95% of its time backward, where its five levels are solved (session 39:
 #:    18 in 14.9 s, 35 11.1, 77 12.0, 85 18.4, 87 13.9, against 23.6, 18.9, 16.2, 26.8 and 18.4 s
 #:    with 65%). It keeps its whole slot (``stall`` None): on 87 its bound stops falling before 1 s
 #:    and the rule would end it at 6 s.
-#: 5. The first search with box runs and the new positions in cells of their own (``novelty_cells``),
-#:    forward only: 32 (1.3 s), 21 (7.5 s) and 20 (11.4-12.4 s), which no other search solves.
-#: 6. The first search with its backward cuts at reach 5, not 9, and 90% of its time backward: 41 in
-#:    7-8 s (13 s at half); at reach 9 it is not solved, and reach 5 in the first search itself loses
+#: 6. The first search with box runs, the new positions in cells of their own (``novelty_cells``)
+#:    and blocked tunnels counted, forward only: 20 in 1.5 s and 32 in 3.1 s, which no other search
+#:    solves (without the tunnels 5.6 and 1.2 s; session 40).
+#: 7. The first search with its backward cuts at reach 5, not 9, and 90% of its time backward: 41 in
+#:    7-9 s (13 s at half); at reach 9 it is not solved, and reach 5 in the first search itself loses
 #:    11, 13 and 22, which reach 9 solves (session 38). Last, so it keeps its slot: its bound stops
 #:    falling within the first second of 41.
 #:
 #: Splitting the old first search (65% backward, 40 s) into its two directions freed 10 s for the
-#: last, and 20 falls to the fifth's 13 s (see ``benchmarks/RESULTS.md``, session 39).
+#: last (session 39); the sixth's faster 20, with the packing advisor's four boxes and the tunnels,
+#: freed most of the fourth's slot (session 40, ``benchmarks/RESULTS.md``).
 EXTRA: tuple[SearchOptions, ...] = (
-    replace(PORTFOLIO[0], backward_weight=1, novelty=2, backward_relevance=None, time_share=0.6),
-    replace(PORTFOLIO[0], box_runs=True, backward_relevance=None, time_share=0.9),
-    replace(_TURNED, bidirectional=False, time_share=0.9),
+    replace(PORTFOLIO[0], pack_tries=1, backward_weight=1, novelty=2, backward_relevance=None, time_share=0.6),
+    replace(PORTFOLIO[0], pack_tries=1, box_runs=True, backward_relevance=None, time_share=0.9),
+    replace(_TURNED, bidirectional=False, time_share=1.0),
+    replace(PORTFOLIO[0], room_feature=True, bidirectional=False, stall=None, time_share=1.3),
     replace(_TURNED, backward_share=0.95, stall=None, time_share=5.2),
-    replace(PORTFOLIO[0], box_runs=True, novelty=2, novelty_cells=True, bidirectional=False, time_share=2.6),
-    replace(PORTFOLIO[0], backward_relevance=replace(BACKWARD_RELEVANCE, reach=5), backward_share=0.9, time_share=1.8),
+    replace(
+        PORTFOLIO[0],
+        box_runs=True,
+        novelty=2,
+        novelty_cells=True,
+        room_feature=True,
+        bidirectional=False,
+        time_share=1.0,
+    ),
+    replace(
+        PORTFOLIO[0],
+        pack_tries=1,
+        backward_relevance=replace(BACKWARD_RELEVANCE, reach=5),
+        backward_share=0.9,
+        time_share=2.0,
+    ),
 )
 
 
@@ -1422,6 +1459,7 @@ class _Search:
             box_runs=int(opts.box_runs),
             novelty=novelty,  # without move weights the new positions always have cells of their own
             novelty_cells=int(novelty > 0 and (opts.novelty_cells or not opts.move_weight)),
+            pack_tries=opts.pack_tries,
             relevance_window=0,
             relevance_distant=0,
             relevance_reach=0,
@@ -1844,8 +1882,8 @@ def solve(
         Bytes the search may use for its states (default 4 GiB).
     cores : int
         Cores for the fast mode (see :func:`search_level`): with 2, one core runs
-        :data:`PORTFOLIO` as on one core and the other runs six more searches
-        (:data:`EXTRA`), the fourth of them, its long backward search, with 43% of the time.
+        :data:`PORTFOLIO` as on one core and the other runs seven more searches
+        (:data:`EXTRA`), the fifth of them, its long backward search, with 43% of the time.
 
     Returns
     -------
