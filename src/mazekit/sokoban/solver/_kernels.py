@@ -1426,8 +1426,9 @@ def pack_advice_kernel(  # type: ignore[no-untyped-def]
 @njit
 def pack_next_kernel(cells, garea, forder, fstart, pend, dist, q, after_d, after_j):  # type: ignore[no-untyped-def]
     """The box after box ``after_j`` at distance ``after_d`` from goal ``q`` in the packing
-    advisor's order (by ``dist``, then index; boxes on a filled prefix and boxes at distance 0
-    left out): ``(box, distance)``, box -1 when there is none."""
+    advisor's order (by ``dist``, then index; boxes on a filled prefix, at distance 0 or with no
+    way there left out): ``(box, distance)``, box -1 when there is none. With ``after_d`` 0 it is
+    the nearest box."""
     best, bestd = -1, BIG
     for j in range(cells.shape[0]):
         cj = cells[j]

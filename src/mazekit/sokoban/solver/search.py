@@ -261,8 +261,9 @@ class SearchOptions:
     pack_tries : int
         With ``pack_advisor``, forward: the boxes the packing advisor tries for each goal area, nearest
         to the area's next goal first, until one gets there alone (its lone-box search finds the way
-        with the other boxes where they stand); 1: the nearest only, which a box in its way stops, as
-        Festival's advisor is not stopped. 4 in the first search of :data:`PORTFOLIO`: alone, 2 at
+        with the other boxes where they stand); 1: the nearest only (a box in its way then leaves the
+        area without advice; Festival's advisor looks further). 4 in the first search of
+        :data:`PORTFOLIO`: alone, 2 at
         once, at 20 s on XSokoban, 60/90 against 56 with 1 (+21, 37, 38, 48; nothing lost), and from
         half way along XSokoban 24's reference solution 0.9 s against unsolved at 30 s (session 40,
         ``benchmarks/RESULTS.md``).
