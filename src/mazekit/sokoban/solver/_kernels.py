@@ -1433,7 +1433,8 @@ def pack_next_kernel(cells, garea, forder, fstart, pend, dist, q, after_d, after
     for j in range(cells.shape[0]):
         cj = cells[j]
         dd = dist[q, cj]
-        if dd <= 0 or dd < after_d or (dd == after_d and j <= after_j) or dd > bestd or (dd == bestd and j > best):
+        # (boxes come in index order, so a tie with the best so far keeps the best)
+        if dd <= 0 or dd >= bestd or dd < after_d or (dd == after_d and j <= after_j):
             continue
         ga = garea[cj]
         on_prefix = False
