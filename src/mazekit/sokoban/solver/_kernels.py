@@ -1451,7 +1451,10 @@ def pack_next_kernel(cells, garea, forder, fstart, pend, dist, q, after_d, after
 def pack_retry_kernel(board, sc, gs, bound, tries, player):  # type: ignore[no-untyped-def]
     """The packing advisor's choices checked: when an area's box cannot reach its goal alone (a
     lone-box search of at most ``bound`` states), the next nearest box is tried, up to ``tries``
-    boxes an area; an area whose tries all fail gets no box. Returns how many areas have one."""
+    boxes an area; an area whose tries all fail gets no box. Returns how many areas have one.
+
+    The move found for an area's box (the player's cell and the moves, ``sc.pa_move[a]``) is kept
+    for phase 3, which then need not search again."""
     n = 0
     for a in range(sc.pa_box.shape[0]):
         j = sc.pa_box[a]
@@ -1463,7 +1466,10 @@ def pack_retry_kernel(board, sc, gs, bound, tries, player):  # type: ignore[no-u
             q += 1
         dd = board.dist[q, sc.cells[j]]
         for t in range(tries):
-            if advisor_step_kernel(board, sc, gs, bound, player, sc.cells[j], tgt, 0)[2] > 0:
+            _, pl, steps = advisor_step_kernel(board, sc, gs, bound, player, sc.cells[j], tgt, 0)
+            if steps > 0:
+                sc.pa_move[a, 0] = pl
+                sc.pa_move[a, 1] = steps
                 break
             j, dd = pack_next_kernel(sc.cells, board.garea, board.forder, board.fstart, sc.pa_end, board.dist, q, dd, j)
             if j < 0 or t == tries - 1:
@@ -1860,7 +1866,8 @@ class Scratch(NamedTuple):
     ``sorted_cells`` (a child's sorted boxes); ``mark``/``mark2`` the player's
     region of the node and of a child (by stamp), ``queue`` for floods; ``fz``
     frozen boxes; ``lab``, ``bseen``, ``allow`` the PI-corral test's; ``pa_box``,
-    ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area; ``ca_tgt`` the
+    ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area, ``pa_move`` its move
+    (player's cell and moves, :func:`pack_retry_kernel`) when checked already; ``ca_tgt`` the
     connectivity advisor's cell per box; ``one`` the hotspot advisor's box and cell
     (``one[0]``, ``one[1]``, box -1: no advice) and the out-of-plan advisor's (``one[2]``,
     ``one[3]``); ``fg`` the freeze test's distances by frozen set (:class:`FrozenGoals`; a
@@ -1880,6 +1887,7 @@ class Scratch(NamedTuple):
     pa_box: Any
     pa_tgt: Any
     pa_end: Any
+    pa_move: Any
     ca_tgt: Any
     one: Any
     fg: Any
@@ -2231,7 +2239,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     """
     floor, goalm, goals, dead, dist, off, zbox, zpl, garea, forder, fstart, hot, tunnel = board[:13]
     pairs, lidx, fidx, pm2, influence = board[13:]
-    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow, pa_box, pa_tgt, pa_end, ca_tgt, one, fg = sc
+    boxat, mark, mark2, queue, cells, sorted_cells, fz, lab, bseen, allow = sc[:10]
+    pa_box, pa_tgt, pa_end, pa_move, ca_tgt, one, fg = sc[10:]
     u, v, p, way, minv, used, u2, v2, p2, cnode, cu, cv, cp = asg
     pboxes, pplayer, pg, ptable, phash = pool.boxes, pool.player, pool.g, pool.table, pool.hash
     otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
@@ -2291,10 +2300,12 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
             if restricted:
                 ctr[C_PRUNED] += 1
         advice = 0
+        checked = False  # the packing advisor's moves found already (pa_move)
         if s.pack_advisor > 0 and s.fess != 0 and not restricted:  # backward: the start's areas, pulled into
             advice = pack_advice_kernel(boxat, cells, goals, garea, forder, fstart, dist, pa_end, pa_box, pa_tgt)
             if advice > 0 and s.pack_tries > 1 and s.backward == 0:
                 advice = pack_retry_kernel(board, sc, gs, s.pack_advisor, s.pack_tries, pplayer[k])
+                checked = True
         joins = 0
         if s.conn_advisor > 0 and s.fess != 0 and s.backward == 0 and not restricted:
             joins = conn_advice_kernel(
@@ -2328,7 +2339,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                 # call, per move)
                 to0, pl0, steps0 = c + off[d & 3], c, 1
                 if d >= 4:
-                    tgt = -1
+                    tgt, area = -1, 0
                     if d >= 6:  # one[0:2]: the hotspot advisor's box and cell; one[2:4] out of plan; one[4:6] opener
                         w = 2 * (d - 6)
                         tgt = one[w + 1] if one[w] == i else -1
@@ -2339,12 +2350,16 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                         for a in range(pa_box.shape[0]):
                             if pa_box[a] == i:
                                 tgt = pa_tgt[a]
+                                area = a
                     if tgt < 0:
                         continue
                     bound = s.pack_advisor
                     if d >= 5:
                         bound = (s.conn_advisor, s.hot_advisor, s.oop_advisor, s.open_advisor)[d - 5]
-                    to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt, s.backward)
+                    if d == 4 and checked:
+                        to0, pl0, steps0 = tgt, pa_move[area, 0], pa_move[area, 1]
+                    else:
+                        to0, pl0, steps0 = advisor_step_kernel(board, sc, gs, bound, pplayer[k], c, tgt, s.backward)
                     if steps0 == 0:
                         continue
                 elif s.backward != 0:

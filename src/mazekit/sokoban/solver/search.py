@@ -982,6 +982,7 @@ class _Direction:
             pa_box=np.full(nareas, -1, dtype=np.int64),
             pa_tgt=np.full(nareas, -1, dtype=np.int64),
             pa_end=np.empty(nareas, dtype=np.int64),
+            pa_move=np.zeros((nareas, 2), dtype=np.int64),
             ca_tgt=np.full(nbm, -1, dtype=np.int64),
             one=np.full(6, -1, dtype=np.int64),
             # the freeze test runs forward only: the backward direction's cache is a token one
