@@ -778,6 +778,11 @@ def pack_advice(prob: Problem, mode: str, boxes: list[int], player: int, bound: 
         n = K.pack_retry_kernel.pick(jit)(board, sc, gs, bound, tries, player)
     assert (sc.boxat == before).all()  # the boxes are put back
     got = [int(b) for b in sc.pa_box[: len(board.fstart) - 1]]  # (one slot when there is no area)
+    if tries > 1:  # the moves kept for the search's phase 3 are the ones it would find again
+        for a, j in enumerate(got):
+            if j >= 0:
+                again = K.advisor_step_kernel.pick(jit)(board, sc, gs, bound, player, sc.cells[j], sc.pa_tgt[a], 0)
+                assert again == (sc.pa_tgt[a], sc.pa_move[a, 0], sc.pa_move[a, 1]) and again[2] > 0
     assert n == sum(b >= 0 for b in got)
     return got
 
