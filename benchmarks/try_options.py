@@ -17,6 +17,10 @@ against such a file.
 ``--start-at F`` (XSokoban only) starts each search from the position its shared reference
 solution (``xsokoban90_solutions.toml``) reaches after the fraction ``F`` of its pushes: a probe
 of where on a level the searches lose their way (the start is the level's when ``F`` is 0).
+``--reference-order`` (XSokoban only) gives each goal area the packing order the reference
+solution fills it in (its goals by the push that fills each for the last time, see
+``reference_trace.py``) in place of the solver's: a probe of whether the order is what a search
+misses.
 """
 
 from __future__ import annotations
@@ -98,17 +102,45 @@ def _midway(level: Any, number: int, fraction: float) -> Any:
     return level.with_start(replay(level, lurd[: pushes[keep]] if keep < len(pushes) else lurd).state)
 
 
-def _run(job: tuple[str, int, float, str, list[str], float]) -> dict[str, Any]:
-    from mazekit.sokoban import replay
-    from mazekit.sokoban.solver import search_level
+def _reference_areas(level: Any, number: int) -> Any:
+    """The solver's goal areas of ``level`` (:func:`goal_areas`), each area's order replaced by the
+    one XSokoban ``number``'s reference solution fills it in."""
+    from reference_trace import last_fills
 
-    name, number, limit, member, changes, start_at = job
+    from mazekit.sokoban.solver import as_problem
+    from mazekit.sokoban.solver.search import goal_areas
+
+    prob = as_problem(level)
+    garea, forder, fstart = goal_areas(prob)
+    fills = last_fills(set_levels("xsokoban")[number - 1], xsokoban_references()[number - 1])
+    order = forder.copy()
+    for a in range(len(fstart) - 1):
+        area = forder[fstart[a] : fstart[a + 1]].tolist()
+        order[fstart[a] : fstart[a + 1]] = sorted(area, key=lambda x: fills.get(prob.level_cell(x), 0))
+    return garea, order, fstart
+
+
+def _run(job: tuple[str, int, float, str, list[str], float, bool]) -> dict[str, Any]:
+    from unittest import mock
+
+    from mazekit.sokoban import replay
+    from mazekit.sokoban.solver import search, search_level
+
+    name, number, limit, member, changes, start_at, reference_order = job
     level = set_levels(name)[number - 1]
     if start_at > 0:
         level = _midway(level, number, start_at)
     portfolio = _options(member, changes)
+    plain = search._areas_of
+    areas = _reference_areas(level, number) if reference_order else None
+
+    def areas_of(prob: Any, deadline: float, *, start: bool = False) -> Any:
+        """The reference's orders for the goal areas (the backward direction's start areas as ever)."""
+        return plain(prob, deadline, start=start) if start or areas is None else areas
+
     t0 = time.perf_counter()
-    result = search_level(level, time_limit=limit, portfolio=portfolio, memory=MEMORY)
+    with mock.patch.object(search, "_areas_of", areas_of):
+        result = search_level(level, time_limit=limit, portfolio=portfolio, memory=MEMORY)
     took = time.perf_counter() - t0 - result.stats.compile_time
     row: dict[str, Any] = {"level": number, "solved": result.solution is not None, "time": round(took, 2)}
     row["nodes"] = result.stats.nodes
@@ -135,6 +167,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("--against", help="compare with rows written by --json")
     ap.add_argument("--start-at", type=float, default=0.0, help="start this far along the reference solution")
+    ap.add_argument(
+        "--reference-order", action="store_true", help="packing orders as the reference solution fills the goals"
+    )
     args = ap.parse_args(argv)
     _options(args.member, args.changes)  # a misspelt option fails before any work
     if args.set not in SETS:
@@ -148,7 +183,9 @@ def main(argv: list[str]) -> int:
         _fail(f"--levels: {args.set} has levels 1 to {count}")
     if not 0.0 <= args.start_at < 1.0 or (args.start_at > 0 and args.set != "xsokoban"):
         _fail("--start-at takes a fraction from 0 to below 1, with --set xsokoban only")
-    jobs = [(args.set, n, args.limit, args.member, args.changes, args.start_at) for n in numbers]
+    if args.reference_order and args.set != "xsokoban":
+        _fail("--reference-order needs --set xsokoban (the reference solutions are XSokoban's)")
+    jobs = [(args.set, n, args.limit, args.member, args.changes, args.start_at, args.reference_order) for n in numbers]
     rows: list[dict[str, Any]] = []
     with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=_ignore_interrupts) as pool:
         for row in pool.imap_unordered(_run, jobs):

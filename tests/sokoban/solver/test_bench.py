@@ -54,6 +54,65 @@ def test_the_midway_start_is_the_reference_after_that_many_pushes(monkeypatch):
         assert got.boxes == state.boxes
 
 
+def test_the_reference_trace_ends_with_every_box_home(monkeypatch):
+    import tomllib
+
+    from mazekit.sokoban import parse_levels
+
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from reference_trace import last_fills, trace
+
+    level = parse_levels(shared_file("xsokoban90.xsb").read_bytes())[0]
+    lurd = tomllib.loads(shared_file("xsokoban90_solutions.toml").read_text())["Level0001"]
+    rows = trace(level, lurd)
+    nb = len(level.start.boxes)
+    assert rows[0][0] == 0 and rows[-1][0] == sum(ch.isupper() for ch in lurd)
+    assert rows[-1][1:3] == (nb, nb)  # every goal packed in its area's order, every box on a goal
+    assert all(a[1:] != b[1:] for a, b in zip(rows, rows[1:], strict=False))  # a row at each change only
+    fills = last_fills(level, lurd)
+    assert sorted(fills) == sorted(int(g) for g in level.goals.ravel().nonzero()[0])
+    assert max(fills.values()) == rows[-1][0]
+    half = trace(level, lurd, upto=0.5)
+    assert half == rows[: len(half)] and half[-1][0] <= rows[-1][0] / 2
+
+
+def test_the_reference_trace_runs_and_refuses_bad_levels():
+    shared_file("xsokoban90.xsb")
+    shared_file("xsokoban90_solutions.toml")
+    cmd = [sys.executable, "benchmarks/reference_trace.py", "--upto", "0.1", "--levels"]
+    out = subprocess.run([*cmd, "1"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("xsokoban 1: 97 pushes") and "regions" in out.stdout
+    for bad in ("91", "x"):
+        run = subprocess.run([*cmd, bad], cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 2 and run.stderr.strip().count("\n") == 0 and "--levels" in run.stderr
+
+
+def test_try_options_takes_the_reference_order(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from reference_trace import last_fills
+    from try_options import _reference_areas
+
+    from mazekit.sokoban import parse_levels
+    from mazekit.sokoban.solver import as_problem
+    from mazekit.sokoban.solver.search import goal_areas
+
+    shared_file("xsokoban90_solutions.toml")
+    level = parse_levels(shared_file("xsokoban90.xsb").read_bytes())[2]
+    import tomllib
+
+    fills = last_fills(level, tomllib.loads(shared_file("xsokoban90_solutions.toml").read_text())["Level0003"])
+    prob = as_problem(level)
+    garea, forder, fstart = goal_areas(prob)
+    rgarea, rorder, rfstart = _reference_areas(level, 3)
+    assert (rgarea == garea).all() and (rfstart == fstart).all()
+    for a in range(len(fstart) - 1):
+        got = [prob.level_cell(int(x)) for x in rorder[fstart[a] : fstart[a + 1]]]
+        assert sorted(got) == sorted(prob.level_cell(int(x)) for x in forder[fstart[a] : fstart[a + 1]])
+        assert [fills[g] for g in got] == sorted(fills[g] for g in got)
+    assert rorder.tolist() != forder.tolist()  # level 3's reference fills its goals in another order
+
+
 def _run(stopped: str, time: float, falls: list[float]) -> dict[str, object]:
     """A synthetic record of one search alone (``portfolio_members.py record``)."""
     return {"stopped": stopped, "time": time, "history": [(t, 0, 100 - k) for k, t in enumerate(falls)], "cells": []}
