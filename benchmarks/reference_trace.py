@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -33,20 +34,25 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
-def last_fills(level: Any, lurd: str) -> dict[int, int]:
-    """For each goal (the level's flat cell) a box ends on in ``lurd``, the push (counted from 1)
-    that puts it there for the last time."""
+def _played(level: Any, lurd: str) -> Iterator[tuple[int, int, Any]]:
+    """``(push, the cell its box went to, the position after it)`` for each push of ``lurd``, the
+    pushes counted from 1."""
     from mazekit.sokoban import push
     from mazekit.sokoban.rules import lurd_pushes
 
-    goals = {int(g) for g in level.goals.ravel().nonzero()[0]}
-    state, last = level.start, {}
+    state = level.start
     for k, (box, d) in enumerate(lurd_pushes(level, lurd), start=1):
         state = push(level, state, box, d)
-        dest = int(level.nbr[box, d])
-        if dest in goals:
-            last[dest] = k
-    return last
+        yield k, int(level.nbr[box, d]), state
+
+
+def last_fills(level: Any, lurd: str) -> dict[int, int]:
+    """For each goal (the level's flat cell) a box ends on in ``lurd``, the push (counted from 1)
+    that puts it there for the last time."""
+    import numpy as np
+
+    goals = set(np.flatnonzero(level.goals).tolist())
+    return {dest: k for k, dest, _ in _played(level, lurd) if dest in goals}
 
 
 def trace(level: Any, lurd: str, upto: float = 1.0) -> list[tuple[int, int, int, int]]:
@@ -54,31 +60,25 @@ def trace(level: Any, lurd: str, upto: float = 1.0) -> list[tuple[int, int, int,
     up to the fraction ``upto`` of the pushes."""
     import numpy as np
 
-    from mazekit.sokoban import push
-    from mazekit.sokoban.rules import lurd_pushes
     from mazekit.sokoban.solver import as_problem
+    from mazekit.sokoban.solver.problem import _padded
     from mazekit.sokoban.solver.search import _regions, goal_areas
 
     prob = as_problem(level)
     _, forder, fstart = goal_areas(prob)
-    orders = [[prob.level_cell(int(x)) for x in forder[fstart[a] : fstart[a + 1]]] for a in range(len(fstart) - 1)]
-    goals = {int(g) for g in level.goals.ravel().nonzero()[0]}
-    pushes = lurd_pushes(level, lurd)
+    orders = [forder[fstart[a] : fstart[a + 1]].tolist() for a in range(len(fstart) - 1)]
+    last = upto * sum(ch.isupper() for ch in lurd)
 
     def measures(boxes: tuple[int, ...]) -> tuple[int, int, int]:
-        on = set(boxes)
-        packed = 0
-        for order in orders:
-            packed += next((i for i, g in enumerate(order) if g not in on), len(order))
-        padded = np.array(sorted(prob.cell(*divmod(b, level.shape[1])) for b in boxes), dtype=np.int64)
-        return packed, len(on & goals), len(_regions(prob, padded))
+        padded = np.sort(_padded(boxes, level.width, prob.width))
+        on = set(padded.tolist())
+        packed = sum(next((i for i, g in enumerate(order) if g not in on), len(order)) for order in orders)
+        return packed, int(prob.goalm[padded].sum()), len(_regions(prob, padded))
 
-    state = level.start
-    rows = [(0, *measures(state.boxes))]
-    for k, (box, d) in enumerate(pushes, start=1):
-        if k > upto * len(pushes):
+    rows = [(0, *measures(level.start.boxes))]
+    for k, _, state in _played(level, lurd):
+        if k > last:
             break
-        state = push(level, state, box, d)
         now = measures(state.boxes)
         if now != rows[-1][1:]:
             rows.append((k, *now))

@@ -26,6 +26,7 @@ misses.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import multiprocessing
@@ -131,15 +132,17 @@ def _run(job: tuple[str, int, float, str, list[str], float, bool]) -> dict[str, 
     if start_at > 0:
         level = _midway(level, number, start_at)
     portfolio = _options(member, changes)
-    plain = search._areas_of
-    areas = _reference_areas(level, number) if reference_order else None
+    orders: Any = contextlib.nullcontext()
+    if reference_order:  # this worker's searches take the reference's orders
+        plain, areas = search._areas_of, _reference_areas(level, number)
 
-    def areas_of(prob: Any, deadline: float, *, start: bool = False) -> Any:
-        """The reference's orders for the goal areas (the backward direction's start areas as ever)."""
-        return plain(prob, deadline, start=start) if start or areas is None else areas
+        def areas_of(prob: Any, deadline: float, *, start: bool = False) -> Any:
+            """The reference's orders for the goal areas (the backward direction's start areas as ever)."""
+            return plain(prob, deadline, start=True) if start else areas
 
+        orders = mock.patch.object(search, "_areas_of", areas_of)
     t0 = time.perf_counter()
-    with mock.patch.object(search, "_areas_of", areas_of):
+    with orders:
         result = search_level(level, time_limit=limit, portfolio=portfolio, memory=MEMORY)
     took = time.perf_counter() - t0 - result.stats.compile_time
     row: dict[str, Any] = {"level": number, "solved": result.solution is not None, "time": round(took, 2)}

@@ -89,18 +89,17 @@ def test_the_reference_trace_runs_and_refuses_bad_levels():
 
 
 def test_try_options_takes_the_reference_order(monkeypatch):
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
-    from reference_trace import last_fills
-    from try_options import _reference_areas
+    import tomllib
 
     from mazekit.sokoban import parse_levels
     from mazekit.sokoban.solver import as_problem
     from mazekit.sokoban.solver.search import goal_areas
 
-    shared_file("xsokoban90_solutions.toml")
-    level = parse_levels(shared_file("xsokoban90.xsb").read_bytes())[2]
-    import tomllib
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from reference_trace import last_fills
+    from try_options import _reference_areas
 
+    level = parse_levels(shared_file("xsokoban90.xsb").read_bytes())[2]
     fills = last_fills(level, tomllib.loads(shared_file("xsokoban90_solutions.toml").read_text())["Level0003"])
     prob = as_problem(level)
     garea, forder, fstart = goal_areas(prob)
