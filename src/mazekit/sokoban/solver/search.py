@@ -40,6 +40,7 @@ __all__ = [
     "RELEVANCE",
     "STALL",
     "Progress",
+    "Relays",
     "Relevance",
     "SearchOptions",
     "SearchResult",
@@ -204,6 +205,44 @@ class Relevance:
             raise ValueError(f"Relevance.distant must be less than the window ({self.window}), got {self.distant}")
         if self.reach > 254:
             raise ValueError(f"Relevance.reach must be at most 254, got {self.reach}")
+
+
+@dataclass(frozen=True, slots=True)
+class Relays:
+    """Backward restarts aimed at the forward search's positions (``SearchOptions.relays``).
+
+    After ``lead`` of the search's time, its backward direction no longer pulls towards the
+    start: every ``each`` seconds it starts again from the goals, with ``share`` of the time from
+    then on (``SearchOptions.backward_share`` before), aimed at a position the forward
+    direction has stored (its boxes' cells as the backward goals, its player's region as the
+    backward goal's). The position is drawn at random (seeded by ``seed``: the same pool gives the
+    same draws) from those at least as deep (pushes from the start) as the median stored one. The
+    new backward direction still meets every forward position, so a meet is a whole solution.
+
+    Why: on some levels neither direction finds its way to the other, though a position exists
+    that each reaches at once when aimed at it. From the forward positions of XSokoban 90 after
+    10 s, 8 of 90 drawn this way are solved in 0.1-1.2 s by a search aimed at them, almost all of
+    it backward (89: 3 of 120; ``benchmarks/RESULTS.md``, session 43). The backward direction
+    aimed at the start does not get there in 60 s.
+
+    >>> Relays(lead=0.3, each=1.0)
+    Relays(lead=0.3, each=1.0, share=0.9, seed=0)
+    """
+
+    lead: float = 0.3
+    each: float = 1.0
+    share: float = 0.9
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.lead, bool) or not isinstance(self.lead, (int, float)) or not 0 <= self.lead < 1:
+            raise ValueError(f"Relays.lead must be a fraction >= 0 and below 1, got {self.lead!r}")
+        if isinstance(self.each, bool) or not isinstance(self.each, (int, float)) or not 0 < self.each < math.inf:
+            raise ValueError(f"Relays.each must be a number of seconds above 0, got {self.each!r}")
+        if isinstance(self.share, bool) or not isinstance(self.share, (int, float)) or not 0 < self.share < 1:
+            raise ValueError(f"Relays.share must be between 0 and 1, got {self.share!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise TypeError(f"Relays.seed must be an int >= 0, got {self.seed!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +413,11 @@ class SearchOptions:
         The backward direction's relevance cuts: a pull far from where the last pulls left their
         boxes is cut by the same rule (see :class:`Relevance`). A backward direction that runs out
         with cuts made proves nothing: the forward search goes on alone. None: off.
+    relays : Relays or None
+        With ``bidirectional``: after a lead, the backward direction starts again every few
+        seconds aimed at one of the forward direction's positions, not at the start (see
+        :class:`Relays`). Not with the options whose backward tables are the start's
+        (``backward_fess``, ``reach_pairs``) nor with ``optimal``. None: off.
     stall : Stall or None
         In a portfolio run one search after the other: when this search stops making progress
         (see :class:`Stall`), it yields the rest of its slot to the searches after it, which share
@@ -416,6 +460,7 @@ class SearchOptions:
     stall: Stall | None = None
     relevance: Relevance | None = None
     backward_relevance: Relevance | None = None
+    relays: Relays | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -434,12 +479,13 @@ class SearchOptions:
             and 0 < self.time_share < float("inf")
         ):
             raise ValueError(f"SearchOptions.time_share must be a number more than 0, got {self.time_share!r}")
-        if self.stall is not None and not isinstance(self.stall, Stall):
-            raise TypeError(f"SearchOptions.stall must be a Stall or None, got {self.stall!r}")
-        for name in ("relevance", "backward_relevance"):
-            rel = getattr(self, name)
-            if rel is not None and not isinstance(rel, Relevance):
-                raise TypeError(f"SearchOptions.{name} must be a Relevance or None, got {rel!r}")
+        parts = (("stall", Stall), ("relevance", Relevance), ("backward_relevance", Relevance), ("relays", Relays))
+        for name, kind in parts:
+            part = getattr(self, name)
+            if part is not None and not isinstance(part, kind):
+                raise TypeError(f"SearchOptions.{name} must be a {kind.__name__} or None, got {part!r}")
+        if self.relays is not None and (self.backward_fess or self.reach_pairs):
+            raise ValueError("SearchOptions.relays: not with backward_fess or reach_pairs (tables of the start)")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
         if self.pack_tries < 1:
@@ -459,6 +505,7 @@ class SearchOptions:
             fess=False,
             relevance=None,
             backward_relevance=None,
+            relays=None,
         )
 
 
@@ -523,6 +570,16 @@ PORTFOLIO: tuple[SearchOptions, ...] = (
     SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
     SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
 )
+
+#: The relays of the portfolio's fourth search (:class:`Relays`): after 30% of its time, its backward
+#: direction starts again every 0.6 s aimed at one of its forward positions, with 90% of the time.
+RELAYS = Relays(lead=0.3, each=0.6)
+
+#: The fourth search of :data:`PORTFOLIO`: the first, its forward direction given 90% of the time
+#: until the relays start (so that its positions run deep), then the relays (:data:`RELAYS`), with
+#: 0.6 of a share. Alone, one level at a time, 15 s, three seeds: XSokoban 90 in 9.2-12.0 s, 89 once
+#: in 14.8 s, levels no search solved before (session 43, ``benchmarks/RESULTS.md``).
+PORTFOLIO += (replace(PORTFOLIO[0], backward_share=0.1, stall=None, relays=RELAYS, time_share=0.6),)
 
 
 #: The settings the second core's first search and its fourth share: the third search of
@@ -612,7 +669,7 @@ def portfolio_for(cores: int) -> tuple[SearchOptions, ...]:
     more too.
 
     >>> len(portfolio_for(1)), portfolio_for(2) == PORTFOLIO + EXTRA
-    (3, True)
+    (4, True)
     """
     return PORTFOLIO + EXTRA if cores > 1 else PORTFOLIO
 
@@ -1483,51 +1540,10 @@ class _Search:
             if penalties:
                 self.fwd.board = self.fwd.board._replace(pm2=pair_bounds(prob, pairs[1]))
                 self.fwd.settings = settings = settings._replace(pair_penalty=1)
+        self._backward_by = (max_cap, zbox, zpl, tables_by, deadline)
         self.bwd: _Direction | None = None
         if bidirectional:
-            bdist = np.full((nb, ncells), -1, dtype=np.int32)
-            K.push_distances_kernel.pick(ncells * nb)(
-                prob.floor, prob.off, prob.boxes, bdist, np.empty(ncells, dtype=np.int64)
-            )
-            bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
-            roots = _regions(prob, prob.goals)
-            starts = _areas_of(prob, deadline, start=True) if opts.backward_fess and opts.backward_areas else None
-            if roots:
-                # the corral test, the macros, the advisors, move weights and the feature cells'
-                # fourth axis are forward only (the backward direction has no goal areas: strict
-                # packing's goal step read past them); its feature space and tunnels are its own options
-                back = settings._replace(
-                    weight=opts.backward_weight or opts.weight,
-                    backward=1,
-                    goal_player=_min_region_cell(prob, prob.boxes, prob.player),
-                    fess=int(opts.backward_fess),
-                    corral_nodes=0,
-                    macros=0,
-                    pair_penalty=0,
-                    box_runs=0,
-                    novelty=0,
-                    novelty_cells=0,
-                    move_weight=0,
-                    pack_advisor=opts.pull_advisor if starts is not None else 0,
-                    conn_advisor=0,
-                    hot_advisor=0,
-                    oop_advisor=0,
-                    open_advisor=0,
-                    hot_feature=0,
-                    room_feature=int(opts.backward_fess and opts.backward_rooms),
-                    relevance_window=0,
-                    relevance_distant=0,
-                    relevance_reach=0,
-                )
-                self.bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl, starts)
-                self.bwd.cut(prob, opts.backward_relevance)
-                if opts.backward_fess:
-                    self.bwd.board = _start_as_goals(self.bwd.board, prob, starts)
-                if back.room_feature:  # tunnels are the floor's: the same both ways
-                    self.bwd.board = self.bwd.board._replace(tunnel=tunnels(prob))
-                seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
-                if seen is not None:
-                    self.bwd.board = self.bwd.board._replace(pairs=seen[0], lidx=seen[1], fidx=seen[2])
+            self.bwd = self._backward(prob.boxes, prob.player)
         self.dirs = [self.fwd] if self.bwd is None else [self.fwd, self.bwd]
         self.active = list(self.dirs)
         #: the lowest bound each direction has stored so far and the history of its falls
@@ -1541,22 +1557,117 @@ class _Search:
         self.cells_seen = [np.zeros(d.croot.shape[0], dtype=bool) for d in self.dirs]
         self.cell_history: list[tuple[float, int, int]] = []
         self.compile_seconds = 0.0
+        #: relays (see :class:`Relays`): the backward directions started so far, and the states the
+        #: ones replaced had stored and expanded
+        self.relays = 0
+        self.retired = (0, 0)
+        self.next_relay = math.inf
+
+    def _backward(self, target: NDArray[np.int64], player: int) -> _Direction | None:
+        """A backward direction: pulls from every player region around the filled goals towards
+        the boxes on ``target`` (sorted padded cells) and the player's region of ``player``: the
+        start, or with relays a forward position (see :class:`Relays`). None when the goals leave
+        the player no room."""
+        prob, opts = self.prob, self.opts
+        max_cap, zbox, zpl, tables_by, deadline = self._backward_by
+        nb, ncells = len(prob.boxes), prob.height * prob.width
+        bdist = np.full((nb, ncells), -1, dtype=np.int32)
+        K.push_distances_kernel.pick(ncells * nb)(prob.floor, prob.off, target, bdist, np.empty(ncells, dtype=np.int64))
+        bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
+        roots = _regions(prob, prob.goals)
+        if not roots:
+            return None
+        starts = _areas_of(prob, deadline, start=True) if opts.backward_fess and opts.backward_areas else None
+        # the corral test, the macros, the advisors, move weights and the feature cells'
+        # fourth axis are forward only (the backward direction has no goal areas: strict
+        # packing's goal step read past them); its feature space and tunnels are its own options
+        back = self.fwd.settings._replace(
+            weight=opts.backward_weight or opts.weight,
+            backward=1,
+            goal_player=_min_region_cell(prob, target, player),
+            fess=int(opts.backward_fess),
+            corral_nodes=0,
+            macros=0,
+            pair_penalty=0,
+            box_runs=0,
+            novelty=0,
+            novelty_cells=0,
+            move_weight=0,
+            pack_advisor=opts.pull_advisor if starts is not None else 0,
+            conn_advisor=0,
+            hot_advisor=0,
+            oop_advisor=0,
+            open_advisor=0,
+            hot_feature=0,
+            room_feature=int(opts.backward_fess and opts.backward_rooms),
+            relevance_window=0,
+            relevance_distant=0,
+            relevance_reach=0,
+        )
+        bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl, starts)
+        bwd.cut(prob, opts.backward_relevance)
+        if opts.backward_fess:
+            bwd.board = _start_as_goals(bwd.board, prob, starts)
+        if back.room_feature:  # tunnels are the floor's: the same both ways
+            bwd.board = bwd.board._replace(tunnel=tunnels(prob))
+        seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
+        if seen is not None:
+            bwd.board = bwd.board._replace(pairs=seen[0], lidx=seen[1], fidx=seen[2])
+        return bwd
 
     def stats(self, elapsed: float, stopped: Stop) -> SearchStats:
         """The statistics so far (both directions)."""
-        nodes = sum(int(d.ctr[K.C_NODES]) for d in self.dirs)
+        nodes = sum(int(d.ctr[K.C_NODES]) for d in self.dirs) + self.retired[0]
         return SearchStats(nodes, self.expanded(), elapsed + self.compile_seconds, stopped, self.compile_seconds)
 
     def expanded(self) -> int:
-        """States expanded so far (both directions)."""
-        return sum(int(d.ctr[K.C_EXPANDED]) for d in self.dirs)
+        """States expanded so far (both directions, the relays' earlier backward ones too)."""
+        return sum(int(d.ctr[K.C_EXPANDED]) for d in self.dirs) + self.retired[1]
+
+    def plan_relays(self, time_limit: float | None) -> None:
+        """When the first relay comes (``math.inf``: none), for a run of ``time_limit`` seconds."""
+        rel = self.opts.relays
+        on = rel is not None and self.bwd is not None and time_limit is not None and not self.optimal
+        self.next_relay = rel.lead * time_limit if on and rel is not None and time_limit is not None else math.inf
+
+    def relay_when_due(self, elapsed: float) -> None:
+        """A relay (:meth:`relay`) when ``elapsed`` seconds of the run have reached the next one's time."""
+        if elapsed >= self.next_relay and self.opts.relays is not None:
+            self.relay()
+            self.next_relay = elapsed + self.opts.relays.each
+
+    def relay(self) -> None:
+        """Start the backward direction again, aimed at a forward position drawn at random from those
+        at least as deep as the median stored one (see :class:`Relays`)."""
+        fwd, old, rel = self.fwd, self.bwd, self.opts.relays
+        assert old is not None and rel is not None
+        g = fwd.arr.pg[: int(fwd.ctr[K.C_NODES])]
+        deep = np.flatnonzero(g >= np.median(g))
+        node = int(np.random.default_rng((rel.seed, self.relays)).choice(deep))
+        self.relays += 1
+        bwd = self._backward(fwd.arr.pboxes[node].astype(np.int64), int(fwd.arr.pplayer[node]))
+        if bwd is None:
+            return
+        self.retired = (
+            self.retired[0] + int(old.ctr[K.C_NODES]),
+            self.retired[1] + int(old.ctr[K.C_EXPANDED]),
+        )
+        i = self.dirs.index(old)
+        self.dirs[i] = self.bwd = bwd
+        self.active = [d for d in self.active if d is not old] + [bwd]
+        # the lowest bound and the cells seen so far stay: a stall is a search whose bounds stop
+        # falling (or that reaches no new cells), and a new direction's first bounds and cells
+        # (towards another position) are no sign of progress
 
     def verdict(self, cur: _Direction, status: int) -> Stop | None:
         """What one slice's status means for the search (None: go on)."""
         if status == K.SOLVED:
             return "solved"
-        if status == K.EXHAUSTED and ((cur is self.fwd and self.strict) or cur.ctr[K.C_CUTS] > 0):
-            # the strict packing order (forward) or a direction's relevance cuts cut every way on:
+        if status == K.EXHAUSTED and (
+            (cur is self.fwd and self.strict) or cur.ctr[K.C_CUTS] > 0 or (cur is self.bwd and self.relays > 0)
+        ):
+            # the strict packing order (forward) or a direction's relevance cuts cut every way on,
+            # or a relay's backward direction (aimed at a forward position, not the start) ran out:
             # not a proof; the other direction goes on alone (still meeting this one's states), or
             # the search stops as if its time had run out
             self.active.remove(cur)
@@ -1597,7 +1708,8 @@ class _Search:
         if fixed_slice:
             cur.budget = fixed_slice
             return
-        share = self.opts.backward_share if cur.settings.backward else 1 - self.opts.backward_share
+        back = self.opts.backward_share if self.relays == 0 or self.opts.relays is None else self.opts.relays.share
+        share = back if cur.settings.backward else 1 - back
         want = slice_seconds if len(self.active) == 1 else 2 * slice_seconds * share
         if spent < want / 2:
             cur.budget = min(cur.budget * 2, 1 << 22)
@@ -1627,6 +1739,7 @@ class _Search:
             # the time limit is looked at soon (64 on a 1,440-cell level took 10 s)
             for d in self.dirs:
                 d.budget = max(1, min(d.budget, PYTHON_SLICE_CELLS // ncells))
+        self.plan_relays(time_limit)
         try:
             while self.active:
                 for cur in list(self.active):
@@ -1658,6 +1771,7 @@ class _Search:
                     self.note_progress(now - t0)
                 if time_limit is not None and time.perf_counter() - t0 >= time_limit:
                     break
+                self.relay_when_due(time.perf_counter() - t0)
                 if stall is not None and stall.stalled(time.perf_counter() - t0, self.last_sign(stall.signs)):
                     break
                 if max_expansions is not None and self.expanded() >= max_expansions:
@@ -1816,8 +1930,8 @@ def _time_slot(left: float, searches: tuple[SearchOptions, ...]) -> float:
     after it share (in a portfolio, each when its turn comes): its ``time_share`` over theirs.
 
     >>> three = (SearchOptions(time_share=3), SearchOptions(), SearchOptions())
-    >>> _time_slot(60.0, three), _time_slot(24.0, three[1:]), _time_slot(60.0, PORTFOLIO)
-    (36.0, 12.0, 20.0)
+    >>> _time_slot(60.0, three), _time_slot(24.0, three[1:]), round(_time_slot(60.0, PORTFOLIO), 1)
+    (36.0, 12.0, 16.7)
     """
     return left * searches[0].time_share / sum(o.time_share for o in searches)
 
