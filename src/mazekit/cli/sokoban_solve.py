@@ -10,7 +10,7 @@ far and the time), and the first search of an installation says that it
 compiles the solver first (a one-off wait); ``--quiet`` silences stderr but
 for errors.
 Levels are solved one at a time, each on all this machine's cores (up to
-two: the fast mode's three searches on one, seven more on the other, each
+two: the fast mode's four searches on one, seven more on the other, each
 core's one after the other, a search that stops making progress giving the
 rest of its share to the next; ``--cores 1`` for one); ``--jobs N`` or
 ``--scheduler`` solve many at once instead, one core each.
@@ -62,7 +62,7 @@ def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
         default=None,
         metavar="N",
         help="cores for each level's searches, solved one level at a time (default: this machine's, "
-        "up to 2: the fast mode's three searches on one, seven more on the other)",
+        "up to 2: the fast mode's four searches on one, seven more on the other)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     add_batch_options(p)

@@ -539,11 +539,11 @@ RELEVANCE = Relevance(window=6, distant=1, reach=5)
 BACKWARD_RELEVANCE = Relevance(window=6, distant=1, reach=9)
 
 
-#: The fast mode's portfolio, run one after the other, each with an equal share of the
-#: time left. The first guides the forward search as FESS does (the packing advisor's
-#: moves, with up to four boxes tried for each goal area, ``pack_tries``; cells ordered by the
-#: pushes that improved no feature; a weight of 1000 makes that count come first), tests
-#: larger corrals (the fence and the boxes beside it),
+#: The fast mode's portfolio, run one after the other, each with its share of the time left (the
+#: first three 1, the fourth 0.6: :data:`RELAYS`, below). The first guides the forward search as
+#: FESS does (the packing advisor's moves, with up to four boxes tried for each goal area,
+#: ``pack_tries``; cells ordered by the pushes that improved no feature; a weight of 1000 makes
+#: that count come first), tests larger corrals (the fence and the boxes beside it),
 #: prunes dead pairs, gives the two directions equal time and cuts backward pulls far from where the
 #: last ones worked (:data:`BACKWARD_RELEVANCE`). The second tests larger corrals too,
 #: gives its forward direction three quarters of the time and penalises backward positions
@@ -2043,8 +2043,8 @@ def solve(
     admissible and consistent, so ``optimal=True`` (A*, goal tested on
     expansion, forward only, no macros) returns a push-optimal solution.
 
-    Fast mode: a portfolio of three searches (:data:`PORTFOLIO`), each with a
-    third of the time; each is a forward search of pushes and a backward search of pulls
+    Fast mode: a portfolio of four searches (:data:`PORTFOLIO`), the first three with
+    1 share of the time each and the fourth 0.6; each is a forward search of pushes and a backward search of pulls
     (from every player region around the filled goals towards the start) run
     in alternating slices (each its share of the time, ``backward_share``: half and half in
     the first and third searches, three quarters forward in the second) and stop
@@ -2077,7 +2077,10 @@ def solve(
     work on unrelated parts of the level could interleave are not all tried (no
     longer complete: a forward search that runs out with cuts made proves nothing,
     and the backward search goes on). The first search cuts its backward search's
-    pulls by the same rule, with a longer reach (:data:`BACKWARD_RELEVANCE`). The walks
+    pulls by the same rule, with a longer reach (:data:`BACKWARD_RELEVANCE`). The fourth
+    search is the first with relays (:class:`Relays`): its forward direction runs deep
+    first, then its backward direction starts again from the goals every 0.6 s aimed at
+    one of the forward direction's positions, drawn at random, instead of the start. The walks
     between pushes are shortest walks,
     but the moves are not minimised overall.
 
