@@ -205,17 +205,30 @@ def _keep_levels(row: dict[str, object]) -> None:
     out.write_text(json.dumps({"limit": row["tl"], "levels": row["per_level"]}, indent=1) + "\n")
 
 
+def _shares(searches: Any) -> str:
+    """Each search's part of the time when each uses its whole slot (its ``time_share`` over the sum)."""
+    total = sum(o.time_share for o in searches)
+    parts = [f"{o.time_share / total:.0%}" for o in searches]
+    return f"{', '.join(parts[:-1])} and {parts[-1]}" if len(parts) > 1 else parts[0]
+
+
+def _first_core() -> str:
+    """The report's words for ``PORTFOLIO``: its searches and their parts of the time."""
+    from mazekit.sokoban.solver.search import PORTFOLIO
+
+    relayed = [_ORDINALS[k] for k, o in enumerate(PORTFOLIO) if o.relays is not None]
+    which = f", the {' and '.join(relayed)} with relays" if relayed else ""
+    return f"{len(PORTFOLIO)} searches, {_shares(PORTFOLIO)} of the time{which}"
+
+
 def _second_core() -> str:
     """The report's words for the second core's searches, their parts of its time read from
     ``EXTRA`` (each its ``time_share`` over the shares' sum, when each uses its whole slot)."""
     from mazekit.sokoban.solver.search import EXTRA
 
-    total = sum(o.time_share for o in EXTRA)
-    parts = [f"{o.time_share / total:.0%}" for o in EXTRA]
     turned = next((k for k, o in enumerate(EXTRA) if o.backward_fess and o.bidirectional), None)
     which = "" if turned is None else f", the {_ORDINALS[turned]} with a feature-space backward search"
-    shares = f"{', '.join(parts[:-1])} and {parts[-1]}"
-    return f"{len(EXTRA)} more searches on the second beside them, {shares} of its time{which}"
+    return f"{len(EXTRA)} more searches on the second beside them, {_shares(EXTRA)} of its time{which}"
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -226,8 +239,9 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
         "push-optimal (A*)"
         if args.optimal
         else (
-            "fast (a portfolio of four searches, 29%, 29%, 29% and 14% of the time, a stalled search's rest to "
-            "the next: feature-space forward search, best-first backward search, the fourth's backward search relayed"
+            f"fast (a portfolio of {_first_core()}, a stalled search's rest to the next: "
+            "feature-space forward search, best-first backward search, the relays' backward search aimed at "
+            "forward positions"
             + (f"; on {args.cores} cores, {_second_core()})" if args.cores > 1 else ")")
         )
     )

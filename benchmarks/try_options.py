@@ -6,7 +6,9 @@
 runs one search of :data:`mazekit.sokoban.solver.PORTFOLIO` (``--member``, its settings
 changed by ``--with name=value ...``; the relevance cuts as ``relevance=6,1,5`` (the backward
 direction's as ``backward_relevance=6,1,9``), the window,
-distant pushes and reach of :class:`mazekit.sokoban.solver.Relevance`, or ``none``), or the
+distant pushes and reach of :class:`mazekit.sokoban.solver.Relevance`, or ``none``; the relays as
+``relays=0.3,0.6`` or ``relays=0.3,0.6,0.9,1``, the lead, seconds each, share and seed of
+:class:`mazekit.sokoban.solver.Relays`), or the
 whole portfolio (``--member all``, each search changed alike), on each level with ``--limit``
 seconds, ``--jobs`` levels at once, replays every solution with the engine, and prints a line a
 level (with the pushes the forward and the backward direction found: a solution is nearly always
@@ -62,6 +64,16 @@ def _value(name: str, kind: str, text: str) -> Any:
             return Relevance(*(int(x) for x in text.split(",")))
         except (TypeError, ValueError) as e:
             _fail(f"{name} takes window,distant,reach or none ({e})")
+    if kind == "Relays | None":  # lead,each[,share[,seed]] (see mazekit.sokoban.solver.Relays), or none
+        from mazekit.sokoban.solver import Relays
+
+        if text == "none":
+            return None
+        try:
+            parts = text.split(",")
+            return Relays(*(float(x) for x in parts[:3]), *(int(x) for x in parts[3:4]))
+        except (TypeError, ValueError) as e:
+            _fail(f"{name} takes lead,each[,share[,seed]] or none ({e})")
     if kind == "bool":
         if text not in ("0", "1", "true", "false", "True", "False"):
             _fail(f"{name} takes 0 or 1, got {text!r}")
@@ -163,7 +175,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument(
         "--member",
         default="0",
-        help="a search of the portfolio (0, 1, 2; 3 and on: EXTRA's, for more cores) or 'all' (PORTFOLIO's three)",
+        help="a search of the portfolio (0 to 3: PORTFOLIO's; 4 and on: EXTRA's, for more cores) or 'all' "
+        "(PORTFOLIO's four)",
     )
     ap.add_argument("--with", dest="changes", nargs="*", default=[], metavar="NAME=VALUE")
     ap.add_argument("--jobs", type=int, default=2)

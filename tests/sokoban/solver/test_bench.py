@@ -137,3 +137,21 @@ def test_the_portfolio_replay_cuts_a_stalled_search_and_passes_its_time_on(monke
     assert not _lane(runs, [0, 1], [1.0, 1.0], 40.0, None)  # 20 s each: neither in time
     assert _lane(runs, [0, 1], [1.0, 1.0], 40.0, rule)  # the first yields at 10 s: 30 s for the second
     assert _lane(runs, [0], [1.0], 40.0, rule)  # the last keeps its slot: no one after it
+
+
+def test_try_options_reads_relays(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from try_options import _options
+
+    from mazekit.sokoban.solver import PORTFOLIO, Relays
+
+    (opts,) = _options("0", ["relays=0.3,0.6"])
+    assert opts.relays == Relays(lead=0.3, each=0.6)
+    (opts,) = _options("3", ["relays=0.2,1,0.8,4"])
+    assert opts.relays == Relays(lead=0.2, each=1.0, share=0.8, seed=4)
+    (opts,) = _options("3", ["relays=none"])
+    assert opts.relays is None and opts.backward_share == PORTFOLIO[3].backward_share
+    for bad in ("relays=1.5,0.6", "relays=x", "relays=0.3,0.6,0.9,1.5"):
+        with pytest.raises(SystemExit) as e:
+            _options("0", [bad])
+        assert e.value.code == 2
