@@ -241,8 +241,7 @@ def report(rows: list[dict[str, object]], args: argparse.Namespace, argv: list[s
         else (
             f"fast (a portfolio of {_first_core()}, a stalled search's rest to the next: "
             "feature-space forward search, best-first backward search, the relays' backward search aimed at "
-            "forward positions"
-            + (f"; on {args.cores} cores, {_second_core()})" if args.cores > 1 else ")")
+            "forward positions" + (f"; on {args.cores} cores, {_second_core()})" if args.cores > 1 else ")")
         )
     )
     at_once = (
