@@ -62,14 +62,33 @@ def test_bad_relays_fail_where_written(kwargs, error):
         Relays(**kwargs)
 
 
-def test_relays_are_refused_with_the_start_s_backward_tables():
-    with pytest.raises(ValueError, match="relays"):
-        SearchOptions(relays=Relays(), reach_pairs=True)
-    with pytest.raises(ValueError, match="relays"):
-        SearchOptions(relays=Relays(), backward_fess=True)
+def test_relays_are_typed_and_off_for_a_star():
     with pytest.raises(TypeError, match="relays"):
         SearchOptions(relays=(0.3, 1.0))  # type: ignore[arg-type]
     assert SearchOptions(relays=Relays()).for_optimal().relays is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_relays_with_the_backward_feature_space_and_the_start_s_pairs(seed):
+    """With ``backward_fess`` a relay's cells count the boxes on its position's cells, with no start
+    areas; the start's pairs still prune (every position reached from the relay's is reached from
+    the start). Solutions stay whole."""
+    level = parse_level(LONGER)
+    opts = replace(PORTFOLIO[0], backward_fess=True, backward_areas=True, reach_pairs=True, relays=Relays(seed=seed))
+    search = S._Search(as_problem(level), opts, False, S.DEFAULT_MEMORY)
+    first = search.bwd
+    assert first is not None and first.board.garea.max() >= 0  # the start's areas
+    assert search.run(0.0, None, None, 0.05, 16, 100)[0] == "time"
+    search.relay()
+    bwd = search.bwd
+    assert bwd is not None and bwd.board.garea.max() < 0
+    assert bwd.board.pairs is first.board.pairs or np.array_equal(bwd.board.pairs, first.board.pairs)
+    on = bwd.board.goals
+    assert all(bwd.board.dist[j, int(c)] == 0 for j, c in enumerate(on))
+    assert set(np.flatnonzero(bwd.board.goalm).tolist()) == set(on.tolist())
+    stop, winner = search.run(0.0, None, None, 0.05, 16, 50_000)
+    assert stop == "solved" and winner is not None
+    assert replay(level, S.lurd_of(search.prob, search.pushes(winner)[0])).solved
 
 
 def _searched(text: str, opts: SearchOptions, expansions: int) -> S._Search:

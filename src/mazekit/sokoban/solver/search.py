@@ -416,8 +416,10 @@ class SearchOptions:
     relays : Relays or None
         With ``bidirectional``: after a lead, the backward direction starts again every few
         seconds aimed at one of the forward direction's positions, not at the start (see
-        :class:`Relays`). Not with the options whose backward tables are the start's
-        (``backward_fess``, ``reach_pairs``) nor with ``optimal``. None: off.
+        :class:`Relays`); with ``backward_fess`` its feature cells count the boxes on that
+        position's cells (no start areas), and the start's pairs (``reach_pairs``) still prune,
+        since every position reached from it is reached from the start. Not with ``optimal``.
+        None: off.
     stall : Stall or None
         In a portfolio run one search after the other: when this search stops making progress
         (see :class:`Stall`), it yields the rest of its slot to the searches after it, which share
@@ -484,8 +486,6 @@ class SearchOptions:
             part = getattr(self, name)
             if part is not None and not isinstance(part, kind):
                 raise TypeError(f"SearchOptions.{name} must be a {kind.__name__} or None, got {part!r}")
-        if self.relays is not None and (self.backward_fess or self.reach_pairs):
-            raise ValueError("SearchOptions.relays: not with backward_fess or reach_pairs (tables of the start)")
         if self.hot_feature and self.room_feature:
             raise ValueError("SearchOptions.hot_feature and room_feature share one axis of the feature cells: pick one")
         if self.pack_tries < 1:
@@ -1262,15 +1262,19 @@ _NO_AREAS = (np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zer
 
 
 def _start_as_goals(
-    board: K.Board, prob: Problem, areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None
+    board: K.Board,
+    prob: Problem,
+    areas: tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None,
+    target: NDArray[np.int64],
 ) -> K.Board:
-    """The backward direction's board for its feature cells (``backward_fess``): the start's
-    box cells are its goals (the packing feature counts the boxes on them), with the goal areas
-    ``areas`` the direction was built with (:func:`start_areas`) or none. The pulls themselves
-    read only the board's distances to those cells, which are its own."""
+    """The backward direction's board for its feature cells (``backward_fess``): the box cells of
+    ``target`` (the start's, or a relay's forward position) are its goals (the packing feature
+    counts the boxes on them), with the goal areas ``areas`` the direction was built with
+    (:func:`start_areas`) or none. The pulls themselves read only the board's distances to those
+    cells, which are its own."""
     start = np.zeros_like(prob.goalm)
-    start[prob.boxes] = 1
-    board = board._replace(goals=prob.boxes.astype(prob.goals.dtype), goalm=start)
+    start[target] = 1
+    board = board._replace(goals=target.astype(prob.goals.dtype), goalm=start)
     if areas is None:
         return board._replace(garea=np.full(prob.height * prob.width, -1, dtype=_NO_AREAS[0].dtype))
     return board
@@ -1563,11 +1567,11 @@ class _Search:
         self.retired = (0, 0)
         self.next_relay = math.inf
 
-    def _backward(self, target: NDArray[np.int64], player: int) -> _Direction | None:
+    def _backward(self, target: NDArray[np.int64], player: int, relay: bool = False) -> _Direction | None:
         """A backward direction: pulls from every player region around the filled goals towards
         the boxes on ``target`` (sorted padded cells) and the player's region of ``player``: the
-        start, or with relays a forward position (see :class:`Relays`). None when the goals leave
-        the player no room."""
+        start, or (``relay``) a forward position (see :class:`Relays`), whose feature cells have no
+        start areas. None when the goals leave the player no room."""
         prob, opts = self.prob, self.opts
         max_cap, zbox, zpl, tables_by, deadline = self._backward_by
         nb, ncells = len(prob.boxes), prob.height * prob.width
@@ -1577,7 +1581,8 @@ class _Search:
         roots = _regions(prob, prob.goals)
         if not roots:
             return None
-        starts = _areas_of(prob, deadline, start=True) if opts.backward_fess and opts.backward_areas else None
+        areas = opts.backward_fess and opts.backward_areas and not relay
+        starts = _areas_of(prob, deadline, start=True) if areas else None
         # the corral test, the macros, the advisors, move weights and the feature cells'
         # fourth axis are forward only (the backward direction has no goal areas: strict
         # packing's goal step read past them); its feature space and tunnels are its own options
@@ -1607,7 +1612,7 @@ class _Search:
         bwd = _Direction(prob, back, max_cap, prob.goals, roots, bdead, bdist, zbox, zpl, starts)
         bwd.cut(prob, opts.backward_relevance)
         if opts.backward_fess:
-            bwd.board = _start_as_goals(bwd.board, prob, starts)
+            bwd.board = _start_as_goals(bwd.board, prob, starts, target)
         if back.room_feature:  # tunnels are the floor's: the same both ways
             bwd.board = bwd.board._replace(tunnel=tunnels(prob))
         seen = dead_pairs(prob, tables_by, reach=True) if opts.reach_pairs else None
@@ -1645,7 +1650,7 @@ class _Search:
         deep = np.flatnonzero(g >= np.median(g))
         node = int(np.random.default_rng((rel.seed, self.relays)).choice(deep))
         self.relays += 1
-        bwd = self._backward(fwd.arr.pboxes[node].astype(np.int64), int(fwd.arr.pplayer[node]))
+        bwd = self._backward(fwd.arr.pboxes[node].astype(np.int64), int(fwd.arr.pplayer[node]), relay=True)
         if bwd is None:
             return
         self.retired = (
