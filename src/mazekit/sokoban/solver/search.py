@@ -1544,10 +1544,10 @@ class _Search:
             if penalties:
                 self.fwd.board = self.fwd.board._replace(pm2=pair_bounds(prob, pairs[1]))
                 self.fwd.settings = settings = settings._replace(pair_penalty=1)
-        self._backward_by = (max_cap, zbox, zpl, tables_by, deadline)
-        self.bwd: _Direction | None = None
-        if bidirectional:
-            self.bwd = self._backward(prob.boxes, prob.player)
+        roots = _regions(prob, prob.goals) if bidirectional else []
+        self._backward_by = (max_cap, zbox, zpl, tables_by, deadline, roots)
+        # no backward direction when the filled goals leave the player no room
+        self.bwd = self._backward(prob.boxes, prob.player) if roots else None
         self.dirs = [self.fwd] if self.bwd is None else [self.fwd, self.bwd]
         self.active = list(self.dirs)
         #: the lowest bound each direction has stored so far and the history of its falls
@@ -1567,20 +1567,17 @@ class _Search:
         self.retired = (0, 0)
         self.next_relay = math.inf
 
-    def _backward(self, target: NDArray[np.int64], player: int, relay: bool = False) -> _Direction | None:
+    def _backward(self, target: NDArray[np.int64], player: int, relay: bool = False) -> _Direction:
         """A backward direction: pulls from every player region around the filled goals towards
         the boxes on ``target`` (sorted padded cells) and the player's region of ``player``: the
         start, or (``relay``) a forward position (see :class:`Relays`), whose feature cells have no
-        start areas. None when the goals leave the player no room."""
+        start areas."""
         prob, opts = self.prob, self.opts
-        max_cap, zbox, zpl, tables_by, deadline = self._backward_by
+        max_cap, zbox, zpl, tables_by, deadline, roots = self._backward_by
         nb, ncells = len(prob.boxes), prob.height * prob.width
         bdist = np.full((nb, ncells), -1, dtype=np.int32)
         K.push_distances_kernel.pick(ncells * nb)(prob.floor, prob.off, target, bdist, np.empty(ncells, dtype=np.int64))
         bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
-        roots = _regions(prob, prob.goals)
-        if not roots:
-            return None
         areas = opts.backward_fess and opts.backward_areas and not relay
         starts = _areas_of(prob, deadline, start=True) if areas else None
         # the corral test, the macros, the advisors, move weights and the feature cells'
@@ -1631,9 +1628,11 @@ class _Search:
 
     def plan_relays(self, time_limit: float | None) -> None:
         """When the first relay comes (``math.inf``: none), for a run of ``time_limit`` seconds."""
-        rel = self.opts.relays
-        on = rel is not None and self.bwd is not None and time_limit is not None and not self.optimal
-        self.next_relay = rel.lead * time_limit if on and rel is not None and time_limit is not None else math.inf
+        rel = self.opts.relays  # (A*'s options have none: SearchOptions.for_optimal)
+        if rel is None or self.bwd is None or time_limit is None:
+            self.next_relay = math.inf
+        else:
+            self.next_relay = rel.lead * time_limit
 
     def relay_when_due(self, elapsed: float) -> None:
         """A relay (:meth:`relay`) when ``elapsed`` seconds of the run have reached the next one's time."""
@@ -1651,8 +1650,6 @@ class _Search:
         node = int(np.random.default_rng((rel.seed, self.relays)).choice(deep))
         self.relays += 1
         bwd = self._backward(fwd.arr.pboxes[node].astype(np.int64), int(fwd.arr.pplayer[node]), relay=True)
-        if bwd is None:
-            return
         self.retired = (
             self.retired[0] + int(old.ctr[K.C_NODES]),
             self.retired[1] + int(old.ctr[K.C_EXPANDED]),
