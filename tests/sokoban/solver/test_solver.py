@@ -817,3 +817,16 @@ def test_a_childs_region_told_from_its_parents_is_the_flooded_one(level, data):
         assert after == (region - {to}) | {c}
         assert told == min(after)
         assert len(regions) == before
+
+
+def test_a_corral_s_spare_empty_goals_do_not_force_a_push_into_it():
+    """With more goals than boxes an empty goal may stay empty: a corral whose fence boxes are all
+    on goals is finished, whatever goals it holds, and the PI-corral rule must not force a push into
+    it (it did, and A* answered 5 pushes where 4 do; a case Hypothesis found)."""
+    level = parse_level("######\n# $..#\n#.$..#\n#@  ##\n#$  ##\n#   ##\n######")
+    assert brute_force_pushes(level) == 4
+    for mode in ("never", "always"):
+        with jit_mode(mode):
+            res = search_level(level, optimal=True, time_limit=30)
+            assert res.solution is not None and res.solution.pushes == 4
+            assert replay(level, res.solution.lurd).solved

@@ -839,15 +839,16 @@ def can_match_kernel(rows, reach, m, by_goal, by_box, via, seen, todo):  # type:
 
 
 @njit
-def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, base, queue, bseen, allow):  # type: ignore[no-untyped-def]
+def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, base, queue, bseen, allow, spare):  # type: ignore[no-untyped-def]
     """Find the PI-corral with the fewest pushes into it; mark those pushes in ``allow``.
 
     A corral is a region of floor the player cannot reach, fenced by boxes. It
     is a *PI-corral* when every push of a fence box that the player can make
     goes into the corral (I) and every push into the corral can be made now
     (P). Unless the corral is finished (fence boxes on goals, no empty goal in
-    it), some push into it must come in every solution, and it may as well come
-    now: only those pushes need to be tried. ``lab`` holds component labels
+    it; with ``spare`` 1, more goals than boxes, an empty goal may stay empty, so
+    only the fence counts), some push into it must come in every solution, and it
+    may as well come now: only those pushes need to be tried. ``lab`` holds component labels
     (values from ``base`` on are this call's). Returns ``2 * components + found``.
     """
     nb = cells.shape[0]
@@ -869,7 +870,7 @@ def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ba
             while head < tail:
                 x = queue[head]
                 head += 1
-                if goalm[x] != 0:
+                if goalm[x] != 0 and spare == 0:
                     done = False
                 for d in range(4):
                     y = x + off[d]
@@ -2293,8 +2294,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
         restricted = False
         if s.corrals != 0 and s.backward == 0:
             res = pi_corral_kernel(
-                floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ctr[C_LAB], queue, bseen, allow
-            )
+                floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ctr[C_LAB], queue, bseen, allow,
+                1 if goals.shape[0] > nb else 0,
+            )  # fmt: skip
             ctr[C_LAB] += (res >> 1) + 1
             restricted = (res & 1) != 0
             if restricted:
