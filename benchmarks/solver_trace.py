@@ -51,10 +51,10 @@ SLICE = 512
 
 def configs() -> dict[str, dict[str, Any]]:
     """The searches run on each level: name -> the arguments of one search."""
-    from mazekit.sokoban.solver import search as S
+    from mazekit.sokoban.solver import PORTFOLIO
 
     out: dict[str, dict[str, Any]] = {}
-    for k in range(len(S.PORTFOLIO)):
+    for k in range(len(PORTFOLIO)):
         out[f"portfolio{k}"] = {"member": k}
     out["plain"] = {"fess": False}
     out["optimal"] = {"optimal": True}
@@ -66,16 +66,14 @@ def run_one(task: tuple[str, int, str, dict[str, Any], int]) -> tuple[str, dict[
     """One search; its record under the key ``set/level/config``."""
     set_name, number, text, config, cap = task
     from mazekit.sokoban import parse_level
-    from mazekit.sokoban.solver import search as S
+    from mazekit.sokoban.solver import PORTFOLIO, SearchOptions, as_problem, run_search
 
     level = parse_level(text)
     c = {k: v for k, v in config.items() if k != "_desc"}
     t0 = time.perf_counter()
-    opts = S.PORTFOLIO[c["member"]] if "member" in c else S.SearchOptions(fess=c.get("fess", True))
+    opts = PORTFOLIO[c["member"]] if "member" in c else SearchOptions(fess=c.get("fess", True))
     optimal = bool(c.get("optimal", False))
-    res = S._search_one(
-        S.as_problem(level), opts, optimal=optimal, time_limit=None, fixed_slice=SLICE, max_expansions=cap
-    )
+    res = run_search(as_problem(level), opts, optimal=optimal, time_limit=None, fixed_slice=SLICE, max_expansions=cap)
     sol = res.solution
     rec: dict[str, Any] = {
         "stopped": res.stats.stopped,

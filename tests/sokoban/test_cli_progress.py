@@ -12,7 +12,7 @@ from mazekit import examples
 from mazekit.cli import _progress, main
 from mazekit.cli.sokoban_solve import COMPILING
 from mazekit.sokoban import solver
-from mazekit.sokoban.solver import _kernels as K
+from mazekit.sokoban.solver.kernels.expand import search_kernel
 
 ANSWERS = "R\n"
 
@@ -29,7 +29,7 @@ def uncompiled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The kernel not in numba's cache, and a search that reaches its first compile."""
     phases: list[str] = []
     real = solver.search_level
-    monkeypatch.setattr(K.search_kernel, "is_cached", lambda: False)
+    monkeypatch.setattr(search_kernel, "is_cached", lambda: False)
 
     def search_level(level: Any, **kw: Any) -> Any:
         progress = kw.get("progress")
@@ -56,7 +56,7 @@ def test_the_first_compile_is_announced_on_stderr(
 def test_a_cached_kernel_is_not_announced(
     level: str, uncompiled: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(K.search_kernel, "is_cached", lambda: True)
+    monkeypatch.setattr(search_kernel, "is_cached", lambda: True)
     assert main(["sokoban", "solve", level]) == 0
     assert "compiling" not in capsys.readouterr().err
 
@@ -69,7 +69,7 @@ def test_quiet_silences_stderr(level: str, uncompiled: list[str], capsys: pytest
 def test_a_pool_announces_the_compile_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(K.search_kernel, "is_cached", lambda: False)
+    monkeypatch.setattr(search_kernel, "is_cached", lambda: False)
     path = tmp_path / "levels.xsb"
     path.write_bytes(examples.read_bytes("sokoban/mazekit.xsb"))
     assert main(["sokoban", "solve", "--jobs", "2", str(path)]) == 0

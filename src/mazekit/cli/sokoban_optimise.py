@@ -50,7 +50,7 @@ def add_optimise_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentPar
 
 def run_optimise(args: argparse.Namespace) -> int:
     from ..sokoban import _kernels as EK
-    from ..sokoban.solver import _kernels as K
+    from ..sokoban.solver.compiling import search_is_cached
     from ..sokoban.solver.optimise import optimise
     from .sokoban import _lurd_arg, load_levels, pick_level
     from .sokoban_solve import COMPILING
@@ -72,7 +72,7 @@ def run_optimise(args: argparse.Namespace) -> int:
         )
 
     with bar, bar.ticking():
-        if not (K.search_kernel.is_cached() and EK.vicinity_kernel.is_cached()):
+        if not (search_is_cached() and EK.vicinity_kernel.is_cached()):
             bar.say(COMPILING)
         try:
             res = optimise(level, lurd, metric=args.metric, time_limit=args.time_limit, progress=hook)

@@ -123,13 +123,13 @@ def _progress(o: Outcome, done: int, total: int) -> None:
 def _solve_shown(task: tuple[int, Any, float, bool, int], label: str, quiet: bool, cores: int = 1) -> Outcome:
     """Solve one level in this process with a status line on stderr (see :mod:`._progress`):
     the states and the time, and a word before the kernel's first compile."""
-    from ..sokoban.solver import _kernels as K
+    from ..sokoban.solver.compiling import search_is_cached
 
     bar = Progress(label, unit="states", quiet=quiet)
 
     def hook(stats: Any, phase: str) -> None:
         if phase == "compiling":
-            if not K.search_kernel.is_cached():
+            if not search_is_cached():
                 bar.say(COMPILING)
                 bar.update(note="compiling")
             return
@@ -191,7 +191,7 @@ def level_task(number: int, level: Any, time_limit: float, optimal: bool, memory
 
 def _warm_solver() -> None:
     """Load the compiled search (or compile it, once per installation) before the workers start."""
-    from ..sokoban.solver.compiling import load_search
+    from ..sokoban.solver.warmup import load_search
 
     load_search()
 
@@ -277,9 +277,9 @@ def _run_batch(args: argparse.Namespace, levels: list[Any], chosen: list[int]) -
         for n in chosen
     ]
     if not args.quiet and opts.scheduler in (None, "local"):
-        from ..sokoban.solver import _kernels as K
+        from ..sokoban.solver.compiling import search_is_cached
 
-        if not K.search_kernel.is_cached():  # the warm-up compiles it before the workers start: say so once
+        if not search_is_cached():  # the warm-up compiles it before the workers start: say so once
             print(COMPILING, file=sys.stderr, flush=True)
     report = run_tasks(
         tasks,

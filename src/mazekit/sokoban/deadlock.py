@@ -22,7 +22,7 @@ Rules, cheapest first:
   to distinct goals such that each box could reach its goal alone.
 * **dead pairs** (``Deadlocks(level, pairs=True)``): two boxes that, alone on the
   level with the player on its side, could not both be pushed onto goals (a table
-  per level, built by the solver's :func:`~mazekit.sokoban.solver.search.pair_table`):
+  per level, built by :func:`~mazekit.sokoban.pairs.pair_table`):
   two boxes that close a pocket the player needs behind them are one. Off by
   default (the assignment's rules are the first four); the playground's board uses it,
   so that it agrees with the solver's first search.
@@ -41,6 +41,8 @@ from numpy.typing import NDArray
 
 from ._kernels import pull_kernel
 from .level import Level, State
+from .pairs import dead_pairs
+from .problem import Problem
 
 __all__ = [
     "Deadlocks",
@@ -473,9 +475,6 @@ class _PairTable:
 def _pair_table(level: Level) -> _PairTable | None:
     """The level's dead-pairs table on its own cells (None: too large, or too few live cells);
     the solver builds it and keeps it for the last levels seen."""
-    from .solver.problem import Problem  # imported late: the solver needs this module
-    from .solver.search import dead_pairs
-
     prob = Problem.from_level(level)
     table = dead_pairs(prob)
     if table is None:

@@ -93,7 +93,7 @@ def test_try_options_takes_the_reference_order(monkeypatch):
 
     from mazekit.sokoban import parse_levels
     from mazekit.sokoban.solver import as_problem
-    from mazekit.sokoban.solver.search import goal_areas
+    from mazekit.sokoban.solver.prepare import goal_areas
 
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     from reference_trace import last_fills

@@ -8,21 +8,24 @@ import pytest
 
 from mazekit import _jit, examples
 from mazekit.sokoban import parse_levels
-from mazekit.sokoban.solver import _kernels as K
 from mazekit.sokoban.solver import compiling as C
 from mazekit.sokoban.solver import search_level
+from mazekit.sokoban.solver.kernels import expand
+from mazekit.sokoban.solver.kernels.corrals import corral_deadlock_kernel
+from mazekit.sokoban.solver.kernels.expand import search_kernel
+from mazekit.sokoban.solver.kernels.roots import roots_kernel
 
 
 def test_the_shares_name_kernels_the_search_calls():
     callees = C.search_callees()
     assert set(C.FIRST_SHARE) < callees and "roots_kernel" in callees and "expand_kernel" not in callees
-    assert all(isinstance(getattr(K, name), _jit.Kernel) for name in callees)
+    assert all(isinstance(getattr(expand, name), _jit.Kernel) for name in callees)
 
 
 @pytest.fixture
 def uncached(monkeypatch):
     """Neither the search nor the shares in the cache; the children's commands recorded."""
-    for kernel in (K.search_kernel, K.corral_deadlock_kernel, K.roots_kernel):
+    for kernel in (search_kernel, corral_deadlock_kernel, roots_kernel):
         monkeypatch.setattr(kernel, "is_cached", lambda: False)
     monkeypatch.setattr(C.os, "cpu_count", lambda: 2)
     ran: list[bool] = []
@@ -50,10 +53,10 @@ def test_compile_in_parts_does_nothing_when_it_cannot_help(uncached, monkeypatch
     elif why == "mode never":
         monkeypatch.setattr(_jit, "get_mode", lambda: "never")
     elif why == "search cached":
-        monkeypatch.setattr(K.search_kernel, "is_cached", lambda: True)
+        monkeypatch.setattr(search_kernel, "is_cached", lambda: True)
     else:
-        monkeypatch.setattr(K.corral_deadlock_kernel, "is_cached", lambda: True)
-        monkeypatch.setattr(K.roots_kernel, "is_cached", lambda: True)
+        monkeypatch.setattr(corral_deadlock_kernel, "is_cached", lambda: True)
+        monkeypatch.setattr(roots_kernel, "is_cached", lambda: True)
     assert C.compile_in_parts() is False and uncached == []
 
 
@@ -88,7 +91,7 @@ def test_ctrl_c_while_waiting_ends_the_children(uncached, monkeypatch):
 def test_the_search_compiles_in_parts_before_its_first_compiled_slice(monkeypatch):
     calls: list[int] = []
     monkeypatch.setattr("mazekit.sokoban.solver.search.compile_in_parts", lambda: calls.append(1))
-    monkeypatch.setattr(K.search_kernel, "_compiled", None)  # this process compiles (or loads) it again
+    monkeypatch.setattr(search_kernel, "_compiled", None)  # this process compiles (or loads) it again
     level = parse_levels(examples.read_text("sokoban/mazekit.xsb"))[2]
     old = _jit.get_mode()
     _jit.set_mode("always")

@@ -11,23 +11,27 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mazekit.sokoban import parse_level, replay
+from mazekit.sokoban._padded_kernels import flood_min_kernel
+from mazekit.sokoban.problem import Problem
 from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
-from mazekit.sokoban.solver import _kernels as K
-from mazekit.sokoban.solver.problem import Problem
-from mazekit.sokoban.solver.search import _corral_scratch
+from mazekit.sokoban.solver.directions import _corral_scratch
+from mazekit.sokoban.solver.kernels.bound import hungarian_kernel
+from mazekit.sokoban.solver.kernels.corrals import corral_deadlock_kernel
+from mazekit.sokoban.solver.kernels.freeze import frozen_kernel
+from mazekit.sokoban.solver.kernels.state import BIG
 from tests.sokoban.conftest import brute_force_pushes, portfolio_with, rows_level
 from tests.sokoban.solver.test_solver import SMALL, jit_mode, pushed_positions
 from tests.strategies import sokoban_levels, tiny_sokoban_levels
 
 
 class CorralChecker:
-    """Runs :func:`~K.corral_deadlock_kernel` on positions of one problem, for every box."""
+    """Runs :func:`~corral_deadlock_kernel` on positions of one problem, for every box."""
 
     def __init__(self, prob: Problem, mode: str = "always", limit: int = 256, maxb: int = 12, grow: int = 1) -> None:
         self.prob = prob
         n = prob.height * prob.width
-        self.kernel = K.corral_deadlock_kernel.pick(10**9 if mode == "always" else 0)
-        self.flood = K.flood_min_kernel.pick(10**9 if mode == "always" else 0)
+        self.kernel = corral_deadlock_kernel.pick(10**9 if mode == "always" else 0)
+        self.flood = flood_min_kernel.pick(10**9 if mode == "always" else 0)
         self.cs = _corral_scratch(n, max(len(prob.boxes), 1))
         self.boxat = np.full(n, -1, dtype=np.int32)
         self.mark = np.zeros(n, dtype=np.int64)
@@ -100,10 +104,10 @@ def test_a_pocket_fenced_by_two_boxes_is_a_corral_deadlock(mode):
     fz = np.zeros(2, dtype=np.uint8)
     boxat = np.full(prob.height * prob.width, -1, dtype=np.int32)
     boxat[cells] = [0, 1]
-    assert not K.frozen_kernel(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz)
+    assert not frozen_kernel(cells, boxat, prob.floor, prob.dead, prob.goalm, prob.off, fz)
     u = np.zeros(3, dtype=np.int64)
     v, p, way, minv = (np.zeros(3, dtype=np.int64) for _ in range(4))
-    assert K.hungarian_kernel(cells, prob.dist, u, v, p, way, minv, np.zeros(3, dtype=np.uint8)) < K.BIG
+    assert hungarian_kernel(cells, prob.dist, u, v, p, way, minv, np.zeros(3, dtype=np.uint8)) < BIG
 
 
 def test_the_search_proves_the_pocket_unsolvable_with_and_without_corral_tests():

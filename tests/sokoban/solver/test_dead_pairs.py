@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mazekit.sokoban import State, legal_pushes, parse_level, parse_levels, push, replay
+from mazekit.sokoban import State, legal_pushes, pairs, parse_level, parse_levels, push, replay
+from mazekit.sokoban.pairs import dead_pairs, pair_table
 from mazekit.sokoban.rules import canonical
-from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
-from mazekit.sokoban.solver import _kernels as K
-from mazekit.sokoban.solver import search as S
+from mazekit.sokoban.solver import Search, SearchOptions, as_problem, search_level
+from mazekit.sokoban.solver.kernels.state import C_NODES, C_PAIRS
+from mazekit.sokoban.solver.rebuild import lurd_of
 from tests.conftest import jit_mode
 from tests.sokoban.conftest import brute_force_path, portfolio_with
 from tests.strategies import sokoban_levels
@@ -52,7 +53,7 @@ def draw_position(data, cells, floor):
 @given(pair_levels, st.data())
 def test_each_entry_matches_the_engines_brute_force(level, data):
     prob = as_problem(level)
-    table = S.pair_table(prob)
+    table = pair_table(prob)
     if len(prob.goals) < 2 or table is None:
         return
     alive, lidx, fidx = table
@@ -78,9 +79,9 @@ def test_each_entry_matches_the_engines_brute_force(level, data):
 def test_the_compiled_table_is_the_plain_one(reach):
     prob = as_problem(parse_level(POCKET))
     with jit_mode("never"):
-        plain = S.pair_table(prob, reach=reach)
+        plain = pair_table(prob, reach=reach)
     with jit_mode("always"):
-        compiled = S.pair_table(prob, reach=reach)
+        compiled = pair_table(prob, reach=reach)
     assert plain is not None and compiled is not None
     for p, c in zip(plain, compiled, strict=True):
         assert np.array_equal(p, c)
@@ -111,19 +112,19 @@ def test_dead_pairs_are_pruned_during_a_search_and_the_solution_stands():
     prob = as_problem(level)
     counts = []
     for on in (False, True):
-        search = S._Search(prob, SearchOptions(fess=False, bidirectional=False, dead_pairs=on), False, 1 << 26)
+        search = Search(prob, SearchOptions(fess=False, bidirectional=False, dead_pairs=on), False, 1 << 26)
         stopped, winner = search.run(time.perf_counter(), None, None, 0.05, 1000, 100_000)
         assert stopped == "solved" and winner is not None
-        assert replay(level, S.lurd_of(prob, search.pushes(winner)[0])).solved
-        counts.append((int(search.fwd.ctr[K.C_NODES]), int(search.fwd.ctr[K.C_PAIRS])))
+        assert replay(level, lurd_of(prob, search.pushes(winner)[0])).solved
+        counts.append((int(search.forward.ctr[C_NODES]), int(search.forward.ctr[C_PAIRS])))
     (plain, none), (pruned, fired) = counts
     assert none == 0 and fired > 0 and pruned < plain
 
 
 def test_a_level_too_large_for_the_table_searches_without_it(monkeypatch):
-    monkeypatch.setattr(S, "_PAIR_TABLES", OrderedDict())  # none kept from the other tests
-    monkeypatch.setattr(S, "PAIR_TABLE_BYTES", 10)
-    assert S.pair_table(as_problem(parse_level(POCKET))) is None
+    monkeypatch.setattr(pairs, "_PAIR_TABLES", OrderedDict())  # none kept from the other tests
+    monkeypatch.setattr(pairs, "PAIR_TABLE_BYTES", 10)
+    assert pair_table(as_problem(parse_level(POCKET))) is None
     res = search_level(parse_level(POCKET), time_limit=30, options=SearchOptions(dead_pairs=True))
     assert res.stats.stopped == "unsolvable" and res.stats.expanded > 0
 
@@ -131,7 +132,7 @@ def test_a_level_too_large_for_the_table_searches_without_it(monkeypatch):
 @pytest.mark.parametrize("text", ["#####\n#@$.#\n#####", "######\n#@$$.#\n#  . #\n######"])
 def test_one_live_cell_or_a_few_give_a_table_or_none(text):
     prob = as_problem(parse_level(text))
-    table = S.pair_table(prob)
+    table = pair_table(prob)
     live = int(((prob.floor != 0) & (prob.dead == 0)).sum())
     assert (table is None) == (live < 2)
 
@@ -157,7 +158,7 @@ def brute_force_reach(level, start):
 @given(pair_levels, st.data())
 def test_each_start_pair_entry_matches_the_engines_brute_force(level, data):
     prob = as_problem(level)
-    table = S.pair_table(prob, reach=True)
+    table = pair_table(prob, reach=True)
     if len(prob.boxes) < 2 or table is None:
         return
     seen, lidx, fidx = table
@@ -193,13 +194,13 @@ def test_the_start_pairs_prune_pulls_and_the_solution_stands():
     prob = as_problem(level)
     counts = []
     for on in (False, True):
-        search = S._Search(prob, SearchOptions(fess=False, reach_pairs=on), False, 1 << 26)
-        assert search.bwd is not None
-        search.active = [search.bwd]
+        search = Search(prob, SearchOptions(fess=False, reach_pairs=on), False, 1 << 26)
+        assert search.backward is not None
+        search.active = [search.backward]
         stopped, winner = search.run(time.perf_counter(), None, None, 0.05, 1000, 100_000)
-        assert stopped == "solved" and winner is search.bwd
-        assert replay(level, S.lurd_of(prob, search.pushes(winner)[0])).solved
-        counts.append((int(search.bwd.ctr[K.C_NODES]), int(search.bwd.ctr[K.C_PAIRS])))
+        assert stopped == "solved" and winner is search.backward
+        assert replay(level, lurd_of(prob, search.pushes(winner)[0])).solved
+        counts.append((int(search.backward.ctr[C_NODES]), int(search.backward.ctr[C_PAIRS])))
     (plain, none), (pruned, fired) = counts
     assert none == 0 and fired > 0 and pruned < plain
 
@@ -211,122 +212,31 @@ def test_the_start_pairs_prune_pulls_and_the_solution_stands():
 def test_the_table_built_in_small_slices_is_the_same(monkeypatch, reach):
     level = parse_levels(files("mazekit.examples").joinpath("sokoban/mazekit.xsb").read_bytes())[4]
     prob = as_problem(level)
-    whole = S.pair_table(prob, reach=reach)
-    monkeypatch.setattr(S, "PAIR_SLICE", 1)  # one state, or one row of pairs, a call
-    sliced = S.pair_table(prob, reach=reach)
+    whole = pair_table(prob, reach=reach)
+    monkeypatch.setattr(pairs, "PAIR_SLICE", 1)  # one state, or one row of pairs, a call
+    sliced = pair_table(prob, reach=reach)
     assert whole is not None and sliced is not None
     for a, b in zip(whole, sliced, strict=True):
         assert np.array_equal(a, b)
 
 
 def test_a_table_not_built_by_its_deadline_is_given_up(monkeypatch):
-    monkeypatch.setattr(S, "_PAIR_TABLES", OrderedDict())  # none kept from the other tests
+    monkeypatch.setattr(pairs, "_PAIR_TABLES", OrderedDict())  # none kept from the other tests
     prob = as_problem(parse_level(POCKET))
-    assert S.pair_table(prob, deadline=time.perf_counter() - 1) is None
-    assert S.pair_table(prob, reach=True, deadline=time.perf_counter() - 1) is None
+    assert pair_table(prob, deadline=time.perf_counter() - 1) is None
+    assert pair_table(prob, reach=True, deadline=time.perf_counter() - 1) is None
     # the search then runs without it: the dead start is found by trying every push
-    search = S._Search(prob, SearchOptions(dead_pairs=True), False, 1 << 26, deadline=time.perf_counter())
-    assert search.fwd.board.pairs.shape == (1, 1, 1)
+    search = Search(prob, SearchOptions(dead_pairs=True), False, 1 << 26, deadline=time.perf_counter())
+    assert search.forward.board.pairs.shape == (1, 1, 1)
 
 
 def test_the_table_is_kept_for_the_level_and_shared():
     # a second search of the same level (a new problem, the same floor and goals) and the
     # playground's board use the table the first built
     level = parse_level(POCKET)
-    first = S.dead_pairs(as_problem(level))
-    again = S.dead_pairs(as_problem(level), deadline=time.perf_counter() - 1)  # kept: no build, no deadline
+    first = dead_pairs(as_problem(level))
+    again = dead_pairs(as_problem(level), deadline=time.perf_counter() - 1)  # kept: no build, no deadline
     assert first is not None and again is first
 
 
 # ------------------------------------------------------------------------ the pairs' penalties
-
-
-@settings(max_examples=40, deadline=None)
-@given(pair_levels)
-def test_pair_bounds_are_the_pairs_own_matching(level):
-    prob = as_problem(level)
-    table = S.pair_table(prob)
-    if table is None:
-        return
-    _, lidx, _ = table
-    m2 = S.pair_bounds(prob, lidx)
-    live = np.flatnonzero(lidx >= 0)
-    ng = len(prob.goals)
-    for a, b in itertools.combinations(live, 2):
-        ways = [
-            int(prob.dist[g, a]) + int(prob.dist[h, b])
-            for g in range(ng)
-            for h in range(ng)
-            if g != h and prob.dist[g, a] >= 0 and prob.dist[h, b] >= 0
-        ]
-        expected = min(ways) if ways else S.BIG_PAIR
-        assert m2[lidx[a], lidx[b]] == m2[lidx[b], lidx[a]] == expected
-
-
-def plain_penalty(alive, lidx, fidx, m2, cells, player):
-    """The pairs' penalties, written out plainly: each box in order takes the later free box
-    of the largest penalty (the first such on a tie)."""
-    used: set[int] = set()
-    total = 0
-    for i, c in enumerate(cells):
-        if i in used or lidx[c] < 0:
-            continue
-        best, bj = 0, None
-        for j in range(i + 1, len(cells)):
-            d = cells[j]
-            if j in used or lidx[d] < 0 or alive[lidx[c], lidx[d], fidx[player]] == 0:
-                continue
-            pen = int(alive[lidx[c], lidx[d], fidx[player]]) - 1 - int(m2[lidx[c], lidx[d]])
-            if pen > best:
-                best, bj = pen, j
-        if bj is not None:
-            used |= {i, bj}
-            total += best
-    return total
-
-
-@settings(max_examples=40, deadline=None)
-@given(sokoban_levels(sides=(4, 7), border=True, wall_percent=15, max_boxes=5, goals_apart=True), st.data())
-def test_the_penalty_kernel_is_the_plain_greedy_pairing(level, data):
-    prob = as_problem(level)
-    table = S.pair_table(prob)
-    if table is None or len(prob.boxes) < 2:
-        return
-    alive, lidx, fidx = table
-    m2 = S.pair_bounds(prob, lidx)
-    floor = player_floor(prob, level)
-    live = [x for x in floor if lidx[x] >= 0]
-    n = min(len(prob.boxes), len(live))
-    cells = data.draw(st.lists(st.sampled_from(live), min_size=n, max_size=n, unique=True))
-    player = data.draw(st.sampled_from([x for x in floor if x not in cells] or floor))
-    boxes, used = np.array(cells, dtype=np.int64), np.zeros(n, np.uint8)
-    assert K.pair_penalty_kernel(alive, lidx, fidx, m2, boxes, player, used) == plain_penalty(
-        alive, lidx, fidx, m2, cells, player
-    )
-    assert K.pair_penalty_kernel(alive, lidx, fidx, np.zeros((1, 1), np.int32), boxes, player, used) == 0  # no table
-
-
-def test_the_penalty_sees_two_boxes_in_each_others_way():
-    # the doctest's level of pair_bounds: with the player on the goals' side, one box must go round
-    prob = as_problem(parse_level("#########\n#.  $   #\n#. @$   #\n#########"))
-    alive, lidx, fidx = S.pair_table(prob)
-    m2 = S.pair_bounds(prob, lidx)
-    cells = prob.boxes.astype(np.int64)
-    used = np.zeros(2, np.uint8)
-    assert K.pair_penalty_kernel(alive, lidx, fidx, m2, cells, prob.player, used) == 4
-    assert K.pair_penalty_kernel(alive, lidx, fidx, m2, cells, prob.cell(1, 6), used) == 0
-
-
-def test_a_search_with_pair_penalties_solves_and_replays():
-    levels = parse_levels(files("mazekit.examples").joinpath("sokoban/mazekit.xsb").read_bytes())
-    for level in levels[:6]:
-        for optimal in (False, True):  # A* leaves its bound alone: the option is off there
-            res = search_level(level, time_limit=30, optimal=optimal, options=SearchOptions(pair_penalty=True))
-            assert res.solution is not None
-            assert replay(level, res.solution.lurd).solved
-    prob = as_problem(levels[4])
-    search = S._Search(prob, SearchOptions(pair_penalty=True), False, 1 << 26)
-    assert search.fwd.settings.pair_penalty == 1 and search.fwd.board.pm2.shape[0] > 1
-    assert search.bwd is not None and search.bwd.settings.pair_penalty == 0
-    search = S._Search(prob, SearchOptions(pair_penalty=True), True, 1 << 26)
-    assert search.fwd.settings.pair_penalty == 0

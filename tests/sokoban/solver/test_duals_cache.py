@@ -1,5 +1,5 @@
 """The duals' cache: a child's matching, kept when the child is stored, is the one its
-expansion starts from instead of solving the matching again (``K.Assign``)."""
+expansion starts from instead of solving the matching again (``Assign``)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazekit.sokoban import generate_level
-from mazekit.sokoban.solver import PORTFOLIO, SearchOptions, as_problem
-from mazekit.sokoban.solver import _kernels as K
-from mazekit.sokoban.solver import search as S
+from mazekit.sokoban.solver import PORTFOLIO, Search, SearchOptions, as_problem, directions
+from mazekit.sokoban.solver.kernels.bound import (
+    child_bound_kernel,
+    hungarian_kernel,
+    keep_duals_kernel,
+    load_duals_kernel,
+)
+from mazekit.sokoban.solver.kernels.state import BIG, C_DUALS, C_EXPANDED, C_NODES
+from mazekit.sokoban.solver.kernels.store import sort_child_kernel
 from tests.conftest import jit_mode
 from tests.strategies import sokoban_levels
 
@@ -42,7 +48,7 @@ def _arrays(nb: int, ng: int) -> dict[str, np.ndarray]:
 
 def _solve(cells: np.ndarray, dist: np.ndarray) -> int:
     a = _arrays(len(cells), dist.shape[0])
-    return int(K.hungarian_kernel(cells, dist, a["u"], a["v"], a["p"], a["way"], a["minv"], a["used"]))
+    return int(hungarian_kernel(cells, dist, a["u"], a["v"], a["p"], a["way"], a["minv"], a["used"]))
 
 
 @settings(max_examples=300, deadline=None)
@@ -55,27 +61,27 @@ def test_a_kept_matching_is_an_optimal_one_for_the_sorted_child(case):
     nb, ng = len(cells), dist.shape[0]
     a = _arrays(nb, ng)
     work = (a["way"], a["minv"], a["used"])
-    K.hungarian_kernel(cells, dist, a["u"], a["v"], a["p"], *work)
+    hungarian_kernel(cells, dist, a["u"], a["v"], a["p"], *work)
     child = cells.copy()
     child[i] = to
-    h = K.child_bound_kernel(i + 1, child, dist, a["u"], a["v"], a["p"], a["u2"], a["v2"], a["p2"], *work)
+    h = child_bound_kernel(i + 1, child, dist, a["u"], a["v"], a["p"], a["u2"], a["v2"], a["p2"], *work)
     ordered = np.empty_like(child)
-    r = K.sort_child_kernel(child, ordered, i, to)
+    r = sort_child_kernel(child, ordered, i, to)
     assert list(ordered) == sorted(child) and ordered[r] == to
-    assert min(h, K.BIG) == min(_solve(ordered, dist), K.BIG)
-    if h >= K.BIG:
+    assert min(h, BIG) == min(_solve(ordered, dist), BIG)
+    if h >= BIG:
         return  # never stored: the search prunes it
     cnode = np.full(4, -1, dtype=np.int64)
     cu, cv, cp = (np.zeros((4, n + 1), dtype=np.int64) for n in (nb, ng, ng))
-    K.keep_duals_kernel(2, 9, i + 1, r + 1, a["u2"], a["v2"], a["p2"], cnode, cu, cv, cp)
+    keep_duals_kernel(2, 9, i + 1, r + 1, a["u2"], a["v2"], a["p2"], cnode, cu, cv, cp)
     assert cnode[2] == 9
     U, V, P = a["U"], a["V"], a["P"]
-    K.load_duals_kernel(2, cu, cv, cp, U, V, P)
+    load_duals_kernel(2, cu, cv, cp, U, V, P)
     assert sorted(P[1:][P[1:] > 0].tolist()) == list(range(1, nb + 1))
     for j in range(1, ng + 1):
         for row in range(1, nb + 1):
             d = int(dist[j - 1, ordered[row - 1]])
-            slack = (K.BIG if d < 0 else d) - U[row] - V[j]
+            slack = (BIG if d < 0 else d) - U[row] - V[j]
             assert slack >= 0 and (P[j] != row or slack == 0), (j, row)
     free = [c for c in range(dist.shape[1]) if c not in set(ordered.tolist())]
     for b in range(nb):
@@ -83,20 +89,20 @@ def test_a_kept_matching_is_an_optimal_one_for_the_sorted_child(case):
             grand = ordered.copy()
             grand[b] = c
             a2 = _arrays(nb, ng)
-            got = K.child_bound_kernel(b + 1, grand, dist, U, V, P, a2["u2"], a2["v2"], a2["p2"], *work)
-            assert min(got, K.BIG) == min(_solve(grand, dist), K.BIG), (b, c)
+            got = child_bound_kernel(b + 1, grand, dist, U, V, P, a2["u2"], a2["v2"], a2["p2"], *work)
+            assert min(got, BIG) == min(_solve(grand, dist), BIG), (b, c)
 
 
 def _run(level, opts: SearchOptions, slots: int, cap: int):
     """A search in fixed slices with a duals' cache of ``slots`` slots: (what it did, its hits)."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(S, "DUALS_SLOTS", (slots, slots))
-        search = S._Search(as_problem(level), opts, False, 1 << 26)
-        assert all(d.assign.cnode.shape == (slots,) for d in search.dirs)
+        mp.setattr(directions, "DUALS_SLOTS", (slots, slots))
+        search = Search(as_problem(level), opts, False, 1 << 26)
+        assert all(d.assign.cnode.shape == (slots,) for d in search.directions)
     stop, winner = search.run(time.perf_counter(), None, None, 0.05, 16, cap)
     pushes = None if winner is None else search.pushes(winner)
-    did = (stop, [int(d.ctr[K.C_NODES]) for d in search.dirs], [int(d.ctr[K.C_EXPANDED]) for d in search.dirs])
-    return (did, pushes), sum(int(d.ctr[K.C_DUALS]) for d in search.dirs)
+    did = (stop, [int(d.ctr[C_NODES]) for d in search.directions], [int(d.ctr[C_EXPANDED]) for d in search.directions])
+    return (did, pushes), sum(int(d.ctr[C_DUALS]) for d in search.directions)
 
 
 @settings(max_examples=25, deadline=None)
@@ -128,6 +134,6 @@ def test_a_child_bound_with_more_goals_than_boxes_is_the_least():
     cells = np.array([0, 1, 2], dtype=np.int64)
     a = _arrays(3, 5)
     work = (a["way"], a["minv"], a["used"])
-    assert K.hungarian_kernel(cells, dist, a["u"], a["v"], a["p"], *work) == 1
+    assert hungarian_kernel(cells, dist, a["u"], a["v"], a["p"], *work) == 1
     child = np.array([3, 1, 2], dtype=np.int64)
-    assert K.child_bound_kernel(1, child, dist, a["u"], a["v"], a["p"], a["u2"], a["v2"], a["p2"], *work) == 0
+    assert child_bound_kernel(1, child, dist, a["u"], a["v"], a["p"], a["u2"], a["v2"], a["p2"], *work) == 0

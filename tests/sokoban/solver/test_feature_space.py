@@ -11,9 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazekit.sokoban import parse_level, parse_levels, replay
-from mazekit.sokoban.solver import _kernels as K
-from mazekit.sokoban.solver import as_problem, search_level
-from mazekit.sokoban.solver.search import goal_areas
+from mazekit.sokoban._padded_kernels import flood_min_kernel, more_regions_kernel
+from mazekit.sokoban.solver import Search, as_problem, search_level
+from mazekit.sokoban.solver.kernels.features import blocked_tunnels_kernel, out_of_plan_kernel, packed_kernel
+from mazekit.sokoban.solver.kernels.state import C_NODES, NCONN, NHOT, NOOP, PUSH_MOVE_MASK
+from mazekit.sokoban.solver.kernels.store import cell_push_kernel, meld_kernel, moved_box_kernel
+from mazekit.sokoban.solver.prepare import goal_areas, tunnels
 from tests.sokoban.conftest import free_regions, portfolio_with, rows_level
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import sokoban_rooms, tiny_sokoban_levels
@@ -33,8 +36,8 @@ def test_cell_open_lists_pop_in_key_order(ops, mode):
     mkey = np.zeros(n, dtype=np.int64)
     croot = np.full(4, -1, dtype=np.int32)
     ref: list[list[tuple[int, int]]] = [[] for _ in range(4)]
-    push = K.cell_push_kernel.pick(10**9 if mode == "always" else 0)
-    meld = K.meld_kernel.pick(10**9 if mode == "always" else 0)
+    push = cell_push_kernel.pick(10**9 if mode == "always" else 0)
+    meld = meld_kernel.pick(10**9 if mode == "always" else 0)
     node = 0
     with jit_mode(mode):
         for cell, key in ops:
@@ -66,18 +69,17 @@ def test_regions_match_a_plain_flood(level):
     n = prob.height * prob.width
     boxat = np.full(n, -1, dtype=np.int32)
     boxat[prob.boxes] = np.arange(len(prob.boxes))
-    got = K.regions_kernel(
-        prob.floor, boxat, prob.off, np.zeros(n, np.int64), np.zeros(1, np.int64), np.empty(n, np.int64)
-    )
+    m0 = np.zeros(n, np.int64)  # every region counted: none is flooded yet
+    got = more_regions_kernel(prob.floor, boxat, prob.off, m0, 1, np.empty(n, np.int64), m0, 1, n)
     assert got == len(free_regions(prob.floor, {int(b) for b in prob.boxes}, prob.off))
     # the feature cell's count: the player's region flooded already (as the search has it), the others
     mark, pmark, queue = np.zeros(n, np.int64), np.zeros(n, np.int64), np.empty(n, np.int64)
-    K.flood_min_kernel(prob.floor, boxat, prob.off, prob.player, 7, pmark, queue)
-    assert 1 + K.more_regions_kernel(prob.floor, boxat, prob.off, mark, 1, queue, pmark, 7, n) == got
+    flood_min_kernel(prob.floor, boxat, prob.off, prob.player, 7, pmark, queue)
+    assert 1 + more_regions_kernel(prob.floor, boxat, prob.off, mark, 1, queue, pmark, 7, n) == got
     # counted up to a most
     for most in range(4):
         mark[:] = 0
-        assert K.more_regions_kernel(prob.floor, boxat, prob.off, mark, 1, queue, pmark, 7, most) == min(most, got - 1)
+        assert more_regions_kernel(prob.floor, boxat, prob.off, mark, 1, queue, pmark, 7, most) == min(most, got - 1)
 
 
 def test_packing_and_out_of_plan_features_of_a_goal_area():
@@ -89,11 +91,11 @@ def test_packing_and_out_of_plan_features_of_a_goal_area():
         boxat[:] = -1
         for j, rc in enumerate(cells):
             boxat[prob.cell(*rc)] = j
-        return int(K.packed_kernel(boxat, prob.goals, garea, forder, fstart))
+        return int(packed_kernel(boxat, prob.goals, garea, forder, fstart))
 
     def out(*cells: tuple[int, int]) -> int:
         packed(*cells)
-        return int(K.out_of_plan_kernel(boxat, forder, fstart))
+        return int(out_of_plan_kernel(boxat, forder, fstart))
 
     assert packed() == 0 and out() == 0
     assert packed((1, 1)) == 1 and out((1, 1)) == 0  # the corridor's end is first in the packing order
@@ -115,15 +117,13 @@ def test_feature_space_solutions_replay_to_a_win(text, bidirectional):
 
 def test_compiled_and_python_feature_space_agree():
     """In fixed slices (a run independent of the clock) both kernels make the same search."""
-    from mazekit.sokoban.solver.search import _search_one
+    from mazekit.sokoban.solver import run_search
 
     prob = as_problem(parse_level(SMALL[4]))
     runs = []
     for mode in ("never", "always"):
         with jit_mode(mode):
-            runs.append(
-                [_search_one(prob, opts, time_limit=None, fixed_slice=64) for opts in portfolio_with(fess=True)]
-            )
+            runs.append([run_search(prob, opts, time_limit=None, fixed_slice=64) for opts in portfolio_with(fess=True)])
     for a, b in zip(*runs, strict=True):
         assert a.solution is not None and b.solution is not None
         assert a.solution.lurd == b.solution.lurd
@@ -160,7 +160,7 @@ ROOMS = [
 
 
 def test_tunnels_are_passages_between_two_rooms():
-    from mazekit.sokoban.solver.search import tunnels
+    from mazekit.sokoban.solver.prepare import tunnels
 
     prob = as_problem(rows_level([row.replace("t", " ").replace("d", " ").replace("e", " ") for row in ROOMS]))
     t = tunnels(prob)
@@ -176,14 +176,14 @@ def test_tunnels_are_passages_between_two_rooms():
 @settings(max_examples=200, deadline=None)
 @given(tiny_sokoban_levels | sokoban_rooms)
 def test_blocked_tunnels_match_a_reference(level):
-    from mazekit.sokoban.solver.search import tunnels
+    from mazekit.sokoban.solver.prepare import tunnels
 
     prob = as_problem(level)
     t = tunnels(prob)
     cells = np.array(sorted(int(b) for b in prob.boxes), dtype=np.int64)
     want = len({int(t[c]) for c in cells if t[c] >= 0 and not prob.goalm[c]})
     for mode in ("never", "always"):
-        kernel = K.blocked_tunnels_kernel.pick(10**9 if mode == "always" else 0)
+        kernel = blocked_tunnels_kernel.pick(10**9 if mode == "always" else 0)
         with jit_mode(mode):
             assert kernel(t, prob.goalm, cells) == want
     # a passage cell has walls on both sides along one axis
@@ -199,13 +199,6 @@ def test_the_room_feature_keeps_solutions_valid(text):
     assert res.solution is not None and replay(level, res.solution.lurd).solved
 
 
-def test_the_room_feature_and_the_hotspots_share_an_axis():
-    from mazekit.sokoban.solver import SearchOptions
-
-    with pytest.raises(ValueError, match="share one axis"):
-        SearchOptions(hot_feature=True, room_feature=True)
-
-
 @settings(max_examples=100, deadline=None)
 @given(st.sets(st.integers(0, 60), min_size=1, max_size=12), st.data())
 def test_the_moved_box_is_the_one_cell_not_in_the_parents_row(parent, data):
@@ -215,7 +208,7 @@ def test_the_moved_box_is_the_one_cell_not_in_the_parents_row(parent, data):
     child = (parent - {gone}) | {came}
     rows = np.array([sorted(child), sorted(parent), sorted(parent)], dtype=np.int32)
     for mode in ("never", "always"):
-        kernel = K.moved_box_kernel.pick(10**9 if mode == "always" else 0)
+        kernel = moved_box_kernel.pick(10**9 if mode == "always" else 0)
         with jit_mode(mode):
             assert kernel(rows, 0, 1) == came
             assert kernel(rows, 2, 1) == -1  # nothing moved
@@ -225,20 +218,19 @@ def move_weights(level, box_runs: bool) -> tuple[int, int, int, int]:
     """Stored forward nodes whose move pushed on the box its parent's move had moved, in the same
     direction (a run) and in another (a turn), and how many of each weigh one more than their parent."""
     from mazekit.sokoban.solver import SearchOptions
-    from mazekit.sokoban.solver import search as S
 
     prob = as_problem(level)
     opts = SearchOptions(move_weight=1, bidirectional=False, macros=False, box_runs=box_runs)
-    search = S._Search(prob, opts, False, 1 << 26)
+    search = Search(prob, opts, False, 1 << 26)
     search.run(0.0, None, None, 0.05, 64, 2000)
-    arr, n = search.fwd.arr, int(search.fwd.ctr[K.C_NODES])
+    arr, n = search.forward.arr, int(search.forward.ctr[C_NODES])
     runs = run_heavier = turns = turn_heavier = 0
     for node in range(n):
         k = int(arr.pparent[node])
         if k < 0 or arr.pparent[k] < 0:
             continue
-        moved = int(K.moved_box_kernel.py_func(arr.pboxes, k, int(arr.pparent[k])))
-        source = (int(arr.ppush[node]) & K.PUSH_MOVE_MASK) >> 2
+        moved = int(moved_box_kernel.py_func(arr.pboxes, k, int(arr.pparent[k])))
+        source = (int(arr.ppush[node]) & PUSH_MOVE_MASK) >> 2
         if source != moved:
             continue
         heavier = int(arr.pacc[node] == arr.pacc[k] + 1)
@@ -278,23 +270,22 @@ def test_the_backward_feature_space_counts_boxes_back_on_the_start():
     digit is the number of its boxes on the start's box cells, and whose connectivity digit is its
     regions of free floor (1-4); the forward search's cells are untouched (goals and areas)."""
     from mazekit.sokoban.solver import SearchOptions
-    from mazekit.sokoban.solver import search as S
 
     # a level no search finishes (tests/data/sokoban/slow.xsb), so that the backward one runs
     level = parse_levels((Path(__file__).resolve().parents[2] / "data" / "sokoban" / "slow.xsb").read_text())[0]
     prob = as_problem(level)
-    search = S._Search(prob, SearchOptions(backward_fess=True, backward_share=0.5), False, 1 << 26)
-    bwd = search.bwd
+    search = Search(prob, SearchOptions(backward_fess=True, backward_share=0.5), False, 1 << 26)
+    bwd = search.backward
     assert bwd is not None and bwd.settings.fess == 1 and bwd.settings.move_weight == 0
     assert sorted(bwd.board.goals.tolist()) == sorted(prob.boxes.tolist())
-    assert np.array_equal(search.fwd.board.goals, prob.goals)
+    assert np.array_equal(search.forward.board.goals, prob.goals)
     search.run(0.0, None, None, 0.05, 16, 60)
     start = set(prob.boxes.tolist())
-    per_packing = K.NOOP * K.NHOT * K.NCONN
+    per_packing = NOOP * NHOT * NCONN
     seen = 0
     for cell, boxes in _open_positions(bwd):
         assert cell // per_packing == sum(x in start for x in boxes)
-        assert cell % K.NCONN + 1 == min(K.NCONN, len(free_regions(prob.floor, set(boxes), prob.off)))
+        assert cell % NCONN + 1 == min(NCONN, len(free_regions(prob.floor, set(boxes), prob.off)))
         seen += 1
     assert seen > 10
 
@@ -325,22 +316,21 @@ def test_the_backward_tunnels_count_boxes_off_the_start_in_them():
     rooms holding a box off the start's box cells (2 or more counted as 2); the forward search's
     fourth digit stays off, and without ``backward_fess`` the option does nothing."""
     from mazekit.sokoban.solver import SearchOptions
-    from mazekit.sokoban.solver import search as S
 
     rooms = ["###########", "#    #    #", "# $$ #  . #", "#  @    . #", "# $$ #  . #", "#    #  . #", "###########"]
     prob = as_problem(parse_level("\n".join(rooms)))  # two rooms and a passage of one cell
-    plain = S._Search(prob, SearchOptions(backward_rooms=True, backward_share=0.5), False, 1 << 26)
-    assert plain.bwd is not None and plain.bwd.settings.room_feature == 0
-    search = S._Search(prob, SearchOptions(backward_fess=True, backward_rooms=True, backward_share=0.5), False, 1 << 26)
-    bwd = search.bwd
-    assert bwd is not None and bwd.settings.room_feature == 1 and search.fwd.settings.room_feature == 0
-    tunnel = S.tunnels(prob)
+    plain = Search(prob, SearchOptions(backward_rooms=True, backward_share=0.5), False, 1 << 26)
+    assert plain.backward is not None and plain.backward.settings.room_feature == 0
+    search = Search(prob, SearchOptions(backward_fess=True, backward_rooms=True, backward_share=0.5), False, 1 << 26)
+    bwd = search.backward
+    assert bwd is not None and bwd.settings.room_feature == 1 and search.forward.settings.room_feature == 0
+    tunnel = tunnels(prob)
     assert np.array_equal(bwd.board.tunnel, tunnel) and (tunnel >= 0).any()
     search.run(0.0, None, None, 0.05, 16, 60)
     start = set(prob.boxes.tolist())
     digits = []
     for cell, boxes in _open_positions(bwd):
         blocked = {int(tunnel[x]) for x in boxes if tunnel[x] >= 0 and x not in start}
-        assert (cell // K.NCONN) % K.NHOT == min(K.NHOT - 1, len(blocked))
+        assert (cell // NCONN) % NHOT == min(NHOT - 1, len(blocked))
         digits.append(len(blocked))
     assert len(digits) > 10 and max(digits) > 0

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from mazekit.sokoban import parse_level, replay
-from mazekit.sokoban.solver import PORTFOLIO, SearchOptions, lanes, search_level
-from mazekit.sokoban.solver import _kernels as K
+from mazekit.sokoban.solver import PORTFOLIO, SearchOptions, lanes, portfolio_for, search_level
+from mazekit.sokoban.solver.kernels.expand import search_kernel
 from tests.conftest import DATA
 from tests.procs import HAS_PROC, assert_all_end, wait_for_children
 
@@ -46,7 +46,7 @@ HARD = (DATA / "sokoban" / "slow.xsb").read_text()
 def warm(monkeypatch):
     """The kernel in numba's cache (lanes need it) and the workers started at once."""
     search_level(parse_level("#######\n#@$  .#\n#######"), time_limit=30)
-    if not K.search_kernel.is_cached():  # pragma: no cover - numba's cache not writable here
+    if not search_kernel.is_cached():  # pragma: no cover - numba's cache not writable here
         pytest.skip("the search kernel is not in numba's cache")
     monkeypatch.setattr(lanes, "HEAD_START", 0.0)
 
@@ -160,7 +160,7 @@ def test_more_cores_add_the_extra_searches(warm, monkeypatch):
     # the first core's searches cannot solve the level in a minute, the extra ones at once
     monkeypatch.setattr(S, "PORTFOLIO", (WEAK, WEAK, WEAK))
     monkeypatch.setattr(S, "EXTRA", (PORTFOLIO[1], PORTFOLIO[1], PORTFOLIO[1]))
-    assert S.portfolio_for(1) == (WEAK, WEAK, WEAK) and len(S.portfolio_for(2)) == 6
+    assert portfolio_for(1) == (WEAK, WEAK, WEAK) and len(portfolio_for(2)) == 6
     assert lanes.default_cores() <= 2
     level = parse_level(LEVEL)
     res = search_level(level, time_limit=60, cores=2)
@@ -170,7 +170,7 @@ def test_more_cores_add_the_extra_searches(warm, monkeypatch):
 
 def test_the_portfolio_is_whole_on_the_first_core():
     from mazekit.sokoban.solver import EXTRA, portfolio_for
-    from mazekit.sokoban.solver.search import MAX_CORES
+    from mazekit.sokoban.solver.portfolio import MAX_CORES
 
     for cores in (1, 2, 3):
         wide = portfolio_for(cores)

@@ -58,10 +58,11 @@ def test_optimal_search_stops_too():
 def test_the_compile_time_reported_is_never_more_than_the_time():
     # the compile clock is the process's: a search that waits while the playground's warm-up
     # compiles in another thread counts that compiling too (the page once said 47.3 s of 47.17 s)
-    from mazekit.sokoban.solver.search import SearchStats, _Total
+    from mazekit.sokoban.solver import SearchStats
+    from mazekit.sokoban.solver.sequence import Totals
 
     seen = []
-    total = _Total(time.perf_counter(), lambda st, phase: seen.append(st) and None)
+    total = Totals(time.perf_counter(), lambda st, phase: seen.append(st) and None)
     total.add(SearchStats(10, 5, 0.5, "time", 3.0))
     report = total.report()
     assert report is not None

@@ -10,9 +10,18 @@ import pytest
 from hypothesis import given, settings
 
 from mazekit.sokoban import parse_level, replay
-from mazekit.sokoban.solver import PORTFOLIO, Relays, SearchOptions, as_problem, search_level
-from mazekit.sokoban.solver import _kernels as K
-from mazekit.sokoban.solver import search as S
+from mazekit.sokoban.solver import (
+    DEFAULT_MEMORY,
+    PORTFOLIO,
+    RELAYS,
+    Relays,
+    Search,
+    SearchOptions,
+    as_problem,
+    search_level,
+)
+from mazekit.sokoban.solver.kernels.state import C_EXPANDED, C_NODES
+from mazekit.sokoban.solver.rebuild import lurd_of
 from tests.sokoban.solver.test_solver import SMALL
 from tests.strategies import sokoban_rooms
 
@@ -70,17 +79,17 @@ def test_relays_are_typed_and_off_for_a_star():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_relays_with_the_backward_feature_space_and_the_start_s_pairs(seed):
-    """With ``backward_fess`` a relay's cells count the boxes on its position's cells, with no start
-    areas; the start's pairs still prune (every position reached from the relay's is reached from
-    the start). Solutions stay whole."""
+    """With ``backward_fess`` a relay's cells count the boxes on its position's cells; the start's
+    pairs still prune (every position reached from the relay's is reached from the start).
+    Solutions stay whole."""
     level = parse_level(LONGER)
-    opts = replace(PORTFOLIO[0], backward_fess=True, backward_areas=True, reach_pairs=True, relays=Relays(seed=seed))
-    search = S._Search(as_problem(level), opts, False, S.DEFAULT_MEMORY)
-    first = search.bwd
-    assert first is not None and first.board.garea.max() >= 0  # the start's areas
+    opts = replace(PORTFOLIO[0], backward_fess=True, reach_pairs=True, relays=Relays(seed=seed))
+    search = Search(as_problem(level), opts, False, DEFAULT_MEMORY)
+    first = search.backward
+    assert first is not None
     assert search.run(0.0, None, None, 0.05, 16, 100)[0] == "time"
     search.relay()
-    bwd = search.bwd
+    bwd = search.backward
     assert bwd is not None and bwd.board.garea.max() < 0
     assert bwd.board.pairs is first.board.pairs or np.array_equal(bwd.board.pairs, first.board.pairs)
     on = bwd.board.goals
@@ -88,12 +97,12 @@ def test_relays_with_the_backward_feature_space_and_the_start_s_pairs(seed):
     assert set(np.flatnonzero(bwd.board.goalm).tolist()) == set(on.tolist())
     stop, winner = search.run(0.0, None, None, 0.05, 16, 50_000)
     assert stop == "solved" and winner is not None
-    assert replay(level, S.lurd_of(search.prob, search.pushes(winner)[0])).solved
+    assert replay(level, lurd_of(search.prob, search.pushes(winner)[0])).solved
 
 
-def _searched(text: str, opts: SearchOptions, expansions: int) -> S._Search:
+def _searched(text: str, opts: SearchOptions, expansions: int) -> Search:
     prob = as_problem(parse_level(text))
-    search = S._Search(prob, opts, False, S.DEFAULT_MEMORY)
+    search = Search(prob, opts, False, DEFAULT_MEMORY)
     search.run(0.0, None, None, 0.05, 16, expansions)
     return search
 
@@ -101,18 +110,18 @@ def _searched(text: str, opts: SearchOptions, expansions: int) -> S._Search:
 def test_a_relay_aims_the_backward_direction_at_a_stored_forward_position():
     opts = replace(PORTFOLIO[0], relays=Relays(seed=3))
     search = _searched(ROOM, opts, 200)
-    fwd, old = search.fwd, search.bwd
+    fwd, old = search.forward, search.backward
     assert old is not None
-    before = (int(old.ctr[K.C_NODES]), int(old.ctr[K.C_EXPANDED]))
+    before = (int(old.ctr[C_NODES]), int(old.ctr[C_EXPANDED]))
     total = search.stats(0.0, "time").nodes
     search.relay()
-    bwd = search.bwd
+    bwd = search.backward
     assert bwd is not None and bwd is not old
-    assert search.dirs == [fwd, bwd] and bwd in search.active and old not in search.active
+    assert search.directions == [fwd, bwd] and bwd in search.active and old not in search.active
     assert search.retired == before and search.stats(0.0, "time").nodes >= total
     # its bound's targets (the zeros of its distances) are a stored forward position's boxes,
     # one at least as deep as the median stored one
-    n = int(fwd.ctr[K.C_NODES])
+    n = int(fwd.ctr[C_NODES])
     g = fwd.arr.pg[:n]
     hits = [
         k
@@ -121,13 +130,13 @@ def test_a_relay_aims_the_backward_direction_at_a_stored_forward_position():
     ]
     assert hits, "the backward bound aims at no stored forward position"
     k = hits[0]
-    assert bwd.settings.goal_player == S._min_region_cell(
-        search.prob, fwd.arr.pboxes[k].astype(np.int64), int(fwd.arr.pplayer[k])
+    assert bwd.settings.goal_player == min(
+        search.prob.region({int(b) for b in fwd.arr.pboxes[k]}, int(fwd.arr.pplayer[k]))
     )
     # the same seed draws the same position from the same pool
     again = _searched(ROOM, opts, 200)
     again.relay()
-    assert np.array_equal(again.bwd.board.dist, bwd.board.dist)
+    assert np.array_equal(again.backward.board.dist, bwd.board.dist)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -136,14 +145,14 @@ def test_a_meet_after_relays_is_a_whole_solution(seed):
     solution put together from the meet replays to a win from the level's start."""
     level = parse_level(LONGER)
     opts = replace(PORTFOLIO[0], relays=Relays(seed=seed))
-    search = S._Search(as_problem(level), opts, False, S.DEFAULT_MEMORY)
+    search = Search(as_problem(level), opts, False, DEFAULT_MEMORY)
     assert search.run(0.0, None, None, 0.05, 16, 100)[0] == "time"
     for _ in range(3):
         search.relay()
     stop, winner = search.run(0.0, None, None, 0.05, 16, 50_000)
     assert stop == "solved" and winner is not None
     pushes, _ = search.pushes(winner)
-    assert replay(level, S.lurd_of(search.prob, pushes)).solved
+    assert replay(level, lurd_of(search.prob, pushes)).solved
 
 
 @pytest.mark.parametrize("text", SMALL + [ROOM, LONGER])
@@ -172,7 +181,7 @@ def test_relays_never_call_a_solvable_room_unsolvable(level):
 
 def test_the_portfolio_s_fourth_search_relays_from_a_deep_forward_search():
     relay = PORTFOLIO[3]
-    assert relay.relays == S.RELAYS and relay.stall is None
+    assert relay.relays == RELAYS and relay.stall is None
     assert relay.backward_share < 0.5 < relay.relays.share
     assert replace(relay, relays=None, backward_share=0.5, stall=PORTFOLIO[0].stall, time_share=1.0) == PORTFOLIO[0]
     level = parse_level(LONGER)

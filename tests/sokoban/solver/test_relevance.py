@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 
 from mazekit.sokoban import parse_level, replay
-from mazekit.sokoban.solver import Relevance, SearchOptions, as_problem, search_level
-from mazekit.sokoban.solver import _kernels as K
-from mazekit.sokoban.solver import search as S
-from mazekit.sokoban.solver.problem import Problem
+from mazekit.sokoban.problem import Problem
+from mazekit.sokoban.solver import Relevance, Search, SearchOptions, as_problem, run_search, search_level
+from mazekit.sokoban.solver.kernels.relevance import relevance_kernel
+from mazekit.sokoban.solver.kernels.state import C_CUTS, C_NODES, PUSH_MACRO_SHIFT, PUSH_MOVE_MASK
+from mazekit.sokoban.solver.prepare import influence_table
 from tests.sokoban.solver.test_solver import GOAL_CORRIDOR, SMALL, jit_mode
 from tests.strategies import sokoban_rooms
 
@@ -66,14 +67,14 @@ def influence_reference(prob: Problem) -> np.ndarray:
 def test_the_influence_table_matches_dijkstra(level):
     prob = as_problem(level)
     want = influence_reference(prob)
-    assert np.array_equal(S.influence_table(prob), want)
+    assert np.array_equal(influence_table(prob), want)
     with jit_mode("never"):
-        assert np.array_equal(S.influence_table(prob), want)
+        assert np.array_equal(influence_table(prob), want)
 
 
 def test_the_influence_table_is_symmetric_on_a_level_of_corridors_and_rooms():
     prob = as_problem(parse_level(APART))
-    table = S.influence_table(prob).astype(np.int64)
+    table = influence_table(prob).astype(np.int64)
     cells = np.flatnonzero(prob.floor)
     sub = table[np.ix_(cells, cells)]
     # entering costs of the two ends differ, so a walk and its reverse differ by at most 2
@@ -89,13 +90,13 @@ def run_search(
     opts = SearchOptions(
         move_weight=1000, pack_advisor=400, bidirectional=bidirectional, relevance=rel, backward_relevance=back
     )
-    search = S._Search(as_problem(level), opts, False, 1 << 26)
+    search = Search(as_problem(level), opts, False, 1 << 26)
     stopped, winner = search.run(0.0, None, None, 0.05, 64, expansions)
     return search, stopped, winner
 
 
 def recent_pushes(arr, k: int, rel: Relevance, influence: np.ndarray) -> tuple[int, int]:
-    """What :func:`~K.relevance_kernel` reads of node ``k``, from sets of box cells: the cell the
+    """What :func:`~relevance_kernel` reads of node ``k``, from sets of box cells: the cell the
     last push left its box on, and the distant pushes among the ``window - 1`` that led to ``k``."""
     dests: list[int] = []
     origins: list[int] = []
@@ -104,7 +105,7 @@ def recent_pushes(arr, k: int, rel: Relevance, influence: np.ndarray) -> tuple[i
         up = int(arr.pparent[j])
         (dest,) = set(arr.pboxes[j].tolist()) - set(arr.pboxes[up].tolist())
         dests.append(dest)
-        origins.append((int(arr.ppush[j]) & K.PUSH_MOVE_MASK) >> 2)
+        origins.append((int(arr.ppush[j]) & PUSH_MOVE_MASK) >> 2)
         j = up
     distant = sum(influence[dests[t + 1], origins[t]] > rel.reach for t in range(len(dests) - 1))
     return (dests[0] if dests else -1), int(distant)
@@ -113,12 +114,12 @@ def recent_pushes(arr, k: int, rel: Relevance, influence: np.ndarray) -> tuple[i
 def test_the_kernel_reads_a_nodes_recent_pushes_as_a_reference_does():
     rel = Relevance(window=4, distant=1, reach=3)
     search, _, _ = run_search(parse_level(APART), rel)
-    arr, n = search.fwd.arr, int(search.fwd.ctr[K.C_NODES])
-    influence = search.fwd.board.influence
+    arr, n = search.forward.arr, int(search.forward.ctr[C_NODES])
+    influence = search.forward.board.influence
     assert n > 100
     for k in range(n):
         want = recent_pushes(arr, k, rel, influence)
-        for kernel in (K.relevance_kernel, K.relevance_kernel.py_func):
+        for kernel in (relevance_kernel, relevance_kernel.py_func):
             got = kernel(arr.pboxes, arr.pparent, arr.ppush, influence, k, rel.window, rel.reach)
             assert tuple(int(x) for x in got) == want
 
@@ -126,15 +127,15 @@ def test_the_kernel_reads_a_nodes_recent_pushes_as_a_reference_does():
 def rule_checked(direction, rel: Relevance) -> int:
     """How many nodes of ``direction`` stored by a distant plain push (a pull backward) were
     checked against the rule: their parent had fewer distant pushes than allowed."""
-    arr, n = direction.arr, int(direction.ctr[K.C_NODES])
+    arr, n = direction.arr, int(direction.ctr[C_NODES])
     influence = direction.board.influence
     checked = 0
     for node in range(n):
         k = int(arr.pparent[node])
-        if k < 0 or (int(arr.ppush[node]) >> K.PUSH_MACRO_SHIFT) & 1:
+        if k < 0 or (int(arr.ppush[node]) >> PUSH_MACRO_SHIFT) & 1:
             continue  # a root, or an advisor's or a goal macro's move (never cut)
         last, distant = recent_pushes(arr, k, rel, influence)
-        source = (int(arr.ppush[node]) & K.PUSH_MOVE_MASK) >> 2
+        source = (int(arr.ppush[node]) & PUSH_MOVE_MASK) >> 2
         if last >= 0 and influence[last, source] > rel.reach:
             assert distant < rel.distant
             checked += 1
@@ -146,10 +147,10 @@ def test_no_stored_node_breaks_the_rule_and_pushes_are_cut():
     fewer distant pushes than allowed; and the rule cut pushes (none without it)."""
     rel = Relevance(window=4, distant=1, reach=3)
     search, _, _ = run_search(parse_level(APART), rel)
-    assert rule_checked(search.fwd, rel) > 0
-    assert search.fwd.ctr[K.C_CUTS] > 0
+    assert rule_checked(search.forward, rel) > 0
+    assert search.forward.ctr[C_CUTS] > 0
     plain, _, _ = run_search(parse_level(APART), None)
-    assert plain.fwd.ctr[K.C_CUTS] == 0 and plain.fwd.board.influence.shape == (1, 1)
+    assert plain.forward.ctr[C_CUTS] == 0 and plain.forward.board.influence.shape == (1, 1)
 
 
 def test_a_forward_search_that_cuts_every_way_is_no_proof():
@@ -157,7 +158,7 @@ def test_a_forward_search_that_cuts_every_way_is_no_proof():
     (the level is solvable); without the cuts the same search solves it."""
     level = parse_level(APART)
     search, stopped, winner = run_search(level, Relevance(window=8, distant=0, reach=0), expansions=10**6)
-    assert search.fwd.ctr[K.C_CUTS] > 0
+    assert search.forward.ctr[C_CUTS] > 0
     assert winner is None and stopped == "time"
     _, stopped, winner = run_search(level, None, expansions=10**6)
     assert stopped == "solved"
@@ -170,11 +171,11 @@ def test_backward_cuts_follow_the_rule_on_pulls_alone():
     rel = Relevance(window=4, distant=1, reach=3)
     level = parse_level(APART)
     search, stopped, winner = run_search(level, Relevance(8, 0, 0), bidirectional=True, expansions=4000, back=rel)
-    assert search.bwd is not None and stopped == "solved" and winner is search.bwd
-    assert search.bwd.ctr[K.C_CUTS] > 0
-    assert rule_checked(search.bwd, rel) > 0
+    assert search.backward is not None and stopped == "solved" and winner is search.backward
+    assert search.backward.ctr[C_CUTS] > 0
+    assert rule_checked(search.backward, rel) > 0
     plain, _, _ = run_search(level, None, bidirectional=True, expansions=4000)
-    assert plain.bwd is not None and plain.bwd.board.influence.shape == (1, 1)
+    assert plain.backward is not None and plain.backward.board.influence.shape == (1, 1)
 
 
 def test_both_directions_cut_out_is_no_proof():
@@ -183,7 +184,7 @@ def test_both_directions_cut_out_is_no_proof():
     level = parse_level(APART)
     tight = Relevance(window=8, distant=0, reach=0)
     search, stopped, winner = run_search(level, tight, bidirectional=True, expansions=10**6, back=tight)
-    assert search.bwd is not None and search.bwd.ctr[K.C_CUTS] > 0
+    assert search.backward is not None and search.backward.ctr[C_CUTS] > 0
     assert winner is None and stopped == "time"
     _, stopped, _ = run_search(level, None, bidirectional=True, expansions=10**6, back=tight)
     assert stopped == "solved"
@@ -224,7 +225,7 @@ def test_compiled_and_python_searches_with_cuts_agree():
     runs = []
     for mode in ("never", "always"):
         with jit_mode(mode):
-            runs.append(S._search_one(prob, opts, time_limit=None, fixed_slice=64))
+            runs.append(run_search(prob, opts, time_limit=None, fixed_slice=64))
     a, b = runs
     assert a.solution is not None and b.solution is not None and a.solution.lurd == b.solution.lurd
     assert (a.stats.nodes, a.stats.expanded) == (b.stats.nodes, b.stats.expanded)

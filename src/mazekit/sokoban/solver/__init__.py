@@ -10,39 +10,32 @@ The solver reads the engine's levels (:class:`mazekit.sokoban.Level`); parse tex
 
 from __future__ import annotations
 
+from ..problem import Problem, as_problem
+from .driver import Search, run_search
 from .optimise import Optimised, OptimiseStatus, optimise
-from .problem import Problem, as_problem
-from .search import (
-    BACKWARD_RELEVANCE,
-    DEFAULT_MEMORY,
-    EXTRA,
-    PORTFOLIO,
-    RELEVANCE,
-    STALL,
-    Relays,
-    Relevance,
-    SearchOptions,
-    SearchResult,
-    SearchStats,
-    Solution,
-    Stall,
-    portfolio_for,
-    search_level,
-    solve,
-)
+from .options import DEFAULT_MEMORY, Relays, Relevance, SearchOptions, Stall
+from .portfolio import BACKWARD_RELEVANCE, EXTRA, MEMBERS, PORTFOLIO, RELAYS, RELEVANCE, STALL, Member, portfolio_for
+from .prepare import Prepared
+from .results import SearchResult, SearchStats, Solution
+from .search import search_level, solve
 
 __all__ = [
     "BACKWARD_RELEVANCE",
     "DEFAULT_MEMORY",
     "EXTRA",
+    "MEMBERS",
     "PORTFOLIO",
+    "RELAYS",
     "RELEVANCE",
     "STALL",
+    "Member",
     "OptimiseStatus",
     "Optimised",
+    "Prepared",
     "Problem",
     "Relays",
     "Relevance",
+    "Search",
     "SearchOptions",
     "SearchResult",
     "SearchStats",
@@ -51,6 +44,7 @@ __all__ = [
     "as_problem",
     "optimise",
     "portfolio_for",
+    "run_search",
     "search_level",
     "solve",
 ]

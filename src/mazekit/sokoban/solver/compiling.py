@@ -5,7 +5,7 @@ numba compiles the search kernel with every kernel it calls, about 80 s on this
 loads it in well under a second afterwards). Most of that is the helpers: each
 compiles on its own, and the search, compiled with its helpers already in the
 cache, loads them and takes about 20 s. So the first compile splits: two shares of
-the helpers compile at once, each in a child process (:func:`compile_share`),
+the helpers compile at once, each in a child process (:func:`~.warmup.compile_share`),
 then the search compiles in the caller, loading them.
 
 In a share's process the search runs as plain Python (:func:`mazekit._jit.plain`)
@@ -16,7 +16,7 @@ not reach compiles with the search.
 
 The search (and so the optimiser's searches) calls :func:`compile_in_parts` before
 its first compiled slice; the playground's start-up warm-up runs each share as one
-of its steps, and it and ``sokoban solve --jobs`` then call :func:`load_search`.
+of its steps, and it and ``sokoban solve --jobs`` then call :func:`~.warmup.load_search`.
 """
 
 from __future__ import annotations
@@ -25,20 +25,19 @@ import os
 import subprocess
 import sys
 
-from ... import _jit, examples
-from ..level import Level
-from . import _kernels as K
+from ... import _jit
+from .kernels import expand
+from .kernels.corrals import corral_deadlock_kernel
+from .kernels.expand import search_kernel
+from .kernels.roots import roots_kernel
 
-__all__ = ["FIRST_SHARE", "compile_in_parts", "compile_share", "load_search", "search_callees", "share_command"]
+__all__ = ["FIRST_SHARE", "compile_in_parts", "search_callees", "search_is_cached", "share_command"]
 
 #: The first share: the advisors, the corral test, taking and inserting nodes, tunnels (about
 #: 25 s of compiling here); the second is every other kernel the search calls, with the kernels
 #: of a search's set-up (about 30 s).
 FIRST_SHARE = (
     "corral_deadlock_kernel",
-    "hot_advice_kernel",
-    "oop_advice_kernel",
-    "conn_advice_kernel",
     "pack_advice_kernel",
     "advisor_step_kernel",
     "insert_kernel",
@@ -48,65 +47,21 @@ FIRST_SHARE = (
 )
 
 
+def search_is_cached() -> bool:
+    """True when the compiled search will not need compiling (see :meth:`mazekit._jit.Kernel.is_cached`):
+    the commands say so before a first compile."""
+    return search_kernel.is_cached()
+
+
 def search_callees() -> set[str]:
-    """The kernels the search kernel and its expansion call by name (but not the expansion)."""
+    """The kernels the search loop calls (:mod:`.kernels.expand`'s own kernels and the steps it
+    inlines call them by name), where :func:`~.warmup.compile_share` stands them in."""
+    own = {n for n, k in vars(expand).items() if isinstance(k, _jit.Kernel) and k.__module__ == expand.__name__}
     names: set[str] = set()
-    for caller in (K.search_kernel, K.expand_kernel):
-        names.update(n for n in caller.py_func.__code__.co_names if isinstance(getattr(K, n, None), _jit.Kernel))
-    return names - {"expand_kernel"}
-
-
-def _bundled() -> list[Level]:
-    """The bundled levels (small: their searches take milliseconds)."""
-    from ..formats import parse_levels
-
-    return parse_levels(examples.read_text("sokoban/mazekit.xsb"))
-
-
-def compile_share(first: bool) -> None:
-    """Compile one share of the search's helpers into numba's cache (see the module). The
-    second share also compiles the set-up's kernels (mode ``always``). Meant for a process
-    of its own: it sets the mode for its run."""
-    from .search import SearchOptions, search_level
-
-    every = SearchOptions(
-        move_weight=1000,
-        pack_advisor=400,
-        conn_advisor=400,
-        hot_advisor=400,
-        oop_advisor=400,
-        open_advisor=400,
-        room_feature=True,
-        dead_pairs=True,
-        reach_pairs=True,
-        pair_penalty=True,
-        box_runs=True,
-        backward_fess=True,
-        backward_areas=True,
-        pull_advisor=400,
-        novelty=2,
-        corral_grow=1,
-        player_penalty=2,
-    )
-    share = set(FIRST_SHARE) if first else search_callees() - set(FIRST_SHARE)
-    mode = _jit.get_mode()
-    _jit.set_mode("never" if first else "always")
-    try:
-        with _jit.plain(K.search_kernel), _jit.compile_calls(vars(K), sorted(share)):
-            for level in _bundled():
-                search_level(level, time_limit=30.0, options=every)
-    finally:
-        _jit.set_mode(mode)
-
-
-def load_search() -> None:
-    """Load the compiled search from numba's cache, or compile it the first time of an
-    installation (in parts, see :func:`compile_in_parts`): a search of the first bundled
-    level on the compiled path (a tiny level's search would otherwise run as plain Python)."""
-    from .search import search_level
-
-    K.search_kernel.compiled()
-    search_level(_bundled()[0], time_limit=30.0)
+    for name in own:
+        code = getattr(expand, name).py_func.__code__
+        names.update(n for n in code.co_names if isinstance(getattr(expand, n, None), _jit.Kernel))
+    return names - own
 
 
 def share_command(first: bool) -> list[str]:
@@ -114,7 +69,7 @@ def share_command(first: bool) -> list[str]:
     code = (
         "import os, sys\n"
         "try:\n    os.nice(10)\nexcept (AttributeError, OSError):\n    pass\n"
-        f"from mazekit.sokoban.solver.compiling import compile_share\ncompile_share({first})\n"
+        f"from mazekit.sokoban.solver.warmup import compile_share\ncompile_share({first})\n"
     )
     return [sys.executable, "-c", code]
 
@@ -126,9 +81,9 @@ def compile_in_parts() -> bool:
 
     A share that fails (no cache to write, say) is left to that compile. Ctrl-C stops
     the children and is raised again."""
-    if (os.cpu_count() or 1) < 2 or not sys.executable or _jit.get_mode() == "never" or K.search_kernel.is_cached():
+    if (os.cpu_count() or 1) < 2 or not sys.executable or _jit.get_mode() == "never" or search_kernel.is_cached():
         return False
-    if K.corral_deadlock_kernel.is_cached() and K.roots_kernel.is_cached():  # one of each share: done already
+    if corral_deadlock_kernel.is_cached() and roots_kernel.is_cached():  # one of each share: done already
         return False
     children = [
         subprocess.Popen(

@@ -3,8 +3,8 @@
 The portfolio's searches are cut into *lanes*, one a core, each lane a run of consecutive
 searches (:func:`lane_members`). Each lane runs its searches one after the other, each its
 share of the lane's time left (``SearchOptions.time_share``: equal in the first lane), as
-:func:`~.search.search_level` does on one core. The fast mode's portfolio on two cores or more
-(:func:`~.search.portfolio_for`) is :data:`~.search.PORTFOLIO` and :data:`~.search.EXTRA`: its
+:func:`~.sequence.run_sequence` does on one core. The fast mode's portfolio on two cores or more
+(:func:`~.portfolio.portfolio_for`) is :data:`~.portfolio.PORTFOLIO` and :data:`~.portfolio.EXTRA`: its
 first lane runs ``PORTFOLIO`` as one core does and the second adds ``EXTRA``'s searches.
 
 The first lane runs in the calling thread. For the first :data:`HEAD_START` seconds it runs
@@ -31,13 +31,16 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ..._workers import end_with_parent
-from .problem import Problem
-
-if TYPE_CHECKING:
-    from .search import Progress, SearchOptions, SearchResult, SearchStats, Stop
+from ..problem import Problem
+from .kernels.expand import search_kernel
+from .options import DEFAULT_MEMORY, SearchOptions
+from .portfolio import MAX_CORES, PORTFOLIO
+from .prepare import Prepared
+from .results import Progress, SearchResult, SearchStats, Stop
+from .sequence import run_sequence
 
 __all__ = ["HEAD_START", "default_cores", "lane_members", "run_lanes"]
 
@@ -60,10 +63,8 @@ _free: list[int] = list(range(SLOTS))  # the slots not in use
 
 def default_cores(lanes: int | None = None) -> int:
     """The cores this process may use, no more than ``lanes`` (default: the fast mode's
-    most, :data:`~.search.MAX_CORES`; 1 on a one-core machine)."""
+    most, :data:`~.portfolio.MAX_CORES`; 1 on a one-core machine)."""
     if lanes is None:
-        from .search import MAX_CORES
-
         lanes = MAX_CORES
     try:
         cores = len(os.sched_getaffinity(0))
@@ -75,8 +76,8 @@ def default_cores(lanes: int | None = None) -> int:
 def lane_members(n: int, lanes: int, first: int | None = None) -> list[list[int]]:
     """Which of ``n`` searches each lane runs, in order: consecutive runs, the earlier lanes
     one longer when they do not divide evenly; with ``first`` the first lane runs that many and
-    the others share the rest so. With :func:`~.search.portfolio_for` and ``first`` the length
-    of :data:`~.search.PORTFOLIO`, the first lane runs ``PORTFOLIO`` exactly as one core does,
+    the others share the rest so. With :func:`~.portfolio.portfolio_for` and ``first`` the length
+    of :data:`~.portfolio.PORTFOLIO`, the first lane runs ``PORTFOLIO`` exactly as one core does,
     and the second the extra searches.
 
     >>> lane_members(6, 2), lane_members(7, 2, first=3)
@@ -104,11 +105,11 @@ def _worker_init(board: Any) -> None:
     end_with_parent()
     _board = board
     from ..formats import parse_level
-    from . import _kernels as K
-    from .search import search_level
+    from ..problem import as_problem
 
-    search_level(parse_level("#######\n#@$  .#\n#######"), time_limit=5.0)  # the preparing kernels
-    K.search_kernel.compiled()  # in numba's cache (lanes run only then): loaded, not compiled
+    tiny = Prepared(as_problem(parse_level("#######\n#@$  .#\n#######")))
+    run_sequence(tiny, PORTFOLIO, time_limit=5.0, memory=DEFAULT_MEMORY)  # the preparing kernels
+    search_kernel.compiled()  # in numba's cache (lanes run only then): loaded, not compiled
 
 
 def _cell(slot: int, what: int) -> int:
@@ -153,8 +154,6 @@ def _lane(
 ) -> SearchResult:
     """A worker's lane: ``members`` one after the other within ``time_limit`` seconds from
     ``sent`` (the wall clock when the lane was sent), until one is final or the stop flag."""
-    from .search import SearchResult, SearchStats, search_level
-
     board = _board
     left = None if time_limit is None else time_limit - (time.time() - sent)
     if board[_cell(slot, _STOP)] or (left is not None and left <= 0):
@@ -165,7 +164,7 @@ def _lane(
         board[_cell(slot, _EXPANDED)] = stats.expanded
         return bool(board[_cell(slot, _STOP)])
 
-    return search_level(prob, time_limit=left, memory=memory, portfolio=members, progress=progress)
+    return run_sequence(Prepared(prob), members, time_limit=left, memory=memory, progress=progress)
 
 
 FINAL = ("solved", "unsolvable")
@@ -226,8 +225,6 @@ class _Lanes:
     def results(self) -> list[SearchResult]:
         """Every other lane's result, once all have ended (a lane whose worker failed counts as
         stopped by time, with nothing found)."""
-        from .search import SearchResult, SearchStats
-
         out = []
         try:
             for f in self.futures:
@@ -255,11 +252,9 @@ def run_lanes(
     progress: Progress | None = None,
 ) -> SearchResult:
     """Run ``portfolio`` in ``lanes`` lanes (see the module; ``first_size`` the first lane's searches,
-    see :func:`lane_members`); the :class:`~.search.SearchResult`
+    see :func:`lane_members`); the :class:`~.results.SearchResult`
     of the lane that solved the level (or proved it unsolvable), else of all of them: the
     states and expansions summed, the wall time since the call."""
-    from .search import SearchStats, search_level
-
     t0 = time.perf_counter()
     groups = [tuple(portfolio[i] for i in g) for g in lane_members(len(portfolio), lanes, first_size)]
     others = _Lanes(prob, groups[1:], memory // lanes)
@@ -276,8 +271,8 @@ def run_lanes(
         return user_stop or (bool(others.futures) and others.final())
 
     try:
-        first = search_level(
-            prob, time_limit=time_limit, memory=memory // lanes, portfolio=groups[0], progress=lane0_progress
+        first = run_sequence(
+            Prepared(prob), groups[0], time_limit=time_limit, memory=memory // lanes, progress=lane0_progress
         )
     except BaseException:
         if others.futures:
@@ -310,8 +305,6 @@ def run_lanes(
 
 def _merge(first: SearchResult, rest: list[SearchResult], elapsed: float, user_stop: bool) -> SearchResult:
     """One result from the lanes': the first solution (lane order) or proof, the counts summed."""
-    from .search import SearchResult, SearchStats
-
     every = [first, *rest]
     nodes = sum(r.stats.nodes for r in every)
     expanded = sum(r.stats.expanded for r in every)

@@ -40,9 +40,10 @@ from numpy.typing import NDArray
 
 from .. import _kernels as K
 from ..level import Level, State
+from ..problem import Problem
 from ..rules import lurd_pushes, push, pushes_to_lurd, replay, walk
-from .problem import Problem
-from .search import SearchOptions, _search_one
+from .driver import run_search
+from .options import SearchOptions
 
 __all__ = [
     "FloorCodes",
@@ -183,7 +184,7 @@ def _candidate(
         goals = np.zeros(level.shape, dtype=np.bool_)
         goals.flat[list(b.boxes)] = True
     sub = Level(level.walls, goals, a, level.decoys)
-    res = _search_one(
+    res = run_search(
         Problem.from_level(sub),
         _WINDOW_OPTIONS,
         optimal=True,

@@ -859,7 +859,7 @@ async def optimise_socket(ws: WebSocket) -> None:
 
 
 def _compile_share(first: bool) -> None:
-    from ...sokoban.solver.compiling import compile_share
+    from ...sokoban.solver.warmup import compile_share
 
     compile_share(first)
 
@@ -867,10 +867,10 @@ def _compile_share(first: bool) -> None:
 def _warm() -> None:
     """Load (or compile, once per installation) the solver's and the optimiser's kernels."""
     from ...sokoban import _kernels as EK
-    from ...sokoban.solver import _kernels as K
-    from ...sokoban.solver.compiling import load_search
+    from ...sokoban._pair_kernels import pair_table_kernel
+    from ...sokoban.solver.warmup import load_search
 
-    K.pair_table_kernel.compiled()  # built at the first search's start (the dead pairs)
+    pair_table_kernel.compiled()  # built at the first search's start (the dead pairs)
     EK.vicinity_kernel.compiled()
     load_search()  # later searches, even tiny ones, take the compiled path
 

@@ -1,10 +1,9 @@
-"""The solver's view of a level: padded flat arrays, dead squares, push distances.
+"""A level as compiled kernels see it: padded flat arrays, dead squares, push distances.
 
-The solver reads levels from the engine only: :meth:`Problem.from_level` turns a
-:class:`mazekit.sokoban.Level` into a :class:`Problem` of plain arrays, the one
-input of the compiled search, and :func:`as_problem` is what the search calls on
-its argument. Text is read by the engine's parser
-(:func:`mazekit.sokoban.parse_level`) first.
+:meth:`Problem.from_level` turns a :class:`mazekit.sokoban.Level` into a :class:`Problem` of
+plain arrays, the input of the pair tables (:mod:`.pairs`) and of the solver's compiled search;
+:func:`as_problem` is what the solver calls on its argument. Text is read by the engine's
+parser (:func:`mazekit.sokoban.parse_level`) first.
 """
 
 from __future__ import annotations
@@ -14,15 +13,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ..level import Level
-from ._kernels import pull_distances_kernel
+from ._padded_kernels import pull_distances_kernel
+from .level import Level
 
 __all__ = ["Problem", "as_problem"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Problem:
-    """A level as the solver sees it (flat indices on a grid padded by one wall).
+    """A level as the kernels see it (flat indices on a grid padded by one wall).
 
     Build one with :meth:`from_level`.
 
@@ -119,6 +118,31 @@ class Problem:
         if not (1 <= r <= self.height - 2 and 1 <= c <= self.width - 2):
             raise ValueError(f"padded cell {x} is outside the {self.height - 2}x{self.width - 2} level")
         return (r - 1) * (self.width - 2) + (c - 1)
+
+    def region(self, occupied: set[int], start: int) -> set[int]:
+        """The floor cells the player reaches from ``start`` with boxes on ``occupied``."""
+        seen = {start}
+        todo = [start]
+        while todo:
+            x = todo.pop()
+            for d in range(4):
+                y = x + int(self.off[d])
+                if self.floor[y] and y not in occupied and y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+        return seen
+
+    def regions(self, boxes: NDArray[np.int64]) -> list[int]:
+        """One cell of each region of free floor around ``boxes``, the least, in cell order."""
+        occupied = {int(b) for b in boxes}
+        seen: set[int] = set()
+        out = []
+        for x0 in (int(x) for x in np.flatnonzero(self.floor)):
+            if x0 in occupied or x0 in seen:
+                continue
+            out.append(x0)
+            seen |= self.region(occupied, x0)
+        return out
 
 
 def _padded(cells: tuple[int, ...], cols: int, w: int) -> NDArray[np.int64]:

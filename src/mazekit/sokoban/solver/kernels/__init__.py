@@ -1,0 +1,26 @@
+"""The compiled loops of the Sokoban solver.
+
+Every kernel works on a *padded, flattened* level: the wrapper adds a wall
+border, ravels the grid, and passes ``off`` (int64, the four steps up, down,
+left, right as flat offsets), so a neighbour of cell ``u`` is ``u + off[d]`` and
+no loop checks bounds.
+
+Conventions:
+
+* ``floor``: uint8, 1 for a cell the player can ever stand on (walls and the
+  outside are 0); ``goalm``: uint8, 1 on goals; ``dead``: uint8, 1 on floor cells
+  from which no box can ever reach a goal (dead squares);
+* ``dist``: int32 ``(goals, cells)``, the number of pushes that bring a lone box
+  from a cell to a goal, -1 when it never can;
+* a search state is the sorted array of box cells plus the *normalised* player:
+  the smallest cell index of the region the player can walk to;
+* the node pool holds states by index (``pboxes``, ``pplayer``, ``pparent``,
+  ``pg`` pushes so far, ``ppush`` = ``cell * 4 + direction`` of the push that made
+  the node, ``phash`` its Zobrist key); ``table`` is an open-addressing hash
+  table of ``node + 1`` (0 empty); the open list is a binary heap of
+  ``(key, node)`` in ``hkey``/``hnode``.
+
+The search kernel is resumable: it runs at most ``budget`` expansions, keeps
+all its state in the arrays and in ``ctr``, and returns a status, so the Python
+wrapper can check the clock and Ctrl-C between calls.
+"""

@@ -1,0 +1,259 @@
+"""Freeze deadlocks: boxes blocked on both axes by walls or frozen boxes, off a goal, or
+leaving the other boxes too few goals they can still reach.
+
+Every kernel works on a padded, flattened level (see :mod:`.state`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ...._jit import njit
+from ..._padded_kernels import pull_distances_kernel
+
+#: Bytes a search direction's frozen sets may take, their cells and reachable goals (see :class:`FrozenGoals`).
+FROZEN_CACHE_BYTES = 16 << 20
+
+
+#: Frozen sets kept at most.
+FROZEN_CACHE_SLOTS = 4096
+
+
+@njit
+def blocked_kernel(floor, boxat, dead, off, c):  # type: ignore[no-untyped-def]
+    """True when the box on ``c`` is blocked on both axes (a wall, a box, or two dead squares on each):
+    only then can a push have frozen it, so only then is the freeze test worth running."""
+    for a in range(0, 4, 2):
+        x = c + off[a]
+        y = c + off[a + 1]
+        if floor[x] != 0 and floor[y] != 0 and boxat[x] < 0 and boxat[y] < 0 and (dead[x] == 0 or dead[y] == 0):
+            return False
+    return True
+
+
+@njit
+def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no-untyped-def]
+    """True when some box that can never move again stands off a goal (freeze deadlock).
+
+    The greatest fixed point: every box starts frozen; a box thaws when on one
+    axis neither neighbour is a wall or a frozen box and the two are not both
+    dead squares. The boxes still frozen at the end can never move.
+    """
+    nb = cells.shape[0]
+    for j in range(nb):
+        fz[j] = 1
+    changed = True
+    while changed:
+        changed = False
+        for j in range(nb):
+            if fz[j] == 0:
+                continue
+            c = cells[j]
+            free_axis = False
+            for a in range(0, 4, 2):
+                x = c + off[a]
+                y = c + off[a + 1]
+                if floor[x] == 0 or floor[y] == 0:
+                    continue
+                if dead[x] != 0 and dead[y] != 0:
+                    continue
+                if boxat[x] >= 0 and fz[boxat[x]] != 0:
+                    continue
+                if boxat[y] >= 0 and fz[boxat[y]] != 0:
+                    continue
+                free_axis = True
+                break
+            if free_axis:
+                fz[j] = 0
+                changed = True
+    for j in range(nb):
+        if fz[j] != 0 and goalm[cells[j]] == 0:
+            return True
+    return False
+
+
+class FrozenGoals(NamedTuple):
+    """The freeze test's cache of the goals each cell can reach with the boxes frozen on goals
+    as walls (:func:`frozen_goals_kernel`), by frozen set, and its matching's work arrays.
+
+    Slot ``s`` (of a power of two) holds the set hashed to ``key[s]`` (-1: none): its
+    ``count[s]`` cells ``cells[s, :count]`` and, for its ``free[s]`` free goals (in the goals'
+    order), ``reach[s, cell]``: a bit a goal, set when a box on ``cell`` can be pushed there.
+    ``floor`` is the floor with the set walled in, ``goals`` its free goals and ``dist`` their
+    push distances while a slot is filled; ``rows`` the free boxes' cells; ``by_goal``,
+    ``by_box``, ``via``, ``seen``, ``todo`` the matching's.
+    """
+
+    key: Any
+    count: Any
+    cells: Any
+    goals: Any
+    free: Any
+    reach: Any
+    dist: Any
+    floor: Any
+    rows: Any
+    by_goal: Any
+    by_box: Any
+    via: Any
+    seen: Any
+    todo: Any
+
+
+def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_SLOTS) -> FrozenGoals:
+    """An empty :class:`FrozenGoals` for ``nb`` boxes, ``ng`` goals and ``ncells`` cells: as
+    many slots as :data:`FROZEN_CACHE_BYTES` holds, a power of two, at least one and at most
+    ``most``."""
+    nbm, ngm, nc = max(nb, 1), max(ng, 1), max(ncells, 1)
+    words = (ngm + 63) // 64
+    slots = 1
+    while 2 * slots <= most and 2 * slots * (nc * words + nbm) * 8 <= FROZEN_CACHE_BYTES:
+        slots *= 2
+    return FrozenGoals(
+        key=np.full(slots, -1, dtype=np.int64),
+        count=np.zeros(slots, dtype=np.int64),
+        cells=np.zeros((slots, nbm), dtype=np.int64),
+        goals=np.zeros(ngm, dtype=np.int64),
+        free=np.zeros(slots, dtype=np.int64),
+        reach=np.zeros((slots, nc, words), dtype=np.uint64),
+        dist=np.full((ngm, nc), -1, dtype=np.int32),
+        floor=np.zeros(nc, dtype=np.uint8),
+        rows=np.zeros(nbm, dtype=np.int64),
+        by_goal=np.zeros(ngm, dtype=np.int64),
+        by_box=np.zeros(nbm, dtype=np.int64),
+        via=np.zeros(ngm, dtype=np.int64),
+        seen=np.zeros(ngm, dtype=np.uint8),
+        todo=np.zeros(nbm, dtype=np.int64),
+    )
+
+
+@njit
+def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignore[no-untyped-def]
+    """True when the boxes frozen on goals (``fz``) leave no matching for the others.
+
+    Boxes frozen on goals never move again: they are walls. The free boxes
+    must still be matched to the free goals on push distances computed with
+    those walls (a goal walled in behind a frozen box, as in a dead-end goal
+    corridor filled in the wrong order, is lost). Only whether every free box
+    can be matched matters, not the matching's cost: :func:`can_match_kernel`.
+    Which goals each cell can reach with a frozen set's walls is kept in ``fg``'s cache
+    (:class:`FrozenGoals`, a bit a goal), since a search meets the same sets over and over.
+    """
+    nb = cells.shape[0]
+    nfz = 0
+    for j in range(nb):
+        if fz[j] != 0:
+            nfz += 1
+    if nfz == 0 or nfz == nb:
+        return False
+    fl = fg.floor
+    fl[:] = floor
+    key = np.int64(nfz)
+    for j in range(nb):
+        if fz[j] != 0:
+            fl[cells[j]] = 0
+            key ^= (np.int64(cells[j]) + 1) * np.int64(2654435761)  # Knuth's multiplier: no overflow below 2**32 cells
+    slot = key & (fg.key.shape[0] - 1)
+    hit = fg.key[slot] == key and fg.count[slot] == nfz
+    for t in range(nfz if hit else 0):
+        if fl[fg.cells[slot, t]] != 0:  # the same hash, another set
+            hit = False
+            break
+    if not hit:
+        t = 0
+        for j in range(nb):
+            if fz[j] != 0:
+                fg.cells[slot, t] = cells[j]
+                t += 1
+        m = 0
+        for k in range(goals.shape[0]):
+            if fl[goals[k]] != 0:
+                fg.goals[m] = goals[k]
+                m += 1
+        dist = fg.dist
+        dist[:m] = -1
+        pull_distances_kernel(fl, off, fg.goals[:m], dist, queue)
+        reach = fg.reach[slot]
+        reach[:] = 0
+        for g in range(m):
+            bit = np.uint64(1) << np.uint64(g & 63)
+            for x in range(fl.shape[0]):
+                if dist[g, x] >= 0:
+                    reach[x, g >> 6] |= bit
+        fg.key[slot] = key
+        fg.count[slot] = nfz
+        fg.free[slot] = m
+    n = 0
+    for j in range(nb):
+        if fz[j] == 0:
+            fg.rows[n] = cells[j]
+            n += 1
+    rows, m = fg.rows[:n], fg.free[slot]
+    return not can_match_kernel(rows, fg.reach[slot], m, fg.by_goal, fg.by_box, fg.via, fg.seen, fg.todo)
+
+
+@njit
+def reaches_kernel(reach, cell, g):  # type: ignore[no-untyped-def]
+    """Whether goal ``g`` is reachable from ``cell``: its bit in ``reach[cell]`` (64 goals a word)."""
+    return reach[cell, g >> 6] >> np.uint64(g & 63) & np.uint64(1) != 0
+
+
+@njit
+def can_match_kernel(rows, reach, m, by_goal, by_box, via, seen, todo):  # type: ignore[no-untyped-def]
+    """Whether every box on ``rows`` can have a goal of its own among the first ``m`` goals
+    (goal ``g`` reachable from the box's cell: bit ``g % 64`` of ``reach[cell, g // 64]``): a
+    maximum bipartite matching, greedy first, then one breadth-first augmenting path per box
+    left."""
+    n = rows.shape[0]
+    by_goal[:m] = -1
+    for b in range(n):
+        by_box[b] = -1
+        for g in range(m):
+            if by_goal[g] < 0 and reaches_kernel(reach, rows[b], g):
+                by_goal[g] = b
+                by_box[b] = g
+                break
+    for r in range(n):
+        if by_box[r] >= 0:
+            continue
+        seen[:m] = 0
+        todo[0] = r
+        head = 0
+        tail = 1
+        end = -1
+        while head < tail and end < 0:
+            b = todo[head]
+            head += 1
+            for g in range(m):
+                if seen[g] == 0 and reaches_kernel(reach, rows[b], g):
+                    seen[g] = 1
+                    via[g] = b
+                    if by_goal[g] < 0:
+                        end = g
+                        break
+                    todo[tail] = by_goal[g]
+                    tail += 1
+        if end < 0:
+            return False
+        g = end
+        while True:  # flip the path: each box on it takes the goal it reached
+            b = via[g]
+            before = by_box[b]
+            by_goal[g] = b
+            by_box[b] = g
+            if b == r:
+                break
+            g = before
+    return True
+
+
+@njit
+def frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue, fg):  # type: ignore[no-untyped-def]
+    """Phase 4: True when the position is a freeze deadlock: frozen boxes off goals, or
+    frozen boxes that leave the others too few reachable goals (tested when the box just
+    pushed is blocked on both axes)."""
+    if frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):
+        return True
+    return frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg)

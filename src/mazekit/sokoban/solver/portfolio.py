@@ -1,0 +1,127 @@
+"""The fast mode's portfolio: which searches run, on which core, with what share of the time.
+
+A restart with other settings changes the whole order of a search, and each of these solves
+levels the others do not; the table below is the whole policy, one row a search. A core runs its
+searches one after the other, each with its ``share`` over the shares of it and the searches
+after it of the time left; a search that stops making progress (:data:`STALL`) yields the rest
+of its slot to the ones after it. The first core's run (:data:`PORTFOLIO`) is the whole fast mode
+on one core; a second core adds :data:`EXTRA` (see :mod:`.lanes`). How each row was chosen, and
+what it gains, is in ``benchmarks/notes/`` and on the results page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .options import Relays, Relevance, SearchOptions, Stall
+
+__all__ = [
+    "BACKWARD_RELEVANCE",
+    "EXTRA",
+    "MAX_CORES",
+    "MEMBERS",
+    "PORTFOLIO",
+    "RELAYS",
+    "RELEVANCE",
+    "STALL",
+    "Member",
+    "portfolio_for",
+]
+
+#: A search has stalled when its lowest stored bound (either direction) has not fallen in the
+#: last 90% of its time, after 5 s.
+STALL = Stall(signs="bound", fraction=0.9, after=5.0)
+#: Forward cuts: at most one switch in 6 pushes to a part of the level further than 5 away.
+RELEVANCE = Relevance(window=6, distant=1, reach=5)
+#: Backward cuts: the same over 6 pulls, with a reach of 9.
+BACKWARD_RELEVANCE = Relevance(window=6, distant=1, reach=9)
+#: After 30% of its time, the backward direction restarts every 0.6 s aimed at a forward position.
+RELAYS = Relays(lead=0.3, each=0.6)
+
+#: FESS's guidance (Shoham and Schaeffer): the packing advisor, trying up to four boxes for each
+#: goal area, move weights that come first (1000), larger corrals, dead pairs, half the time each way.
+FESS = SearchOptions(
+    move_weight=1000,
+    pack_advisor=400,
+    pack_tries=4,
+    corral_grow=1,
+    backward_share=0.5,
+    dead_pairs=True,
+    stall=STALL,
+)
+#: The third search without its cuts, turned round: weight 30 forward with new positions in
+#: feature cells of their own; backward a feature-space search at weight 3 counting blocked
+#: tunnels, pruned by the start's pairs.
+TURNED = SearchOptions(
+    corral_grow=1,
+    weight=30,
+    backward_share=0.5,
+    stall=STALL,
+    backward_weight=3,
+    backward_fess=True,
+    reach_pairs=True,
+    backward_rooms=True,
+    novelty=2,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One search of the portfolio: its core's run (0 first), its share of the time, its
+    settings and why it is there."""
+
+    core: int
+    share: float
+    search: SearchOptions
+    reason: str
+
+    @property
+    def options(self) -> SearchOptions:
+        """The settings with the share as :attr:`SearchOptions.time_share`."""
+        return replace(self.search, time_share=self.share)
+
+
+#: The table: each core's searches in the order they run.
+MEMBERS: tuple[Member, ...] = (
+    Member(0, 1.0, replace(FESS, backward_relevance=BACKWARD_RELEVANCE),
+           "FESS's guidance forward; backward pulls cut far from where the last ones worked"),
+    Member(0, 1.0, SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
+           "plain best-first both ways, mostly forward: another order over the same positions"),
+    Member(0, 1.0, SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
+           "a low weight and forward relevance cuts: distant work is not interleaved every way"),
+    Member(0, 0.6, replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1, relays=RELAYS),
+           "relays: the forward direction runs deep, then the backward one aims at its positions"),
+    Member(1, 0.6, replace(FESS, pack_tries=1, backward_weight=1, novelty=2),
+           "one box tried by the advisor, a backward weight of 1, new positions first"),
+    Member(1, 0.9, replace(FESS, pack_tries=1, box_runs=True),
+           "box runs: pushing a box along a line costs one step of the move weight"),
+    Member(1, 1.0, replace(TURNED, bidirectional=False),
+           "the turned search's forward direction alone"),
+    Member(1, 1.3, replace(FESS, room_feature=True, bidirectional=False, stall=None),
+           "FESS forward only, feature cells counting blocked tunnels between rooms"),
+    Member(1, 5.2, replace(TURNED, backward_share=0.95, stall=None),
+           "the turned search, 95% backward: a feature-space search from the goals"),
+    Member(1, 1.0, replace(FESS, box_runs=True, novelty=2, novelty_cells=True, room_feature=True, bidirectional=False),
+           "box runs, new positions in cells of their own and blocked tunnels, forward only"),
+    Member(1, 2.0, replace(FESS, pack_tries=1, backward_relevance=replace(BACKWARD_RELEVANCE, reach=5),
+                           backward_share=0.9),
+           "90% backward with backward cuts of shorter reach"),
+)  # fmt: skip
+
+#: The first core's run: the fast mode on one core.
+PORTFOLIO: tuple[SearchOptions, ...] = tuple(m.options for m in MEMBERS if m.core == 0)
+#: The second core's run.
+EXTRA: tuple[SearchOptions, ...] = tuple(m.options for m in MEMBERS if m.core == 1)
+#: The cores the default portfolio can use.
+MAX_CORES = 1 + max(m.core for m in MEMBERS)
+
+
+def portfolio_for(cores: int) -> tuple[SearchOptions, ...]:
+    """The fast mode's searches on ``cores`` cores: :data:`PORTFOLIO`, then on a second core
+    :data:`EXTRA` (see :func:`~.lanes.lane_members`), so that a level solved on one core is
+    solved on more too.
+
+    >>> len(portfolio_for(1)), portfolio_for(2) == PORTFOLIO + EXTRA
+    (4, True)
+    """
+    return PORTFOLIO + EXTRA if cores > 1 else PORTFOLIO
