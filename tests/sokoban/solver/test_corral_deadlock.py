@@ -14,7 +14,7 @@ from mazekit.sokoban import parse_level, replay
 from mazekit.sokoban._padded_kernels import flood_min_kernel
 from mazekit.sokoban.problem import Problem
 from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
-from mazekit.sokoban.solver.directions import _corral_scratch
+from mazekit.sokoban.solver.directions import corral_scratch
 from mazekit.sokoban.solver.kernels.bound import hungarian_kernel
 from mazekit.sokoban.solver.kernels.corrals import corral_deadlock_kernel
 from mazekit.sokoban.solver.kernels.freeze import frozen_kernel
@@ -32,7 +32,7 @@ class CorralChecker:
         n = prob.height * prob.width
         self.kernel = corral_deadlock_kernel.pick(10**9 if mode == "always" else 0)
         self.flood = flood_min_kernel.pick(10**9 if mode == "always" else 0)
-        self.cs = _corral_scratch(n, max(len(prob.boxes), 1))
+        self.cs = corral_scratch(n, max(len(prob.boxes), 1))
         self.boxat = np.full(n, -1, dtype=np.int32)
         self.mark = np.zeros(n, dtype=np.int64)
         self.queue = np.empty(n, dtype=np.int64)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 
 from mazekit.sokoban import parse_level, replay
 from mazekit.sokoban.problem import Problem
-from mazekit.sokoban.solver import Relevance, Search, SearchOptions, as_problem, run_search, search_level
+from mazekit.sokoban.solver import Relevance, Search, SearchOptions, as_problem, search_level
 from mazekit.sokoban.solver.kernels.relevance import relevance_kernel
 from mazekit.sokoban.solver.kernels.state import C_CUTS, C_NODES, PUSH_MACRO_SHIFT, PUSH_MOVE_MASK
 from mazekit.sokoban.solver.prepare import influence_table
@@ -82,7 +82,7 @@ def test_the_influence_table_is_symmetric_on_a_level_of_corridors_and_rooms():
     assert (np.diag(sub) == 0).all()
 
 
-def run_search(
+def cut_search(
     level, rel: Relevance | None, *, bidirectional: bool = False, expansions: int = 3000, back: Relevance | None = None
 ):
     """A search in fixed slices (a run independent of the clock): the search, why it stopped and the
@@ -113,7 +113,7 @@ def recent_pushes(arr, k: int, rel: Relevance, influence: np.ndarray) -> tuple[i
 
 def test_the_kernel_reads_a_nodes_recent_pushes_as_a_reference_does():
     rel = Relevance(window=4, distant=1, reach=3)
-    search, _, _ = run_search(parse_level(APART), rel)
+    search, _, _ = cut_search(parse_level(APART), rel)
     arr, n = search.forward.arr, int(search.forward.ctr[C_NODES])
     influence = search.forward.board.influence
     assert n > 100
@@ -146,10 +146,10 @@ def test_no_stored_node_breaks_the_rule_and_pushes_are_cut():
     """Every node stored by a plain push respects the rule: were its push distant, its parent had
     fewer distant pushes than allowed; and the rule cut pushes (none without it)."""
     rel = Relevance(window=4, distant=1, reach=3)
-    search, _, _ = run_search(parse_level(APART), rel)
+    search, _, _ = cut_search(parse_level(APART), rel)
     assert rule_checked(search.forward, rel) > 0
     assert search.forward.ctr[C_CUTS] > 0
-    plain, _, _ = run_search(parse_level(APART), None)
+    plain, _, _ = cut_search(parse_level(APART), None)
     assert plain.forward.ctr[C_CUTS] == 0 and plain.forward.board.influence.shape == (1, 1)
 
 
@@ -157,10 +157,10 @@ def test_a_forward_search_that_cuts_every_way_is_no_proof():
     """Cut so tightly that the forward search runs out of positions: that is not "unsolvable"
     (the level is solvable); without the cuts the same search solves it."""
     level = parse_level(APART)
-    search, stopped, winner = run_search(level, Relevance(window=8, distant=0, reach=0), expansions=10**6)
+    search, stopped, winner = cut_search(level, Relevance(window=8, distant=0, reach=0), expansions=10**6)
     assert search.forward.ctr[C_CUTS] > 0
     assert winner is None and stopped == "time"
-    _, stopped, winner = run_search(level, None, expansions=10**6)
+    _, stopped, winner = cut_search(level, None, expansions=10**6)
     assert stopped == "solved"
 
 
@@ -170,11 +170,11 @@ def test_backward_cuts_follow_the_rule_on_pulls_alone():
     going on alone, does the work; it solves the level."""
     rel = Relevance(window=4, distant=1, reach=3)
     level = parse_level(APART)
-    search, stopped, winner = run_search(level, Relevance(8, 0, 0), bidirectional=True, expansions=4000, back=rel)
+    search, stopped, winner = cut_search(level, Relevance(8, 0, 0), bidirectional=True, expansions=4000, back=rel)
     assert search.backward is not None and stopped == "solved" and winner is search.backward
     assert search.backward.ctr[C_CUTS] > 0
     assert rule_checked(search.backward, rel) > 0
-    plain, _, _ = run_search(level, None, bidirectional=True, expansions=4000)
+    plain, _, _ = cut_search(level, None, bidirectional=True, expansions=4000)
     assert plain.backward is not None and plain.backward.board.influence.shape == (1, 1)
 
 
@@ -183,10 +183,10 @@ def test_both_directions_cut_out_is_no_proof():
     stops as on time; the backward cuts alone leave the forward search to solve it."""
     level = parse_level(APART)
     tight = Relevance(window=8, distant=0, reach=0)
-    search, stopped, winner = run_search(level, tight, bidirectional=True, expansions=10**6, back=tight)
+    search, stopped, winner = cut_search(level, tight, bidirectional=True, expansions=10**6, back=tight)
     assert search.backward is not None and search.backward.ctr[C_CUTS] > 0
     assert winner is None and stopped == "time"
-    _, stopped, _ = run_search(level, None, bidirectional=True, expansions=10**6, back=tight)
+    _, stopped, _ = cut_search(level, None, bidirectional=True, expansions=10**6, back=tight)
     assert stopped == "solved"
 
 
@@ -225,7 +225,7 @@ def test_compiled_and_python_searches_with_cuts_agree():
     runs = []
     for mode in ("never", "always"):
         with jit_mode(mode):
-            runs.append(run_search(prob, opts, time_limit=None, fixed_slice=64))
+            runs.append(cut_search(prob, opts, time_limit=None, fixed_slice=64))
     a, b = runs
     assert a.solution is not None and b.solution is not None and a.solution.lurd == b.solution.lurd
     assert (a.stats.nodes, a.stats.expanded) == (b.stats.nodes, b.stats.expanded)

@@ -22,6 +22,7 @@ from .kernels.state import (
     NOOP,
     Assign,
     Board,
+    CorralScratch,
     Frontier,
     GoalScratch,
     Pool,
@@ -183,7 +184,7 @@ class Direction:
             u2=np.zeros(nbm + 1, dtype=np.int64),
             v2=np.zeros(ng + 1, dtype=np.int64),
             p2=np.zeros(ng + 1, dtype=np.int64),
-            **_duals_cache(nbm, ng),
+            **duals_cache(nbm, ng),
         )
         self.goal_scratch = GoalScratch(
             vis=np.zeros(4 * ncells, dtype=np.int64),
@@ -196,7 +197,7 @@ class Direction:
             nov=_novelty_table(settings.novelty, nb, ncells),
         )
         # the corral test runs in the forward search only: the backward one gets placeholders
-        self.corral_scratch = _corral_scratch(1, 1, 0, 1) if backward else _corral_scratch(ncells, nbm)
+        self.corral_scratch = corral_scratch(1, 1, 0, 1) if backward else corral_scratch(ncells, nbm)
         garea, forder, fstart = NO_AREAS if areas is None else areas
         self.board = Board(
             prob.floor, prob.goalm, prob.goals, dead, dist, prob.off, prep.zbox, prep.zpl, garea, forder, fstart,
@@ -253,7 +254,7 @@ DUALS_BYTES = 32 << 20
 DUALS_SLOTS = (1 << 8, 1 << 16)
 
 
-def _duals_cache(nb: int, ng: int) -> dict[str, np.ndarray]:
+def duals_cache(nb: int, ng: int) -> dict[str, np.ndarray]:
     """The duals' cache of ``K.Assign``: a power of two of slots, as many as fit in
     :data:`DUALS_BYTES` within :data:`DUALS_SLOTS` (empty arrays: only the slots a
     search fills are ever touched)."""
@@ -268,13 +269,11 @@ def _duals_cache(nb: int, ng: int) -> dict[str, np.ndarray]:
     }
 
 
-def _corral_scratch(
-    ncells: int, nb: int, max_nodes: int = CORRAL_MAX_NODES, cache: int = 1 << 16
-) -> tuple[NDArray[Any], ...]:
-    """Scratch space of :func:`~._kernels.corral_deadlock_kernel` (its order is the kernel's) for
-    searches of at most ``max_nodes`` positions and a verdict cache of ``cache`` slots (a power of 2)."""
+def corral_scratch(ncells: int, nb: int, max_nodes: int = CORRAL_MAX_NODES, cache: int = 1 << 16) -> CorralScratch:
+    """Scratch space of :func:`~.kernels.corrals.corral_deadlock_kernel` for searches of at most
+    ``max_nodes`` positions and a verdict cache of ``cache`` slots (a power of 2)."""
     queue = 16 * max_nodes
-    return (
+    return CorralScratch(
         np.zeros(ncells, dtype=np.int64),  # clab: corral labels
         np.zeros(1, dtype=np.int64),  # cgen: label and stamp counter
         np.zeros(nb, dtype=np.int64),  # bst: box stamps

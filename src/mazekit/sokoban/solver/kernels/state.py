@@ -100,8 +100,6 @@ NHOT = 3
 QUICK_KEY = 0x5BD1E9955BD1E995
 
 
-
-
 RUNNING = 0
 
 
@@ -325,3 +323,35 @@ def encode_push(macro, steps, cell, d):  # type: ignore[no-untyped-def]
     """The push code of a move of ``steps`` pushes from ``cell`` in direction ``d``
     (``macro`` 1: a goal macro or advisor's move)."""
     return (macro << PUSH_MACRO_SHIFT) | (steps << PUSH_STEPS_SHIFT) | (cell * 4 + (d & 3))
+
+
+class CorralScratch(NamedTuple):
+    """Working arrays of the corral-deadlock test (:func:`~.corrals.corral_deadlock_kernel`).
+
+    ``clab`` the corral labels by cell, ``cgen`` the label and stamp counter, ``bst`` the boxes'
+    stamps, ``blist`` the corral's boxes (B), ``sboxat`` and ``smark`` B's board and the player's
+    region in the small search, ``qb``/``qp`` its queue of positions and players, ``vb``/``vp``
+    the positions it visited and their least player cells, ``vtab``/``vgen`` their table and its
+    generations, ``scells`` the position at hand, ``fz2`` the freeze test's flags, ``ckey``/``cval``
+    the verdicts' cache, ``cstat`` the checks, cache hits and deadlocks counted, ``cq`` a queue for
+    floods.
+    """
+
+    clab: Any
+    cgen: Any
+    bst: Any
+    blist: Any
+    sboxat: Any
+    smark: Any
+    qb: Any
+    qp: Any
+    vb: Any
+    vp: Any
+    vtab: Any
+    vgen: Any
+    scells: Any
+    fz2: Any
+    ckey: Any
+    cval: Any
+    cstat: Any
+    cq: Any
