@@ -145,11 +145,11 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     names = H.chosen_sets(ap, args.sets, SETS)
     from mazekit.sokoban import parse_level
-    from mazekit.sokoban.solver import _kernels as K
     from mazekit.sokoban.solver import optimise
+    from mazekit.sokoban.solver.kernels.expand import search_kernel
 
     optimise(parse_level("#######\n#@ $ .#\n#     #\n#######"), "rRdrruLdlluRR")  # compile before forking
-    K.search_kernel.compiled()
+    search_kernel.compiled()
     load_before = H.load()
     rows = []
     for n in names:

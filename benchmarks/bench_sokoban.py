@@ -182,9 +182,9 @@ def main(argv: list[str]) -> int:
     from mazekit.sokoban.solver import solve
 
     solve(parse_level("#######\n#@$  .#\n#######"), time_limit=5)
-    from mazekit.sokoban.solver import _kernels as K
+    from mazekit.sokoban.solver.kernels.expand import search_kernel
 
-    K.search_kernel.compiled()
+    search_kernel.compiled()
     load_before = H.load()
     rows: list[dict[str, object]] = []
     for n in names:
@@ -214,7 +214,7 @@ def _shares(searches: Any) -> str:
 
 def _first_core() -> str:
     """The report's words for ``PORTFOLIO``: its searches and their parts of the time."""
-    from mazekit.sokoban.solver.search import PORTFOLIO
+    from mazekit.sokoban.solver import PORTFOLIO
 
     relayed = [_ORDINALS[k] for k, o in enumerate(PORTFOLIO) if o.relays is not None]
     which = f", the {' and '.join(relayed)} with relays" if relayed else ""
@@ -224,7 +224,7 @@ def _first_core() -> str:
 def _second_core() -> str:
     """The report's words for the second core's searches, their parts of its time read from
     ``EXTRA`` (each its ``time_share`` over the shares' sum, when each uses its whole slot)."""
-    from mazekit.sokoban.solver.search import EXTRA
+    from mazekit.sokoban.solver import EXTRA
 
     turned = next((k for k, o in enumerate(EXTRA) if o.backward_fess and o.bidirectional), None)
     which = "" if turned is None else f", the {_ORDINALS[turned]} with a feature-space backward search"

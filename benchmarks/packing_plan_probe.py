@@ -4,7 +4,7 @@ packing order, one small search per goal, get on a level?
 ``python benchmarks/packing_plan_probe.py --set xsokoban --levels 1-6,24 --limit 60 \\
     --nodes 20000 --blockers 4``
 
-Each goal area is filled in the packing order of :func:`mazekit.sokoban.solver.search.goal_areas` (a
+Each goal area is filled in the packing order of :func:`mazekit.sokoban.solver.prepare.goal_areas` (a
 lone goal is an area of its own). For the next goal of each area a small best-first search of pushes
 (any box not yet packed may move; dead squares, freeze deadlocks and dead pairs pruned) looks for a
 position with a box on that goal (key: pushes so far plus ``--weight`` times the guide); the guide
@@ -33,9 +33,12 @@ from bench_sokoban import set_levels  # noqa: E402
 from portfolio_members import _pick  # noqa: E402
 
 from mazekit.sokoban import replay  # noqa: E402
-from mazekit.sokoban.solver import _kernels as K  # noqa: E402
-from mazekit.sokoban.solver.problem import Problem  # noqa: E402
-from mazekit.sokoban.solver.search import _region, dead_pairs, goal_areas, lurd_of  # noqa: E402
+from mazekit.sokoban._pair_kernels import pair_dead_kernel  # noqa: E402
+from mazekit.sokoban.pairs import dead_pairs  # noqa: E402
+from mazekit.sokoban.problem import Problem  # noqa: E402
+from mazekit.sokoban.solver.kernels.freeze import blocked_kernel, frozen_after_kernel, frozen_goals_cache  # noqa: E402
+from mazekit.sokoban.solver.prepare import goal_areas  # noqa: E402
+from mazekit.sokoban.solver.rebuild import lurd_of  # noqa: E402
 
 Push = tuple[int, int]  # (box cell, flat step)
 End = tuple[list[Push], frozenset[int], int]  # (pushes, boxes, player)
@@ -56,7 +59,7 @@ class Probe:
         self.boxat = np.full(prob.floor.shape[0], -1, dtype=np.int64)
         self.fz = np.zeros(len(prob.boxes), dtype=np.uint8)
         self.queue = np.empty(prob.floor.shape[0], dtype=np.int64)
-        self.fg = K.frozen_goals_cache(len(prob.boxes), len(prob.goals), prob.floor.shape[0])
+        self.fg = frozen_goals_cache(len(prob.boxes), len(prob.goals), prob.floor.shape[0])
         self.searches = 0
         self.packed = 0
 
@@ -66,14 +69,14 @@ class Probe:
         cells = np.array(sorted(boxes), dtype=np.int64)
         self.boxat[:] = -1
         self.boxat[cells] = np.arange(len(cells))
-        if K.blocked_kernel(p.floor, self.boxat, p.dead, p.off, moved) and K.frozen_after_kernel(
+        if blocked_kernel(p.floor, self.boxat, p.dead, p.off, moved) and frozen_after_kernel(
             p.floor, p.dead, p.goalm, p.goals, p.off, self.boxat, cells, self.fz, self.queue, self.fg
         ):
             return True
         if self.pairs is None:
             return False
         alive, lidx, fidx = self.pairs
-        return bool(K.pair_dead_kernel(alive, lidx, fidx, cells, int(self.boxat[moved]), player))
+        return bool(pair_dead_kernel(alive, lidx, fidx, cells, int(self.boxat[moved]), player))
 
     def guide(self, boxes: frozenset[int], fixed: frozenset[int], dist: Any) -> int:
         """The nearest box's lone-box pushes to the goal, plus ``blockers`` for each box on its way."""
@@ -95,7 +98,7 @@ class Probe:
         """Up to two end positions with a box on ``goal``, cheapest first."""
         self.searches += 1
         dist = self.prob.dist[self.gidx[goal]]
-        seen = {(boxes, min(_region(self.prob, boxes, player)))}
+        seen = {(boxes, min(self.prob.region(boxes, player)))}
         heap: list[tuple[int, int, int, frozenset[int], int, list[Push]]] = [
             (self.weight * self.guide(boxes, fixed, dist), 0, 0, boxes, player, [])
         ]
@@ -104,14 +107,14 @@ class Probe:
         while heap and expanded < self.nodes and len(found) < 2:
             _, g, _, bs, pl, path = heapq.heappop(heap)
             expanded += 1
-            reg = _region(self.prob, bs, pl)
+            reg = self.prob.region(bs, pl)
             for b in bs - fixed:
                 for o in self.off:
                     t = b + o
                     if b - o not in reg or not self.prob.floor[t] or t in bs or self.prob.dead[t]:
                         continue
                     nb = (bs - {b}) | {t}
-                    key = (nb, min(_region(self.prob, nb, b)))
+                    key = (nb, min(self.prob.region(nb, b)))
                     if key in seen or self.dead(nb, t, b):
                         continue
                     seen.add(key)

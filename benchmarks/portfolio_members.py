@@ -62,21 +62,11 @@ def _members() -> tuple[Any, ...]:
 
 def _run_one(task: tuple[int, Any, int, float]) -> dict[str, Any]:
     from mazekit.sokoban import replay
-    from mazekit.sokoban.solver import search as S
+    from mazekit.sokoban.solver import Search, as_problem, run_search
 
     number, level, member, seconds = task
-    seen: list[S._Search] = []
-    original = S._Search.run
-
-    def run(self: S._Search, *args: Any, **kwargs: Any) -> Any:
-        seen.append(self)
-        return original(self, *args, **kwargs)
-
-    S._Search.run = run  # type: ignore[method-assign]
-    try:
-        res = S._search_one(S.as_problem(level), _members()[member], time_limit=seconds, memory=MEMORY)
-    finally:
-        S._Search.run = original  # type: ignore[method-assign]
+    seen: list[Search] = []
+    res = run_search(as_problem(level), _members()[member], time_limit=seconds, memory=MEMORY, watch=seen.append)
     stopped = res.stats.stopped
     if res.solution is not None and not replay(level, res.solution.lurd).solved:
         stopped = "wrong"  # never counted as solved
@@ -86,7 +76,7 @@ def _run_one(task: tuple[int, Any, int, float]) -> dict[str, Any]:
         "limit": seconds,
         "stopped": stopped,
         "time": res.stats.time - res.stats.compile_time,
-        "history": seen[0].history if seen else [],
+        "history": seen[0].bound_history if seen else [],
         "cells": seen[0].cell_history if seen else [],
     }
 

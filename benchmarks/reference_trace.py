@@ -61,8 +61,7 @@ def trace(level: Any, lurd: str, upto: float = 1.0) -> list[tuple[int, int, int,
     import numpy as np
 
     from mazekit.sokoban.solver import as_problem
-    from mazekit.sokoban.solver.problem import _padded
-    from mazekit.sokoban.solver.search import _regions, goal_areas
+    from mazekit.sokoban.solver.prepare import goal_areas
 
     prob = as_problem(level)
     _, forder, fstart = goal_areas(prob)
@@ -70,10 +69,10 @@ def trace(level: Any, lurd: str, upto: float = 1.0) -> list[tuple[int, int, int,
     last = upto * sum(ch.isupper() for ch in lurd)
 
     def measures(boxes: tuple[int, ...]) -> tuple[int, int, int]:
-        padded = np.sort(_padded(boxes, level.width, prob.width))
+        padded = np.sort(np.array([prob.cell(*divmod(b, level.width)) for b in boxes], dtype=np.int64))
         on = set(padded.tolist())
         packed = sum(next((i for i, g in enumerate(order) if g not in on), len(order)) for order in orders)
-        return packed, int(prob.goalm[padded].sum()), len(_regions(prob, padded))
+        return packed, int(prob.goalm[padded].sum()), len(prob.regions(padded))
 
     rows = [(0, *measures(level.start.boxes))]
     for k, _, state in _played(level, lurd):
@@ -99,7 +98,7 @@ def main(argv: list[str]) -> int:
         _fail(f"--levels takes numbers and ranges such as 23,88-90, got {args.levels!r}")
     if not numbers or min(numbers) < 1 or max(numbers) > len(levels):
         _fail(f"--levels: xsokoban has levels 1 to {len(levels)}")
-    from mazekit.sokoban.solver._kernels import NCONN
+    from mazekit.sokoban.solver.kernels.state import NCONN
 
     refs = xsokoban_references()
     for n in numbers:

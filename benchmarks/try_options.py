@@ -28,7 +28,6 @@ misses.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
 import multiprocessing
@@ -121,7 +120,7 @@ def _reference_areas(level: Any, number: int) -> Any:
     from reference_trace import last_fills
 
     from mazekit.sokoban.solver import as_problem
-    from mazekit.sokoban.solver.search import goal_areas
+    from mazekit.sokoban.solver.prepare import GoalAreas, goal_areas
 
     prob = as_problem(level)
     garea, forder, fstart = goal_areas(prob)
@@ -130,32 +129,24 @@ def _reference_areas(level: Any, number: int) -> Any:
     for a in range(len(fstart) - 1):
         area = forder[fstart[a] : fstart[a + 1]].tolist()
         order[fstart[a] : fstart[a + 1]] = sorted(area, key=lambda x: fills.get(prob.level_cell(x), 0))
-    return garea, order, fstart
+    return GoalAreas(garea, order, fstart)
 
 
 def _run(job: tuple[str, int, float, str, list[str], float, bool]) -> dict[str, Any]:
-    from unittest import mock
-
     from mazekit.sokoban import replay
-    from mazekit.sokoban.solver import search, search_level
+    from mazekit.sokoban.solver import Prepared, as_problem, search_level
 
     name, number, limit, member, changes, start_at, reference_order = job
     level = set_levels(name)[number - 1]
     if start_at > 0:
         level = _midway(level, number, start_at)
     portfolio = _options(member, changes)
-    orders: Any = contextlib.nullcontext()
-    if reference_order:  # this worker's searches take the reference's orders
-        plain, areas = search._areas_of, _reference_areas(level, number)
-
-        def areas_of(prob: Any, deadline: float, *, start: bool = False) -> Any:
-            """The reference's orders for the goal areas (the backward direction's start areas as ever)."""
-            return plain(prob, deadline, start=True) if start else areas
-
-        orders = mock.patch.object(search, "_areas_of", areas_of)
+    # with --reference-order the searches take the reference's orders for the goal areas
+    areas = _reference_areas(level, number) if reference_order else None
     t0 = time.perf_counter()
-    with orders:
-        result = search_level(level, time_limit=limit, portfolio=portfolio, memory=MEMORY)
+    result = search_level(
+        Prepared(as_problem(level), areas=areas), time_limit=limit, portfolio=portfolio, memory=MEMORY
+    )
     took = time.perf_counter() - t0 - result.stats.compile_time
     row: dict[str, Any] = {"level": number, "solved": result.solution is not None, "time": round(took, 2)}
     row["nodes"] = result.stats.nodes

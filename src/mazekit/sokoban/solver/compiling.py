@@ -50,7 +50,7 @@ FIRST_SHARE = (
 def search_is_cached() -> bool:
     """True when the compiled search will not need compiling (see :meth:`mazekit._jit.Kernel.is_cached`):
     the commands say so before a first compile."""
-    return search_kernel.is_cached()
+    return bool(search_kernel.is_cached())
 
 
 def search_callees() -> set[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -292,12 +293,14 @@ def run_search(
     fixed_slice: int = 0,
     max_expansions: int | None = None,
     stall: Stall | None = None,
+    watch: Callable[[Search], None] | None = None,
 ) -> SearchResult:
     """One search with one set of options: prepare, search, rebuild the solution.
 
     See :func:`~.search.search_level` for the arguments it shares. It stops early when it stalls
     (``stall``); ``fixed_slice`` and ``max_expansions`` make a run independent of the clock (the
-    tests and ``benchmarks/solver_trace.py`` use them).
+    tests and ``benchmarks/solver_trace.py`` use them). ``watch`` is given the :class:`Search`
+    before it runs, to read its histories and counters during or after the run.
 
     >>> from mazekit.sokoban import parse_level
     >>> from mazekit.sokoban.problem import as_problem
@@ -309,6 +312,8 @@ def run_search(
     deadline = math.inf if time_limit is None else t0 + time_limit
     compiled0 = compile_seconds()
     search = Search(level, opts, optimal, memory, deadline)
+    if watch is not None:
+        watch(search)
     search.compile_seconds = compile_seconds() - compiled0  # preparing may compile kernels too
     start = t0 + search.compile_seconds
     stopped, winner = search.run(start, time_limit, progress, slice_seconds, fixed_slice, max_expansions, stall)

@@ -46,14 +46,16 @@ class Prepared:
     (2, [8])
     """
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, *, areas: GoalAreas | None = None) -> None:
+        """``areas``: goal areas and orders to search with instead of :func:`goal_areas`' (a
+        probe's, say)."""
         self.problem = problem
         ncells = problem.height * problem.width
         rng = np.random.default_rng(0x5EED)
         #: Zobrist keys of a box and of the normalised player on each cell.
         self.zbox = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
         self.zpl = rng.integers(0, 1 << 62, size=ncells, dtype=np.int64)
-        self._areas: GoalAreas | None = None
+        self._areas: GoalAreas | None = areas
         self._tunnels: NDArray[np.int32] | None = None
         self._influence: tuple[NDArray[np.uint8] | None] | None = None
         self._goal_regions: list[int] | None = None

@@ -27,7 +27,7 @@ __all__ = ["search_level", "solve"]
 
 
 def search_level(
-    level: Level | Problem,
+    level: Level | Problem | Prepared,
     *,
     time_limit: float | None = 10.0,
     optimal: bool = False,
@@ -40,7 +40,8 @@ def search_level(
     """Run the search; return the solution (or None) with the statistics: why it stopped, the
     states stored and expanded, the time (:class:`~.results.SearchResult`).
 
-    See :func:`solve` for ``level``, ``time_limit``, ``optimal`` and ``memory``.
+    See :func:`solve` for ``level`` (or a :class:`~.prepare.Prepared` one), ``time_limit``,
+    ``optimal`` and ``memory``.
     ``options`` runs that one search alone (as does ``optimal``, with the default
     options unless given). Otherwise the fast mode shares the time among the
     searches of ``portfolio`` (default :data:`~.portfolio.PORTFOLIO`), run one after the
@@ -83,7 +84,7 @@ def search_level(
     """
     t0 = time.perf_counter()
     compiled0 = compile_seconds()
-    prep = Prepared(as_problem(level))
+    prep = level if isinstance(level, Prepared) else Prepared(as_problem(level))
     if optimal or options is not None:
         one = SearchOptions() if options is None else options
         return run_search(prep, one, optimal=optimal, time_limit=time_limit, memory=memory, progress=progress)

@@ -108,9 +108,9 @@ def pack_retry_kernel(board, sc, gs, bound, tries, player):  # type: ignore[no-u
 
 @njit
 def advisor_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[no-untyped-def]
-    """Phase 3, an advisor's move: the box on ``c`` goes all the way to the cell ``tgt`` the
-    advisor chose for it (a goal, :func:`pack_advice_kernel`) when a lone-box search of at most ``bound`` (box cell, side) states finds
-    the way: ``(cell, player, moves)``, moves 0 otherwise."""
+    """The advisor's move: the box on ``c`` goes all the way to the goal ``tgt`` the advisor chose
+    for it (:func:`pack_advice_kernel`) when a lone-box search of at most ``bound`` (box cell,
+    side) states finds the way: ``(cell, player, moves)``, moves 0 otherwise."""
     steps = goal_macro_kernel(
         board.floor, board.dead, sc.boxat, board.off, board.garea, -1, c, player, tgt, gs.vis, gs.stamp, gs.qbox,
         gs.qpl, gs.qg, gs.mark, sc.queue, gs.out, bound,

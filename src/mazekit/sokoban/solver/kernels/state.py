@@ -208,13 +208,12 @@ class Frontier(NamedTuple):
 class Scratch(NamedTuple):
     """Working arrays of one expansion.
 
-    ``boxat`` (cell -> box, -1), ``cells`` (the boxes being moved) and
-    ``sorted_cells`` (a child's sorted boxes); ``mark``/``mark2`` the player's
-    region of the node and of a child (by stamp), ``queue`` for floods; ``fz``
-    frozen boxes; ``lab``, ``bseen``, ``allow`` the PI-corral test's; ``pa_box``,
-    ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area, ``pa_move`` its move
-    (player's cell and moves, :func:`pack_retry_kernel`) when checked already; ``fg`` the freeze test's distances by frozen set (:class:`FrozenGoals`; a
-    one-slot token in the backward direction, which has no freeze test).
+    ``boxat`` (cell -> box, -1), ``cells`` (the boxes being moved) and ``sorted_cells`` (a child's
+    sorted boxes); ``mark``/``mark2`` the player's region of the node and of a child (by stamp),
+    ``queue`` for floods; ``fz`` frozen boxes; ``lab``, ``bseen``, ``allow`` the PI-corral test's;
+    ``pa_box``, ``pa_tgt``, ``pa_end`` the packing advisor's choice per goal area, ``pa_move`` its
+    move (player's cell and moves) when checked already; ``fg`` the freeze test's cache
+    (:class:`~.freeze.FrozenGoals`; a one-slot token backward, which has no freeze test).
     """
 
     boxat: Any
@@ -274,25 +273,20 @@ class GoalScratch(NamedTuple):
 
 
 class Settings(NamedTuple):
-    """One direction's options, as integers (see ``search.SearchOptions``).
+    """One direction's options, as integers (see :class:`~..options.SearchOptions` and
+    :mod:`..plan`), 0 meaning off.
 
-    ``optimal`` (A*), ``weight`` (the key is ``weight * h + g``), ``corrals``
-    (PI-corral pruning), ``backward`` (this direction pulls), ``goal_player`` (the
-    backward search's goal region, named by its smallest cell), ``macros`` (tunnel and goal
-    macros), ``fess`` (feature-space),
-    ``corral_nodes``/``corral_boxes``/``corral_grow`` (the corral-deadlock test's
-    bounds, 0 nodes: off), ``player_penalty`` (added to the backward bound when the
-    player cannot reach the goal region), ``move_weight`` (the key's share of the
-    pushes that improved no feature), ``pack_advisor`` (the packing advisor's search bound, 0:
-    off), ``room_feature`` (the feature cell counts blocked tunnels between rooms), ``box_runs`` (with ``move_weight``: a push
-    of the box the last move moved, on in the same direction, is free, see :func:`moved_box_kernel`),
-    ``novelty`` (a push to a new position, see :func:`novelty_kernel`, is free; 0 off, else the
-    width), ``novelty_cells`` (1: instead, the new position goes to its feature cell's twin, in the
-    frontier's second half; on with novelty where there are no move weights or
-    ``SearchOptions.novelty_cells``), ``pack_tries`` (the boxes the packing advisor tries for
-    each goal area, forward, see :func:`pack_retry_kernel`), ``relevance_window``, ``relevance_distant`` and
-    ``relevance_reach`` (relevance cuts of this direction's pushes or pulls, see
-    :func:`relevance_kernel`; 0 window: off).
+    ``optimal`` (A*), ``weight`` (the key is ``weight * h + g``), ``corrals`` (PI-corral pruning),
+    ``backward`` (this direction pulls), ``goal_player`` (the backward goal region's least cell),
+    ``macros`` (tunnel and goal macros), ``fess`` (feature-space), ``corral_nodes``,
+    ``corral_boxes``, ``corral_grow`` (the corral-deadlock test's bounds), ``player_penalty``
+    (added to a backward bound whose player cannot reach the goal region), ``move_weight`` (the
+    key's share of the pushes that improved no feature), ``pack_advisor`` (the advisor's search
+    bound), ``room_feature`` (the feature cells count blocked tunnels), ``box_runs`` (a push of
+    the box last moved, on the same way, is free), ``novelty`` (its width: a push to a new
+    position is free), ``novelty_cells`` (new positions go to twin cells instead),
+    ``pack_tries`` (the boxes the advisor tries for each goal area), ``relevance_window``,
+    ``relevance_distant``, ``relevance_reach`` (the relevance cuts).
     """
 
     optimal: int
