@@ -16,6 +16,8 @@ functions of :mod:`.rules` step from state to state.
 True
 """
 
+from typing import Any
+
 from .assignment import Simulation, simulate
 from .deadlock import (
     Deadlocks,
@@ -56,7 +58,16 @@ from .rules import (
     step,
     walk,
 )
-from .solver import solve
+
+
+def __getattr__(name: str) -> Any:
+    """``solve`` is the solver's (:func:`mazekit.sokoban.solver.solve`), loaded on first use: the
+    engine does not need the solver, and importing it does not load it."""
+    if name == "solve":
+        from .solver import solve
+
+        return solve
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "DIRECTIONS",

@@ -38,7 +38,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from .. import _kernels as K
+from .._kernels import VICINITY_BITS, VICINITY_MASK, vicinity_kernel
 from ..level import Level, State
 from ..problem import Problem
 from ..rules import lurd_pushes, push, pushes_to_lurd, replay, walk
@@ -209,7 +209,7 @@ def _candidate(
 
 #: The most boxes a vicinity search moves, and the most floor cells it can code.
 VICINITY_BOXES = 4
-_VICINITY_CELLS = 1 << K.VICINITY_BITS
+_VICINITY_CELLS = 1 << VICINITY_BITS
 
 
 class FloorCodes(NamedTuple):
@@ -248,7 +248,7 @@ def _vicinity(
     cells, code = codes
     if not 1 <= len(moving) <= VICINITY_BOXES or len(cells) >= _VICINITY_CELLS:
         return _Found(None, False)
-    bits = K.VICINITY_BITS
+    bits = VICINITY_BITS
 
     def key(player: int, boxes: list[int]) -> int:
         out = 0
@@ -262,8 +262,8 @@ def _vicinity(
     keys = np.empty(cap, dtype=np.int64)
     parent = np.empty(cap, dtype=np.int32)
     table = np.full(1 << (2 * cap - 1).bit_length(), -1, dtype=np.int32)
-    kernel = K.vicinity_kernel.pick(cap)
-    compiling = kernel is not K.vicinity_kernel.py_func and not kernel.signatures  # its first call compiles it
+    kernel = vicinity_kernel.pick(cap)
+    compiling = kernel is not vicinity_kernel.py_func and not kernel.signatures  # its first call compiles it
     if compiling and tell is not None and tell(True, 0.0):
         raise KeyboardInterrupt
     t0 = time.perf_counter()
@@ -285,7 +285,7 @@ def _vicinity(
         return _Found(None, node == -2 and cap < _VICINITY_MAX_NODES, compile_time)
     players = []
     while node >= 0:
-        players.append(int(cells[int(keys[node]) & K.VICINITY_MASK]))
+        players.append(int(cells[int(keys[node]) & VICINITY_MASK]))
         node = int(parent[node])
     players.reverse()
     pushes: list[tuple[int, int]] = []
