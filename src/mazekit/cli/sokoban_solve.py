@@ -139,8 +139,8 @@ def _solve_shown(task: tuple[int, Any, float, bool, int], label: str, quiet: boo
         return _solve_one(task, hook, cores)
 
 
-def summary(outcomes: dict[int, Outcome], chosen: list[int], wall: float, interrupted: bool) -> str:
-    """The summary table (text for stderr)."""
+def summary(outcomes: dict[int, Outcome], chosen: list[int], wall: float, interrupted: bool, how: str = "") -> str:
+    """The summary table (text for stderr); ``how`` says how the levels were solved (cores, jobs)."""
     lines = [f"{'level':>6} {'boxes':>5} {'result':<10} {'moves':>7} {'pushes':>7} {'states':>10} {'time s':>8}"]
     for n in chosen:
         o = outcomes.get(n)
@@ -157,7 +157,7 @@ def summary(outcomes: dict[int, Outcome], chosen: list[int], wall: float, interr
         if o.lurd is None:
             stops[o.stopped] = stops.get(o.stopped, 0) + 1
     why = ", ".join(f"{k} {v}" for k, v in sorted(stops.items()))
-    tail = f"solved {solved}/{len(chosen)} in {wall:.1f} s"
+    tail = f"solved {solved}/{len(chosen)} in {wall:.1f} s" + (f" ({how})" if how else "")
     if why:
         tail += f"; not solved: {why}"
     if interrupted:
@@ -166,13 +166,16 @@ def summary(outcomes: dict[int, Outcome], chosen: list[int], wall: float, interr
     return "\n".join(lines) + "\n"
 
 
-def level_task(number: int, level: Any, time_limit: float, optimal: bool, memory: int) -> dict[str, Any]:
-    """Solve one level of a batch (runs on a worker); the record its results-file line holds.
+def level_task(
+    number: int, level: Any, time_limit: float, optimal: bool, memory: int, cores: int = 1
+) -> dict[str, Any]:
+    """Solve one level of a batch (runs on a worker, or in this process with ``cores`` for its
+    searches); the record its results-file line holds.
 
     The solver keeps to ``time_limit`` and ``memory`` itself (Dask has no task
     timeout), and every solution is replayed by the engine before it is kept.
     """
-    o = _solve_one((number, level, time_limit, optimal, memory))
+    o = _solve_one((number, level, time_limit, optimal, memory), cores=cores)
     if o.stopped == "interrupted":  # Ctrl-C inside the search: not a result to keep, the batch stops
         raise KeyboardInterrupt
     return {
@@ -186,6 +189,7 @@ def level_task(number: int, level: Any, time_limit: float, optimal: bool, memory
         "states": o.nodes,
         "seconds": round(o.seconds, 3),
         "stopped": o.stopped,
+        "cores": cores,
     }
 
 
@@ -236,13 +240,16 @@ def run_solve(args: argparse.Namespace) -> int:
     batch = args.jobs > 1 or args.scheduler is not None or args.workers is not None or args.results is not None
     if args.cores is not None and args.cores < 1:
         raise UsageError(f"--cores must be at least 1, got {args.cores}")
-    if batch:
-        if args.cores is not None and args.cores > 1:
-            raise UsageError("--cores is for levels solved one at a time: in a batch each level has one core")
-        return _run_batch(args, levels, chosen)
     from ..sokoban.solver.lanes import default_cores
 
-    cores = default_cores() if args.cores is None else args.cores
+    at_once = args.jobs > 1 or args.scheduler is not None or args.workers is not None
+    if at_once and args.cores is not None and args.cores > 1:
+        raise UsageError(
+            "--cores is for levels solved one at a time: with --jobs or --scheduler each level has one core"
+        )
+    cores = 1 if at_once else (default_cores() if args.cores is None else args.cores)
+    if batch:
+        return _run_batch(args, levels, chosen, cores)
     memory = int(args.memory * (1 << 30))
     tasks = [(n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory) for n in chosen]
     outcomes: dict[int, Outcome] = {}
@@ -261,11 +268,14 @@ def run_solve(args: argparse.Namespace) -> int:
                 break
     except KeyboardInterrupt:
         interrupted = True
-    return _finish(args, outcomes, chosen, time.perf_counter() - t0, interrupted)
+    return _finish(args, outcomes, chosen, time.perf_counter() - t0, interrupted, _how(1, None, cores))
 
 
-def _run_batch(args: argparse.Namespace, levels: list[Any], chosen: list[int]) -> int:
-    """Many levels through :mod:`mazekit.batch`: local processes or Dask, resumable with --results."""
+def _run_batch(args: argparse.Namespace, levels: list[Any], chosen: list[int], cores: int) -> int:
+    """Many levels through :mod:`mazekit.batch`: local processes or Dask, resumable with --results.
+    With one job and no scheduler the levels run one at a time in this process, each on ``cores``
+    cores, as without ``--results``: a results file changes where the answers go, not how a level
+    is solved."""
     from ..batch import Task
 
     opts = batch_options(args, warm=_warm_solver, quiet=args.quiet)
@@ -273,7 +283,7 @@ def _run_batch(args: argparse.Namespace, levels: list[Any], chosen: list[int]) -
     share = 1 if opts.scheduler not in (None, "local") else min(here, len(chosen))
     memory = int(args.memory * (1 << 30) / max(1, share))
     tasks = [
-        Task(_level_id(n, levels[n - 1]), (n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory))
+        Task(_level_id(n, levels[n - 1]), (n, levels[n - 1], float(args.time_limit), bool(args.optimal), memory, cores))
         for n in chosen
     ]
     if not args.quiet and opts.scheduler in (None, "local"):
@@ -303,11 +313,32 @@ def _run_batch(args: argparse.Namespace, levels: list[Any], chosen: list[int]) -
         rec = report.records.get(task.id)
         if rec is not None and rec["status"] == "failed" and not args.quiet:
             print(f"{task.id}: {rec.get('error', 'failed')}", file=sys.stderr)
-    return _finish(args, outcomes, chosen, report.wall, report.interrupted)
+    return _finish(args, outcomes, chosen, report.wall, report.interrupted, _how(opts.jobs, opts.scheduler, cores))
+
+
+def _how(jobs: int, scheduler: str | None, cores: int) -> str:
+    """How the levels were solved, for the summary.
+
+    >>> _how(1, None, 2), _how(2, None, 1)
+    ('one level at a time, each on 2 cores', '2 levels at a time, one core each')
+    >>> _how(1, "tcp://host:8786", 1)
+    'on the Dask cluster at tcp://host:8786, one core each'
+    """
+    if scheduler is not None:
+        where = "a local Dask cluster" if scheduler == "local" else f"the Dask cluster at {scheduler}"
+        return f"on {where}, one core each"
+    if jobs > 1:
+        return f"{jobs} levels at a time, one core each"
+    return f"one level at a time, each on {cores} core{'s' if cores > 1 else ''}"
 
 
 def _finish(
-    args: argparse.Namespace, outcomes: dict[int, Outcome], chosen: list[int], wall: float, interrupted: bool
+    args: argparse.Namespace,
+    outcomes: dict[int, Outcome],
+    chosen: list[int],
+    wall: float,
+    interrupted: bool,
+    how: str,
 ) -> int:
     out = []
     for n in chosen:
@@ -316,7 +347,7 @@ def _finish(
     sys.stdout.write("\n".join(out) + "\n")
     sys.stdout.flush()
     if not args.quiet:
-        sys.stderr.write(summary(outcomes, chosen, wall, interrupted))
+        sys.stderr.write(summary(outcomes, chosen, wall, interrupted, how))
     if interrupted:
         return 130
     return 0 if all(o.lurd is not None for o in outcomes.values()) and len(outcomes) == len(chosen) else 1

@@ -1,0 +1,182 @@
+"""The Sokoban solver on a broad corpus: a fixed seeded sample of levels of many authors.
+
+    python benchmarks/run.py sokoban_corpus                   # 300 levels, 10 s each, 2 at a time
+    python benchmarks/run.py sokoban_corpus --all             # the whole corpus (about 3 hours here)
+    python benchmarks/run.py sokoban_corpus --no-write        # print only
+
+The sample is drawn from ``../shared/levels/corpus/`` (eight collections; ``SOURCES.md`` there),
+stratified by collection: every collection gets at least ``--floor`` levels (all of it when it
+has fewer) and the rest is shared in proportion to the collections' sizes, each collection's
+levels drawn at random with ``--seed``. The levels are solved through the command a user runs,
+``mazekit sokoban solve --results``, one core each (``--jobs 2``: two levels at a time), so that an
+interrupted run resumes where it stopped (``--fresh`` starts over). The report gives solved/total
+per collection and overall, and the levels gained and lost against the last run kept in
+``benchmarks/sokoban_corpus.json`` (written with the section: a level that flips is worth a
+second run before it is called lost).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from _harness import BUILD, command_line, load, machine, write_section
+
+HERE = Path(__file__).resolve().parent
+LEVELS = Path(os.environ.get("MAZEKIT_LEVELS", HERE.parents[1] / "shared" / "levels"))
+CORPUS = LEVELS / "corpus"
+LAST = HERE / "sokoban_corpus.json"
+
+
+def collections() -> dict[str, list[str]]:
+    """Each corpus collection (by file stem) and its levels as XSB text, in file order."""
+    from mazekit.sokoban import format_level, parse_levels
+
+    out = {}
+    for path in sorted(CORPUS.glob("*.xsb")):
+        out[path.stem] = [format_level(lv) for lv in parse_levels(path.read_bytes())]
+    return out
+
+
+def allocate(sizes: dict[str, int], total: int, floor: int) -> dict[str, int]:
+    """Levels drawn from each collection: at least ``floor`` (or all of a smaller one), the rest
+    in proportion to the sizes left, largest remainders first; ``total`` in all (or every level).
+
+    >>> allocate({"a": 1000, "b": 100, "c": 10}, 60, 20)
+    {'a': 29, 'b': 21, 'c': 10}
+    """
+    if total >= sum(sizes.values()):
+        return dict(sizes)
+    take = {k: min(n, floor) for k, n in sizes.items()}
+    left = total - sum(take.values())
+    spare = {k: sizes[k] - take[k] for k in sizes}
+    pool = sum(spare.values())
+    if left > 0 and pool > 0:
+        shares = {k: left * spare[k] / pool for k in sizes}
+        extra = {k: int(shares[k]) for k in sizes}
+        order = sorted(sizes, key=lambda k: shares[k] - extra[k], reverse=True)
+        for k in order[: left - sum(extra.values())]:
+            extra[k] += 1
+        take = {k: take[k] + min(extra[k], spare[k]) for k in sizes}
+    return take
+
+
+def sample(levels: dict[str, list[str]], total: int, floor: int, seed: int) -> list[tuple[str, int, str]]:
+    """``(collection, level number from 1, XSB text)`` of the sample, in collection order."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    take = allocate({k: len(v) for k, v in levels.items()}, total, floor)
+    out = []
+    for name, texts in levels.items():
+        picked = sorted(rng.choice(len(texts), size=take[name], replace=False).tolist())
+        out.extend((name, i + 1, texts[i]) for i in picked)
+    return out
+
+
+def solve(chosen: list[tuple[str, int, str]], args: argparse.Namespace, results: Path) -> dict[tuple[str, int], dict]:
+    """Solve the sample through ``mazekit sokoban solve --results``; each level's record."""
+    BUILD.mkdir(exist_ok=True)
+    xsb = results.with_suffix(".xsb")
+    xsb.write_text("\n\n".join(text for _, _, text in chosen) + "\n")
+    cmd = [sys.executable, "-m", "mazekit", "sokoban", "solve", str(xsb), "--level", "all"]
+    cmd += ["--time-limit", str(args.time_limit), "--jobs", str(args.jobs), "--results", str(results)]
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=False)  # progress and summary on stderr
+    records: dict[tuple[str, int], dict] = {}
+    for line in results.read_text().splitlines():
+        rec = json.loads(line)
+        if rec.get("status") == "done":
+            name, number, _ = chosen[rec["result"]["level"] - 1]
+            records[(name, number)] = rec["result"]
+    return records
+
+
+def table(chosen: list[tuple[str, int, str]], records: dict[tuple[str, int], dict]) -> tuple[str, dict[str, bool]]:
+    """The per-collection table and each level's outcome (``collection:number`` -> solved)."""
+    rows = ["| collection | solved | levels | share |", "|---|---:|---:|---:|"]
+    outcome = {f"{n}:{k}": bool(records.get((n, k), {}).get("solved")) for n, k, _ in chosen}
+    names = list(dict.fromkeys(n for n, _, _ in chosen))
+    for name in names:
+        mine = [v for key, v in outcome.items() if key.rsplit(":", 1)[0] == name]
+        rows.append(f"| {name} | {sum(mine)} | {len(mine)} | {sum(mine) / len(mine):.0%} |")
+    won = sum(outcome.values())
+    rows.append(f"| **all** | **{won}** | **{len(outcome)}** | **{won / len(outcome):.1%}** |")
+    return "\n".join(rows), outcome
+
+
+def changes(outcome: dict[str, bool], setting: str) -> str:
+    """The levels gained and lost against the last run of the same setting."""
+    if not LAST.exists():
+        return "No earlier run to compare with."
+    last = json.loads(LAST.read_text())
+    if last.get("setting") != setting:
+        return f"The last run was another setting ({last.get('setting')}): no comparison."
+    before = last["levels"]
+    gained = sorted(k for k, v in outcome.items() if v and not before.get(k, False))
+    lost = sorted(k for k, v in outcome.items() if not v and before.get(k, False))
+    return (
+        f"Against the last run ({last.get('commit', '?')}): gained {len(gained)}"
+        + (f" ({', '.join(gained)})" if gained else "")
+        + f", lost {len(lost)}"
+        + (f" ({', '.join(lost)})" if lost else "")
+        + "."
+    )
+
+
+def commit() -> str:
+    proc = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE)
+    return proc.stdout.strip() or "unknown"
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sample", type=int, default=300, help="levels in the sample (default 300)")
+    ap.add_argument("--all", action="store_true", help="every level of the corpus")
+    ap.add_argument("--floor", type=int, default=20, help="at least this many levels a collection (default 20)")
+    ap.add_argument("--seed", type=int, default=2026, help="the sample's seed (default 2026)")
+    ap.add_argument("--time-limit", type=float, default=10.0, help="seconds a level (default 10)")
+    ap.add_argument("--jobs", type=int, default=2, help="levels at a time, one core each (default 2)")
+    ap.add_argument("--fresh", action="store_true", help="start over instead of resuming the results file")
+    ap.add_argument("--no-write", action="store_true", help="print only; RESULTS.md and the last run stay")
+    args = ap.parse_args(argv)
+    if not CORPUS.is_dir():
+        print(f"sokoban_corpus: no corpus at {CORPUS} (set MAZEKIT_LEVELS)", file=sys.stderr)
+        return 2
+    if args.sample < 1 or args.floor < 0 or args.time_limit <= 0 or args.jobs < 1:
+        print("sokoban_corpus: --sample, --jobs and --time-limit must be positive, --floor at least 0", file=sys.stderr)
+        return 2
+    levels = collections()
+    total = sum(len(v) for v in levels.values()) if args.all else args.sample
+    chosen = sample(levels, total, args.floor, args.seed)
+    setting = f"{len(chosen)} levels, seed {args.seed}, floor {args.floor}, {args.time_limit:g} s, one core each"
+    results = BUILD / f"corpus-{len(chosen)}-{args.seed}-{args.time_limit:g}s.jsonl"
+    if args.fresh and results.exists():
+        results.unlink()
+    load_before = load()
+    t0 = time.perf_counter()
+    records = solve(chosen, args, results)
+    wall = time.perf_counter() - t0
+    body, outcome = table(chosen, records)
+    print(body)
+    compared = changes(outcome, setting)
+    print(compared)
+    if args.no_write:
+        return 0
+    text = (
+        f"`{command_line('benchmarks/run.py sokoban_corpus', argv)}` at {commit()}, "
+        f"{time.strftime('%Y-%m-%d')}; {machine()}; {load_before} before.\n\n"
+        f"{setting}, through `mazekit sokoban solve --results` ({wall / 60:.0f} min).\n\n"
+        f"{body}\n\n{compared}\n"
+    )
+    write_section("sokoban_corpus", "Sokoban solver on a broad corpus", text)
+    LAST.write_text(json.dumps({"setting": setting, "commit": commit(), "levels": outcome}, indent=0) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
