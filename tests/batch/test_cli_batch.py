@@ -97,3 +97,25 @@ def test_ctrl_c_keeps_what_is_done_and_the_rerun_runs_only_the_rest(tmp_path: Pa
     final = records(results)
     assert len(final) == total and len({r["id"] for r in final}) == total  # nothing ran twice
     assert len([line for line in out.splitlines() if line.strip() != "-"]) == total
+
+
+@pytest.mark.parametrize(
+    ("how", "cores", "said"),
+    [([], None, "one level at a time, each on"), (["--jobs", "2"], 1, "2 levels at a time, one core each")],
+)
+def test_a_results_file_does_not_change_how_a_level_is_solved(tmp_path: Path, how, cores, said) -> None:
+    """With ``--results`` alone the levels run one at a time on all the cores, as without it; with
+    ``--jobs`` two at a time on one core each; the summary says which."""
+    from mazekit import examples
+    from mazekit.sokoban.solver.lanes import default_cores
+
+    xsb = tmp_path / "small.xsb"
+    xsb.write_text(examples.read_text("sokoban/mazekit.xsb"))
+    results = tmp_path / "r.jsonl"
+    proc = _solve([str(xsb), "--level", "all", "--time-limit", "10", "--results", str(results), *how])
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    assert said in err, err
+    want = default_cores() if cores is None else cores
+    assert {r["result"]["cores"] for r in records(results)} == {want}
+    assert f"each on {want} core" in err or cores == 1
