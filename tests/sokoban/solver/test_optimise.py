@@ -210,18 +210,18 @@ def fewest_moves(level: Level, start: State, goal: State, stay: set[int], any_pl
 @settings(max_examples=25, deadline=None)
 @given(generated_rooms(), st.integers(0, 2**32 - 1), st.integers(1, 10), st.data())
 def test_the_vicinity_search_finds_the_fewest_moves(mode, level, seed, detour, data):
-    from mazekit.sokoban.solver.optimise import _states, _vicinity, floor_codes
+    from mazekit.sokoban.solver.optimise import floor_codes, states_along, vicinity_search
 
     lurd = detour_solution(level, random.Random(seed), detour)
     assert lurd is not None
-    states = _states(level, pushes_of(level, lurd))
+    states = states_along(level, pushes_of(level, lurd))
     n = len(states) - 1
     i = data.draw(st.integers(0, n - 1))
     k = data.draw(st.integers(i + 1, n))
     final = data.draw(st.booleans()) if k == n else False
     stay = set(states[i].boxes).intersection(*(set(s.boxes) for s in states[i + 1 : k + 1]))
     with jit_mode(mode):
-        pushes, capped, _ = _vicinity(level, floor_codes(level), states, i, k, final, 200_000)
+        pushes, capped, _ = vicinity_search(level, floor_codes(level), states, i, k, final, 200_000)
     assert not capped and pushes is not None  # the window's own moves are one way there
     walked = pushes_to_lurd(level, states[i], pushes)
     end = replay(level, walked, state=states[i]).state

@@ -42,7 +42,7 @@ from .prepare import Prepared
 from .results import Progress, SearchResult, SearchStats, Stop
 from .sequence import run_sequence
 
-__all__ = ["HEAD_START", "default_cores", "lane_members", "run_lanes"]
+__all__ = ["HEAD_START", "default_cores", "lane_members", "pool_running", "run_lanes"]
 
 #: Seconds the first lane runs alone before the others start: most Microban, Microban II and
 #: Boxoban levels are solved sooner (the median, 0.01 s or less), and then no worker is woken;
@@ -132,6 +132,12 @@ def _workers(n: int) -> ProcessPoolExecutor:
             _pool = ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(_board,))
             _pool_size = n
         return _pool
+
+
+def pool_running() -> bool:
+    """True while this process keeps a pool of lane workers (started on first use; dropped when it
+    breaks, so that the next call starts another)."""
+    return _pool is not None
 
 
 def _forget(pool: ProcessPoolExecutor) -> None:

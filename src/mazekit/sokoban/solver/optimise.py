@@ -54,6 +54,8 @@ __all__ = [
     "floor_codes",
     "optimise",
     "pushes_of",
+    "states_along",
+    "vicinity_search",
 ]
 
 #: The A*'s options for a window (see :meth:`SearchOptions.for_optimal`).
@@ -148,14 +150,14 @@ def pushes_of(level: Level, lurd: str) -> list[tuple[int, int]]:
     Raises ValueError naming the first illegal move, or when the moves do not solve the level.
     """
     pushes = lurd_pushes(level, lurd)
-    end = _states(level, pushes)[-1]
+    end = states_along(level, pushes)[-1]
     if not level.is_solved(end):
         on = sum(level.goals.flat[b] for b in end.boxes)
         raise ValueError(f"the moves do not solve the level ({on} of {len(end.boxes)} boxes end on goals)")
     return pushes
 
 
-def _states(level: Level, pushes: list[tuple[int, int]]) -> list[State]:
+def states_along(level: Level, pushes: list[tuple[int, int]]) -> list[State]:
     """The positions before each push and after the last."""
     out = [level.start]
     for box, d in pushes:
@@ -201,7 +203,7 @@ def _candidate(
     if res.solution is None or res.solution.pushes > most:
         return _Found(None, capped, compiling)
     new = pushes_of(sub, res.solution.lurd)
-    end = _states(sub, new)[-1]
+    end = states_along(sub, new)[-1]
     if not final and end.player != b.player and walk(level, end, b.player) is None:
         return _Found(None, False, compiling)  # the layout, but the player shut out of the window's end
     return _Found(new, False, compiling)
@@ -227,7 +229,7 @@ def floor_codes(level: Level) -> FloorCodes:
     return FloorCodes(cells, code)
 
 
-def _vicinity(
+def vicinity_search(
     level: Level,
     codes: FloorCodes,
     states: list[State],
@@ -428,7 +430,7 @@ class _Run:
         and whether a search stopped at its cap. A window whose search ended below its
         cap is not searched again."""
         changed = capped = False
-        states = _states(self.level, self.pushes)
+        states = states_along(self.level, self.pushes)
         i = 0
         while i < len(self.pushes):
             left = None if self.deadline is None else self.deadline - time.perf_counter()
@@ -446,7 +448,7 @@ class _Run:
                 found = [_candidate(self.level, states[i], states[k], most, k == n, cap, left, self.tell)]
                 if self.metric == "moves":  # and the fewest moves of the boxes that move here
                     nodes = cap * _VICINITY_PER_EXPANSION
-                    found.append(_vicinity(self.level, self.codes, states, i, k, k == n, nodes, self.tell))
+                    found.append(vicinity_search(self.level, self.codes, states, i, k, k == n, nodes, self.tell))
                 self.searches += 1
                 self.compiled(sum(f.compile_time for f in found))
                 cut = any(f.capped for f in found)
@@ -455,7 +457,7 @@ class _Run:
                     self.settled.add(window)
                 for new in (f.pushes for f in found):
                     if new is not None and self.replace(i, k, new):
-                        states = _states(self.level, self.pushes)
+                        states = states_along(self.level, self.pushes)
                         changed = True
                         break
             i += max(1, size // 2)
