@@ -29,29 +29,22 @@ HEADER_END = "<!-- END header -->"
 HEADER = """\
 # mazekit benchmarks
 
-All figures come from one command per section, run on one machine, with mazekit and
-its peers measured **in the same run on the same inputs**; compare the ratios, not
-the absolute times (the machine is shared, so the load is noted beside each run).
-
-How to run (from the repository root, in an environment where mazekit is installed):
+What mazekit does, how fast and how well, beside its peers: one section per capability, each
+written by one command between its `BEGIN`/`END` marker comments (a new run replaces the section),
+with the command, the commit, the machine and the date. mazekit and its peers run **in the same
+run on the same inputs**, every answer checked before it is timed; the machine is shared (its load
+is noted), so compare ratios, not absolute times. *warm*: the median of repeated calls after a
+first one; *cold*: the first call in a fresh process (numba's cache loaded, the call timed).
+How each figure was reached, and what was tried on the way, is in the dated notes of
+[`benchmarks/notes/`](notes/).
 
 ```sh
 pip install -r benchmarks/requirements.txt      # the peers (not mazekit dependencies)
-python benchmarks/run.py search                 # grid search: BFS, pair path, flood fill, labels
-python benchmarks/run.py search --quick         # a fast smoke run (small grids, few repeats)
-python benchmarks/run.py search --sizes 1000 --repeat 3 --no-write   # print only
-python benchmarks/startup.py                    # process start-up figures (CLI, forest)
-python benchmarks/run.py generate               # maze generation (also: universal, mines, sokoban)
-python benchmarks/run.py web                    # the playground: page load, /api/search, animation (needs chromium)
+python benchmarks/run.py --list                 # the benchmarks; NAME --help gives their options
+python benchmarks/run.py search                 # grid search and flood/labels (--quick: a smoke run)
+python benchmarks/run.py generate               # also: universal, universal_quality, mines, sokoban,
+python benchmarks/startup.py                    #   optimise, web, batch; start-up; fuzz.py --report
 ```
-
-`python benchmarks/run.py --list` shows the available benchmarks (`benchmarks/bench_NAME.py`,
-run as `python benchmarks/run.py NAME`); `NAME --help` gives their options. Each section
-below names the exact command that produced it and is rewritten only by that command
-(between its `BEGIN`/`END` marker comments). *warm* is the median of N calls after a
-first one; *cold* is the first call in a fresh process (imports done, the call
-itself timed: numba cache loading, lazy initialisation and first-touch memory
-included). Every result is checked against a reference before it is timed.
 """
 
 
@@ -157,32 +150,73 @@ def refreshed_header(text: str) -> str:
     return block + "\n\n" + text.lstrip("\n")
 
 
-#: In a section of RESULTS.md, the notes below this line (the history of earlier runs, written
-#: by hand) are kept when a benchmark writes the section anew.
-KEEP_MARK = "<!-- notes kept across runs -->"
+#: The sections' keys in the order they stand on the page; a section written for the first time
+#: goes to its place (a key not listed goes to the end).
+ORDER = (
+    "search",
+    "flood",
+    "generate",
+    "universal",
+    "universal_quality",
+    "mines",
+    "sokoban",
+    "optimise",
+    "web",
+    "batch",
+    "startup",
+    "first_run",
+    "fuzz",
+)
 
 
-def write_section(key: str, title: str, body: str) -> None:
-    """Replace the section ``key`` of RESULTS.md (creating the file or section if needed),
-    keeping what follows :data:`KEEP_MARK` in the old section."""
+def recorded() -> str:
+    """``Recorded YYYY-MM-DD at commit abc1234`` (UTC; ``+ changes`` when the tree is not clean)."""
+    root = HERE.parent
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "src"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return f"Recorded {date} (commit unknown)."
+    return f"Recorded {date} at commit `{commit}`{' + changes in src/' if dirty else ''}."
+
+
+def section_block(key: str, title: str, body: str, stamp: str) -> str:
+    """One section as the page holds it: markers, title, the ``Recorded`` line, the body."""
+    return f"<!-- BEGIN {key} -->\n## {title}\n\n{stamp}\n\n{body.strip()}\n<!-- END {key} -->\n"
+
+
+def write_section(key: str, title: str, body: str, path: Path | None = None) -> None:
+    """Replace the section ``key`` of RESULTS.md (or ``path``) with ``body`` (everything between its
+    markers), or add it at its place in :data:`ORDER`; the date and commit are added here."""
+    path = RESULTS if path is None else path
     begin = f"<!-- BEGIN {key} -->"
     end = f"<!-- END {key} -->"
-    text = refreshed_header(RESULTS.read_text() if RESULTS.exists() else "")
-    kept = ""
-    if begin in text and end in text:
-        old = text.split(begin, 1)[1].split(end, 1)[0]
-        if KEEP_MARK in old:
-            kept = "\n\n" + KEEP_MARK + old.split(KEEP_MARK, 1)[1].rstrip()
-    block = f"{begin}\n## {title}\n\n{body.rstrip()}{kept}\n{end}\n"
-    if begin in text and end in text:
+    text = refreshed_header(path.read_text() if path.exists() else "")
+    if (begin in text) != (end in text):
+        raise ValueError(f"RESULTS.md has one marker of section {key!r} without the other")
+    block = section_block(key, title, body, recorded()).rstrip("\n")
+    if begin in text:
         head, rest = text.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        text = head + block.rstrip("\n") + tail
+        text = head + block + rest.split(end, 1)[1]
     else:
-        text = text.rstrip("\n") + "\n\n" + block
-    tmp = RESULTS.with_suffix(".md.tmp")
+        later = ORDER[ORDER.index(key) + 1 :] if key in ORDER else ()
+        at = min((text.index(f"<!-- BEGIN {k} -->") for k in later if f"<!-- BEGIN {k} -->" in text), default=None)
+        if at is None:
+            text = text.rstrip("\n") + "\n\n" + block + "\n"
+        else:
+            text = text[:at] + block + "\n\n" + text[at:]
+    tmp = path.with_suffix(".md.tmp")
     tmp.write_text(text)
-    os.replace(tmp, RESULTS)
+    os.replace(tmp, path)
 
 
 def fmt_ms(seconds: float | None) -> str:

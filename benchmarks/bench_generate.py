@@ -56,6 +56,34 @@ def mazelib_maker(name: str, n: int) -> Any:
     return make
 
 
+def table(
+    sizes: list[int],
+    rows: dict[int, list[tuple[str, float, float | None, str]]],
+    cold: dict[str, float],
+    big: int,
+    peer_max: int,
+) -> list[str]:
+    """One row per generator: warm time and mazelib's at each size (up to ``peer_max``), the cold
+    time at ``big``, and the first note (why mazelib has no figure)."""
+    head = "| algorithm | " + " | ".join(f"{n}x{n} | mazelib" if n <= peer_max else f"{n}x{n}" for n in sizes)
+    head += f" | cold {big}x{big} | note |" if cold else " | note |"
+    sep = "".join("---:|---:|" if n <= peer_max else "---:|" for n in sizes)
+    out = [head, "|---|" + sep + ("---:|" if cold else "") + "---|"]
+    for i, (name, *_) in enumerate(rows[sizes[0]]):
+        cells, notes = [], []
+        for n in sizes:
+            _, ours, theirs, note = rows[n][i]
+            cells.append(H.fmt_ms(ours))
+            if n <= peer_max:
+                cells.append(f"{H.fmt_ms(theirs)} ({theirs / ours:,.0f}x)" if theirs else "-")
+            if note and "not run" not in note:
+                notes.append(note)
+        if cold:
+            cells.append(H.fmt_ms(cold.get(name)))
+        out.append(f"| {name} | " + " | ".join(cells) + f" | {notes[0] if notes else ''} |")
+    return out
+
+
 def cold_time(name: str, n: int) -> float:
     code = (
         "import time\n"
@@ -147,35 +175,14 @@ def main(argv: list[str]) -> int:  # noqa: C901 - a benchmark script: options, r
     lines = [
         f"Command: `{H.command_line('benchmarks/run.py', ['generate', *argv])}`  ",
         f"Machine: {H.machine()}; {H.load()}  ",
-        f"Peer: mazelib {mazelib_version} (pure Python).",
+        f"Peer: mazelib {mazelib_version} (pure Python), up to {args.peer_max} cells a side.",
         "",
         "Time to generate one N x N-cell maze (a (2N+1) x (2N+1) grid), seeded; every maze checked perfect "
-        "before timing (caves excepted). Warm: median of repeated calls, compiled. "
-        "Ratio: mazelib time / mazekit time.",
+        "before timing (caves excepted). Warm: median of repeated calls, compiled; mazelib beside it with "
+        "its time / mazekit's in brackets. Cold: the first call in a fresh process at the largest size.",
         "",
     ]
-    for n in sizes:
-        lines += [
-            f"**{n} x {n} cells**",
-            "",
-            "| algorithm | mazekit warm | mazelib | ratio | note |",
-            "|---|---:|---:|---:|---|",
-        ]
-        for name, ours, theirs, note in rows[n]:
-            ratio = f"{theirs / ours:,.0f}x" if theirs else "-"
-            lines.append(f"| {name} | {H.fmt_ms(ours)} | {H.fmt_ms(theirs)} | {ratio} | {note} |")
-        lines.append("")
-    if cold:
-        lines += [
-            f"**Cold, {big} x {big} cells** (first call in a fresh process, numba cache loaded)",
-            "",
-            "| algorithm | cold | warm |",
-            "|---|---:|---:|",
-        ]
-        warm = {name: ours for name, ours, _, _ in rows[big]}
-        for name, t in cold.items():
-            lines.append(f"| {name} | {H.fmt_ms(t)} | {H.fmt_ms(warm[name])} |")
-        lines.append("")
+    lines += table(sizes, rows, cold, big, args.peer_max)
     text = "\n".join(lines)
     print(text)
     if not args.no_write:

@@ -1,12 +1,12 @@
 """Minesweeper solver benchmark: win rates on the classic boards beside the best published.
 
-    python benchmarks/bench_mines.py --games 100000 --workers 2 --results benchmarks/RESULTS.md
+    python benchmarks/run.py mines --games 100000 --workers 2 --noguess 100
 
 Game i of a board uses the seed (seed, i): the same command gives the same games.
 The "safe" rule clicks first in the top-left corner (the literature's corner
 start); "zero" clicks first at (2, 2), two cells in from the corner (measured
-best, see mazekit.minesweeper.bench.first_click_cell). With --results, the
-"## Minesweeper" section of that file is replaced (or appended).
+best, see mazekit.minesweeper.bench.first_click_cell). The "mines" section of
+benchmarks/RESULTS.md (or of --results FILE) is replaced, unless --no-write.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import sys
 import time
 from pathlib import Path
+
+import _harness as H
 
 from mazekit.minesweeper.bench import bench, format_table
 from mazekit.minesweeper.noguess import generate_no_guess
@@ -68,14 +69,17 @@ def noguess_timing(n: int) -> str:
     return head + "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="run.py mines", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--games", type=int, default=10000)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--noguess", type=int, default=200, help="no-guess boards to time (0: skip)")
-    p.add_argument("--results", type=Path, help="replace the '## Minesweeper' section of this file")
-    args = p.parse_args()
+    p.add_argument("--results", type=Path, default=H.RESULTS, help="the results page (default benchmarks/RESULTS.md)")
+    p.add_argument("--no-write", action="store_true", help="print only, do not touch the results page")
+    args = p.parse_args(argv)
     t0 = time.perf_counter()
     load0 = os.getloadavg()
     rows = bench(args.games, seed=args.seed, workers=args.workers)
@@ -84,13 +88,9 @@ def main() -> int:
     print(table)
     ng = noguess_timing(args.noguess) if args.noguess else ""
     print(ng)
-    if args.results:
-        cmd = (
-            f"python benchmarks/bench_mines.py --games {args.games} --workers {args.workers} --seed {args.seed}"
-            f" --noguess {args.noguess}"
-        )
+    if not args.no_write:
+        cmd = H.command_line("benchmarks/run.py", ["mines", *argv])
         section = (
-            "## Minesweeper\n\n"
             f"`{cmd}` (also `mazekit mines bench --games N`); {platform.machine()}, Python "
             f"{platform.python_version()}, {args.workers} worker processes on a shared 2-core machine, "
             f"{time.perf_counter() - t0:.0f} s in all; load average (1/5/15 min) "
@@ -110,12 +110,9 @@ def main() -> int:
             + "\n"
             + ng
         )
-        text = args.results.read_text() if args.results.exists() else ""
-        pat = re.compile(r"^## Minesweeper\n.*?(?=^## |\Z)", re.S | re.M)
-        text = pat.sub(lambda m: section + "\n", text) if pat.search(text) else text.rstrip("\n") + "\n\n" + section
-        args.results.write_text(text)
+        H.write_section("mines", "Minesweeper", section, args.results)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -44,6 +44,11 @@ TASK_TITLES = {
     "flood": "Flood fill from a seed",
     "label": "Connected-component labelling (4-connectivity)",
 }
+#: The two sections of RESULTS.md this benchmark writes: key, title, tasks.
+SECTIONS = (
+    ("search", "Grid search", ("distances", "path")),
+    ("flood", "Flood fill and labels", ("flood", "label")),
+)
 SLOW_CELLS = 1_100_000  # pure-Python peers run only up to this many cells
 
 # --------------------------------------------------------------------------- grids
@@ -734,10 +739,10 @@ def table(task: str, grids: list[Grid], rows: dict[str, Row], cold: bool) -> str
     return "\n".join(lines)
 
 
-def targets(grids: list[Grid], res: dict[str, dict[str, Row]]) -> list[str]:
-    """The issue's targets, judged on the largest grid of each kind in the run."""
+def targets(grids: list[Grid], res: dict[str, dict[str, Row]]) -> list[tuple[str, str]]:
+    """The issue's targets, judged on the largest grid of each kind in the run: (task, line)."""
     big = {kind: max(g.cells for g in grids if g.kind == kind) for kind in {g.kind for g in grids}}
-    out = []
+    out: list[tuple[str, str]] = []
 
     def best_peer(task: str, key: str) -> tuple[str, float]:
         rows = res[task]
@@ -759,28 +764,41 @@ def targets(grids: list[Grid], res: dict[str, dict[str, Row]]) -> list[str]:
         dref = w("distances", PEERS["distances"][0].name, k)
         bn, bt = best_peer("distances", k)
         out.append(
-            f"- {g.name}, BFS distances: mazekit / C = **{d / dref:.2f}x** (target <= 1.2x) "
-            f"{'PASS' if d <= 1.2 * dref else 'MISS'}; best peer {bn} at {bt / d:.1f}x mazekit's time "
-            f"{'PASS' if d < bt else 'MISS'}"
+            (
+                "distances",
+                f"- {g.name}, BFS distances: mazekit / C = **{d / dref:.2f}x** (target <= 1.2x) "
+                f"{'PASS' if d <= 1.2 * dref else 'MISS'}; best peer {bn} at {bt / d:.1f}x mazekit's time "
+                f"{'PASS' if d < bt else 'MISS'}",
+            )
         )
         a = min(w("path", "**mazekit** `astar`", k), w("path", "**mazekit** `bfs` with a goal", k))
         bn, bt = best_peer("path", k)
         out.append(
-            f"- {g.name}, pair path: mazekit (best of astar/bfs) {H.fmt_ms(a)}; best peer {bn} "
-            f"{H.fmt_ms(bt)} = {bt / a:.1f}x mazekit's time {'PASS' if a < bt else 'MISS'}"
+            (
+                "path",
+                f"- {g.name}, pair path: mazekit (best of astar/bfs) {H.fmt_ms(a)}; best peer {bn} "
+                f"{H.fmt_ms(bt)} = {bt / a:.1f}x mazekit's time {'PASS' if a < bt else 'MISS'}",
+            )
         )
         f = w("flood", "**mazekit** `flood`", k)
         fref = min(w("flood", PEERS["flood"][0].name, k), w("flood", PEERS["flood"][1].name, k))
         bn, bt = best_peer("flood", k)
         out.append(
-            f"- {g.name}, flood: mazekit / best C fill = **{f / fref:.2f}x** (target <= 1.2x) "
-            f"{'PASS' if f <= 1.2 * fref else 'MISS'}; best peer {bn} at {bt / f:.1f}x mazekit's time "
-            f"{'PASS' if f < bt else 'MISS'}"
+            (
+                "flood",
+                f"- {g.name}, flood: mazekit / best C fill = **{f / fref:.2f}x** (target <= 1.2x) "
+                f"{'PASS' if f <= 1.2 * fref else 'MISS'}; best peer {bn} at {bt / f:.1f}x mazekit's time "
+                f"{'PASS' if f < bt else 'MISS'}",
+            )
         )
         lab = w("label", "**mazekit** `label`", k)
         sl = w("label", PEERS["label"][0].name, k)
         out.append(
-            f"- {g.name}, labels: scipy.ndimage.label / mazekit = **{sl / lab:.2f}x** {'PASS' if lab < sl else 'MISS'}"
+            (
+                "label",
+                f"- {g.name}, labels: scipy.ndimage.label / mazekit = **{sl / lab:.2f}x** "
+                f"{'PASS' if lab < sl else 'MISS'}",
+            )
         )
     return out
 
@@ -814,30 +832,31 @@ def main(argv: list[str]) -> int:
         for t in tasks:
             run_task(t, g, args.repeat, cold, gp, results[t])
     load_after = H.load()
-    body = [
-        f"Command: `{H.command_line('benchmarks/run.py', ['search', *argv])}`",
-        "",
+    head = [
+        f"Command: `{H.command_line('benchmarks/run.py', ['search', *argv])}`  ",
         f"Machine: {H.machine()}; {load_before} before, {load_after} after.",
-        "Grids: `open` = random, about 25 % walls (seeded), route from the top-left to the bottom-right",
-        "corner; `maze` = `mazekit.generate.backtracker` (perfect maze), cell (1, 1) to the opposite",
-        f"corner cell. Warm = median of {args.repeat} calls (peers interleaved; pure-Python peers: one",
-        "call, and only on grids up to ~1.1 M cells); cold = first call in a fresh process. The ratio",
-        "is to the reference row of the same table. Every answer was checked before it was timed.",
-        "Each call's time is min(wall, process CPU time): on this shared machine the wall time of a",
-        "single-threaded call also counts the time spent waiting for a CPU, which its CPU time does",
-        "not; a multi-threaded call keeps its wall time. Every call's wall and CPU times are kept in",
-        "`benchmarks/_build/search.json`. mazekit's cold figure includes importing numba and loading",
-        "the cached compiled kernels (its first compiled call; SciPy, a peer here but not a mazekit",
-        "dependency, is hidden from that process, or numba's BLAS probe would import it too).",
+        "",
+        "Grids: `open`, about 25% walls (seeded), corner to corner; `maze`, a perfect maze",
+        f"(`generate.backtracker`), cell (1, 1) to the opposite corner. Warm: median of {args.repeat} calls,",
+        "each min(wall, CPU time) (a shared machine); pure-Python peers one call, on grids up to ~1.1 M",
+        "cells. Cold: the first call in a fresh process (numba and its cache loaded; SciPy hidden). The",
+        "ratio is to the table's reference row; all times are kept in `benchmarks/_build/search.json`.",
         "",
     ]
-    if all(t in tasks for t in TASKS):
-        body += ["Targets (the largest open grid and maze of this run):", "", *targets(grids, results), ""]
-    for t in tasks:
-        body += [f"### {TASK_TITLES[t]}", "", table(t, grids, results[t], cold), ""]
-    text = "\n".join(body)
+    sections = {}
+    for key, title, group in SECTIONS:
+        body = list(head)
+        if all(t in tasks for t in TASKS):
+            marks = [line for t, line in targets(grids, results) if t in group]
+            body += ["Targets (the largest open grid and maze of this run):", "", *marks, ""]
+        for t in group:
+            if t in tasks:
+                body += [f"### {TASK_TITLES[t]}", "", table(t, grids, results[t], cold), ""]
+        if any(t in tasks for t in group):
+            sections[key] = (title, "\n".join(body))
     print()
-    print(text)
+    for title, text in sections.values():
+        print(f"## {title}\n\n{text}")
     H.BUILD.mkdir(exist_ok=True)
     dump = {
         t: {name: {"warm": row.warm, "cold": row.cold, "raw": row.raw} for name, row in rows.items()}
@@ -847,7 +866,8 @@ def main(argv: list[str]) -> int:
         json.dumps({"command": argv, "load": [load_before, load_after], "results": dump}, indent=1)
     )
     if not args.no_write:
-        H.write_section("search", "Grid search", text)
+        for key, (title, text) in sections.items():
+            H.write_section(key, title, text)
         print(f"\nwritten to {H.RESULTS}")
     return 0
 

@@ -11,6 +11,7 @@ input needs a compiled loop, and the subpackages load on first use::
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 from .errors import InputError, MissingDependency
@@ -21,6 +22,7 @@ __all__ = [
     "InputError",
     "MissingDependency",
     "__version__",
+    "articles",
     "generate",
     "grid",
     "load_ipython_extension",
@@ -32,7 +34,7 @@ __all__ = [
     "unload_ipython_extension",
 ]
 
-_SUBMODULES = {"grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"}
+_SUBMODULES = {"articles", "grid", "search", "generate", "universal", "render", "sokoban", "minesweeper"}
 
 
 def load_ipython_extension(ipython: Any) -> None:
@@ -53,3 +55,7 @@ def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'mazekit' has no attribute {name!r}")
+
+
+if "IPython" in sys.modules:  # a notebook: search results show as pictures (render hooks into search)
+    importlib.import_module(".render.notebook", __name__)

@@ -19,6 +19,7 @@ Every problem is reported as :class:`~mazekit.errors.InputError` naming the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,7 @@ __all__ = [
     "parse_char_rows",
     "parse_digit_rows",
     "parse_header",
+    "parse_size",
     "read_grid",
     "split_lines",
 ]
@@ -582,6 +584,27 @@ def _points_kernel(pts: Any, base: int, out: Any) -> int:
             out[pos] = 32 if j == 0 else 10
             pos += 1
     return pos
+
+
+_SIZE = re.compile(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"RxC"`` (rows by columns, ``x``, ``X`` or ``*`` between) as ``(R, C)``, both at least 1.
+
+    Raises ``ValueError`` saying what is expected; the caller checks its own limits.
+
+    >>> parse_size("12x32"), parse_size("3 X 4")
+    ((12, 32), (3, 4))
+    >>> parse_size("3y3")
+    Traceback (most recent call last):
+    ...
+    ValueError: must be RxC (two positive integers, like 12x32), got '3y3'
+    """
+    m = _SIZE.fullmatch(text)
+    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise ValueError(f"must be RxC (two positive integers, like 12x32), got {text!r}")
+    return int(m.group(1)), int(m.group(2))
 
 
 def format_points(points: ArrayLike, *, base: int = 0) -> str:

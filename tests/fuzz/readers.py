@@ -143,7 +143,7 @@ def assignment_target(data: bytes) -> None:
 
 def load_levels_target(data: bytes) -> None:
     """The CLI's loader: an assignment input or an XSB collection, told apart by their look."""
-    from mazekit.cli.sokoban import load_levels
+    from mazekit.sokoban import load_levels
 
     try:
         levels, _moves = load_levels(data)

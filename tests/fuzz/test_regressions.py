@@ -22,7 +22,7 @@ from mazekit.errors import InputError
     ids=["one-line", "many-lines", "rectangle"],
 )
 def test_run_length_rows_cannot_ask_for_gigabytes(data: str | bytes) -> None:
-    from mazekit.cli.sokoban import load_levels
+    from mazekit.sokoban import load_levels
     from mazekit.sokoban.formats import MAX_LEVEL_CELLS, parse_levels
 
     t0 = time.perf_counter()

@@ -80,3 +80,20 @@ def test_without_pillow_the_text_is_shown(monkeypatch: Any) -> None:
     monkeypatch.setitem(sys.modules, "PIL.Image", None)
     assert res._repr_png_() is None
     assert "SearchResult(" in repr(res)
+
+
+def test_in_an_ipython_session_results_draw_without_importing_render() -> None:
+    """search never imports render; ``import mazekit`` in IPython hooks the picture in."""
+    import subprocess
+
+    code = (
+        "import sys, types; sys.modules['IPython'] = types.ModuleType('IPython'); import numpy as np\n"
+        "from mazekit.search import bfs\n"
+        "print(bfs(np.ones((3, 3), bool), (0, 0), (2, 2))._repr_png_()[:4])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == repr(b"\x89PNG")
+    plain = code.split("\n", 1)[1].replace("[:4]", "").replace("import numpy as np", "")
+    plain = "import numpy as np\n" + plain
+    out = subprocess.run([sys.executable, "-c", plain], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "None"  # outside IPython nothing loads render

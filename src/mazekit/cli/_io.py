@@ -14,7 +14,10 @@ __all__ = [
     "atomic_path",
     "check_outputs",
     "check_scale",
+    "level_arg",
+    "lurd_arg",
     "read_input",
+    "size_arg",
     "stdout_is_tty",
     "write_files",
     "write_output",
@@ -138,3 +141,30 @@ def write_output(path: str | None, data: str | bytes) -> None:
 def stdout_is_tty() -> bool:
     """True when stdout is a terminal and colour is not disabled by ``NO_COLOR``."""
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def size_arg(text: str) -> tuple[int, int]:
+    """``--size RxC`` as ``(R, C)`` (:func:`mazekit.grid.parse_size`); a bad one is a usage error."""
+    from ..grid import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise UsageError(f"--size {exc}") from None
+
+
+def lurd_arg(value: str) -> str:
+    """A LURD argument as given, or standard input's moves for ``-``."""
+    if value == "-":
+        return "".join(sys.stdin.read().split())
+    return value
+
+
+def level_arg(levels: Sequence[Any], which: str) -> int:
+    """The 0-based index of ``--level which`` (a number from 1 or a title) in ``levels``."""
+    from ..sokoban.formats import level_index
+
+    try:
+        return level_index(levels, which)
+    except ValueError as exc:
+        raise UsageError(f"--{exc}") from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._io import UsageError, stdout_is_tty, write_output
+from ._io import size_arg, stdout_is_tty, write_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -28,17 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", type=int, default=2026, help="random seed (default: 2026)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour (default: auto)")
     p.set_defaults(func=run)
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``RxC`` -> (R, C)."""
-    try:
-        r, c = (int(x) for x in text.lower().split("x"))
-    except ValueError:
-        raise UsageError(f"--size must be RxC (like 12x32), got {text!r}") from None
-    if r < 1 or c < 1:
-        raise UsageError(f"--size must be at least 1x1, got {text!r}")
-    return r, c
 
 
 def fitting_size() -> tuple[int, int]:
@@ -60,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from ..grid import draw_path
     from ..search import astar
 
-    rows, cols = parse_size(args.size) if args.size else fitting_size()
+    rows, cols = size_arg(args.size) if args.size else fitting_size()
     maze = backtracker(rows, cols, rng=args.seed)
     start, goal = (1, 1), (2 * rows - 1, 2 * cols - 1)
     result = astar(maze, start, goal)

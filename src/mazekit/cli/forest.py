@@ -9,22 +9,11 @@ border cell can be reached.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from ..errors import InputError
-from ..grid import decode_text, format_points, parse_char_rows, parse_header, split_lines
+from .. import articles
 from ._io import check_outputs, read_input, write_output
 
-EXAMPLE = """\
-5 5
-XXXXX
-XEOOX
-XXXOX
-XOOOX
-XOXXX
-"""
-
-LEGEND = {"X": False, "O": True, "E": False}
+EXAMPLE = articles.FOREST_EXAMPLE
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -54,43 +43,13 @@ def solve_text(data: bytes | str) -> str:
     3 1
     4 1
     """
-    return _answer(data)[0]
-
-
-def _answer(data: bytes | str) -> tuple[str, dict[str, Any]]:
-    """The answer's text, and what a picture of it needs."""
-    lines = split_lines(decode_text(data))
-    if not lines or not lines[0].strip():
-        raise InputError(1, "empty input: expected 'R C'")
-    rows, cols = parse_header(lines[0], 1, ["R", "C"])
-    grid = parse_char_rows(lines, rows, cols, first=1, legend=LEGEND, marks="E")
-    cells = grid.marks.get("E", [])
-    if len(cells) != 1:
-        if not cells:
-            raise InputError(2, "no explorer: expected exactly one 'E'")
-        r, _ = cells[1]
-        raise InputError(r + 2, f"a second explorer 'E' at row {r}: expected exactly one")
-    from ..search import dfs
-
-    result = dfs(grid.passable, cells[0], targets="border")
-    drawing: dict[str, Any] = {
-        "passable": grid.passable,
-        "route": None,
-        "start": cells[0],
-        "goal": None,
-        "order": result.order,
-        "marks": {cells[0]: "E"},
-    }
-    if not result.found:
-        return "-1\n", drawing
-    drawing["route"] = result.path
-    drawing["goal"] = result.goal
-    return format_points(result.path), drawing
+    return articles.forest(data).text
 
 
 def run(args: argparse.Namespace) -> int:
     check_outputs(args.output, args.png, args.html)
-    answer, drawing = _answer(read_input(args.file))
+    found = articles.forest(read_input(args.file))
+    answer, drawing = found.text, found.drawing()
     if args.png or args.html:
         from .maze import write_grid_pictures
 

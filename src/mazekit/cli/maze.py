@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..grid import Grid, Point, decode_text, format_grid, header_ends, read_grid
-from ._io import UsageError, check_outputs, check_scale, read_input, write_files, write_output
+from ._io import UsageError, check_outputs, check_scale, read_input, size_arg, write_files, write_output
 from ._progress import Progress
 
 _GENERATORS = (
@@ -120,13 +120,7 @@ def _no_action(p: argparse.ArgumentParser) -> int:
 
 
 def _size(text: str) -> tuple[int, int]:
-    parts = text.lower().replace("*", "x").split("x")
-    try:
-        rows, cols = (int(v) for v in parts)
-    except ValueError:
-        raise UsageError(f"--size must be RxC (two positive integers), got {text!r}") from None
-    if rows < 1 or cols < 1:
-        raise UsageError(f"--size must be RxC (two positive integers), got {text!r}")
+    rows, cols = size_arg(text)
     if rows * cols > MAX_CELLS:
         raise UsageError(f"--size {rows}x{cols} is too large (at most {MAX_CELLS} cells)")
     return rows, cols

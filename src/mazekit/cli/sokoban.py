@@ -25,9 +25,19 @@ import sys
 from typing import Any
 
 from ..errors import InputError
-from ..grid import decode_text, split_lines
+from ..sokoban.formats import load_levels
 from ..sokoban.level import Level, State
-from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, write_output
+from ._io import (
+    UsageError,
+    atomic_path,
+    check_outputs,
+    check_scale,
+    level_arg,
+    lurd_arg,
+    read_input,
+    size_arg,
+    write_output,
+)
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_ERROR = 0, 1, 2
 
@@ -121,45 +131,6 @@ def _usage(p: argparse.ArgumentParser) -> int:
 # ------------------------------------------------------------------- loading
 
 
-def _looks_like_assignment(text: str) -> bool:
-    lines = split_lines(text)[:10]
-    chars = set("".join(lines))
-    return len(lines) == 10 and chars <= set("#@ox ") and bool(chars & set("ox"))
-
-
-def load_levels(data: bytes) -> tuple[list[Level], str | None]:
-    """The levels of a file, and the assignment's moves (LURD letters) when it is one."""
-    from ..sokoban.formats import parse_assignment, parse_levels
-
-    text = decode_text(data)
-    if _looks_like_assignment(text):
-        a = parse_assignment(text)
-        return [a.level], a.moves
-    return parse_levels(text), None
-
-
-def pick_level(levels: list[Level], which: str) -> int:
-    """The 0-based index of level ``which`` (a number from 1, or a title)."""
-    titles = [lv.title for lv in levels]
-    if which in titles and not which.isdigit():
-        return titles.index(which)
-    try:
-        n = int(which)
-    except ValueError:
-        if which in titles:
-            return titles.index(which)
-        raise UsageError(f"--level {which!r}: no level has that title") from None
-    if not 1 <= n <= len(levels):
-        raise UsageError(f"--level {n}: the file has {len(levels)} level(s), numbered from 1")
-    return n - 1
-
-
-def _lurd_arg(value: str) -> str:
-    if value == "-":
-        return "".join(sys.stdin.read().split())
-    return value
-
-
 # ---------------------------------------------------------------- generate
 
 #: The most levels one ``sokoban generate`` writes, and the largest side.
@@ -173,11 +144,7 @@ def run_generate(args: argparse.Namespace) -> int:
     from ..sokoban.formats import format_level
     from ..sokoban.generate import generate_level
 
-    parts = args.size.lower().split("x")
-    try:
-        rows, cols = (int(v) for v in parts)
-    except ValueError:
-        raise UsageError(f"--size must be RxC (two integers), got {args.size!r}") from None
+    rows, cols = size_arg(args.size)
     if not (5 <= rows <= MAX_GENERATE_SIDE and 5 <= cols <= MAX_GENERATE_SIDE):
         raise UsageError(f"--size {rows}x{cols}: each side must be 5 to {MAX_GENERATE_SIDE}")
     if not 1 <= args.boxes <= rows * cols // 4:
@@ -255,8 +222,8 @@ def run_replay(args: argparse.Namespace) -> int:
     from ..sokoban.rules import replay
 
     levels, _ = load_levels(read_input(args.file))
-    level = levels[pick_level(levels, args.level)]
-    res = replay(level, _lurd_arg(args.lurd), strict=not args.lenient)
+    level = levels[level_arg(levels, args.level)]
+    res = replay(level, lurd_arg(args.lurd), strict=not args.lenient)
     if res.error:
         raise InputError(0, res.error)
     verdict = "solved" if res.solved else "not solved"
@@ -269,25 +236,21 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from ..sokoban.rules import replay, step
+    from ..sokoban.rules import positions, replay
 
     check_scale(args.scale, 8)
     if args.frame_ms < 10:
         raise UsageError(f"--frame-ms {args.frame_ms}: expected at least 10")
     check_outputs(args.png, args.gif)
     levels, moves = load_levels(read_input(args.file))
-    level = levels[pick_level(levels, args.level)]
+    level = levels[level_arg(levels, args.level)]
     states: list[State] = [level.start]
     if args.lurd is not None:
-        lurd = _lurd_arg(args.lurd)
+        lurd = lurd_arg(args.lurd)
         res = replay(level, lurd)
         if res.error:
             raise InputError(0, res.error)
-        for ch in lurd:
-            if not ch.isspace():
-                nxt = step(level, states[-1], ch.lower()).state
-                assert nxt is not None
-                states.append(nxt)
+        states = positions(level, lurd)
     elif moves is not None:
         from ..sokoban.assignment import simulate
 
@@ -310,7 +273,7 @@ def run_render(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     levels, _ = load_levels(read_input(args.file))
-    index = pick_level(levels, args.level)
+    index = level_arg(levels, args.level)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("play needs a terminal (stdin and stdout must be a tty)")
     import curses

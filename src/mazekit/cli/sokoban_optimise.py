@@ -21,7 +21,8 @@ import sys
 from typing import Any
 
 from ..errors import InputError
-from ._io import UsageError, check_outputs, read_input, write_output
+from ..sokoban.formats import load_levels
+from ._io import UsageError, check_outputs, level_arg, lurd_arg, read_input, write_output
 from ._progress import Progress
 
 __all__ = ["add_optimise_parser", "run_optimise"]
@@ -52,15 +53,14 @@ def run_optimise(args: argparse.Namespace) -> int:
     from ..sokoban import _kernels as EK
     from ..sokoban.solver.compiling import search_is_cached
     from ..sokoban.solver.optimise import optimise
-    from .sokoban import _lurd_arg, load_levels, pick_level
     from .sokoban_solve import COMPILING
 
     if not args.time_limit > 0:
         raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
     check_outputs(args.output)
     levels, _ = load_levels(read_input(args.file))
-    level = levels[pick_level(levels, args.level)]
-    lurd = _lurd_arg(args.lurd)
+    level = levels[level_arg(levels, args.level)]
+    lurd = lurd_arg(args.lurd)
     bar = Progress("optimising", quiet=args.quiet)
     before = len("".join(ch for ch in lurd if not ch.isspace()))
 

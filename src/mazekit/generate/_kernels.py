@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._heap import heap_new, heap_pop, heap_push
 from .._jit import njit
 
 MASK32 = 0xFFFFFFFF
@@ -219,7 +220,7 @@ def prim_kernel(h, w, start, rand, out, order, mode):
 
 @njit
 def true_prim_kernel(h, w, start, weights, out, order):
-    """Prim's minimum spanning tree on random edge weights (a binary heap).
+    """Prim's minimum spanning tree on random edge weights (the binary heap of :mod:`mazekit._heap`).
 
     ``weights`` has 2*h*w floats: ``weights[c]`` for the edge from cell c to its
     right neighbour, ``weights[n + c]`` for the edge to the cell below.
@@ -229,10 +230,7 @@ def true_prim_kernel(h, w, start, weights, out, order):
     rec = order.shape[0] > 0
     step = 0
     inside = np.zeros(n, dtype=np.uint8)
-    cap = 4 * n + 4
-    hk = np.empty(cap, dtype=np.float64)  # heap keys
-    ha = np.empty(cap, dtype=np.int64)  # cell in the maze
-    hb = np.empty(cap, dtype=np.int64)  # cell outside
+    heap = heap_new(2 * n + 4, False)  # (weight, u * n + v): u in the maze, v outside
     hn = 0
     u = start
     src = -1
@@ -274,45 +272,15 @@ def true_prim_kernel(h, w, start, weights, out, order):
                 key = weights[u]
             if inside[v] == 1:
                 continue
-            # push (key, u, v): sift up
-            i = hn
+            heap_push(heap, hn, key, 0.0, 0, u * n + v)  # each edge once: there is room for all
             hn += 1
-            while i > 0:
-                par = (i - 1) // 2
-                if hk[par] <= key:
-                    break
-                hk[i] = hk[par]
-                ha[i] = ha[par]
-                hb[i] = hb[par]
-                i = par
-            hk[i] = key
-            ha[i] = u
-            hb[i] = v
         # pop until an edge leads outside
         found = False
         while hn > 0:
-            a = ha[0]
-            b = hb[0]
+            edge = heap_pop(heap, hn)
             hn -= 1
-            key = hk[hn]
-            la = ha[hn]
-            lb = hb[hn]
-            i = 0
-            while True:
-                c = 2 * i + 1
-                if c >= hn:
-                    break
-                if c + 1 < hn and hk[c + 1] < hk[c]:
-                    c += 1
-                if hk[c] >= key:
-                    break
-                hk[i] = hk[c]
-                ha[i] = ha[c]
-                hb[i] = hb[c]
-                i = c
-            hk[i] = key
-            ha[i] = la
-            hb[i] = lb
+            a = edge // n
+            b = edge - a * n
             if inside[b] == 0:
                 u = b
                 src = a

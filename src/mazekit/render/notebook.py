@@ -76,3 +76,13 @@ def unload_ipython_extension(ipython: Any) -> None:
     """``%unload_ext mazekit``: arrays print as text again."""
     formatter = ipython.display_formatter.formatters["image/png"]
     formatter.type_printers.pop(np.ndarray, None)
+
+
+def _hook_into_search() -> None:
+    """Let search results draw themselves in Jupyter through :func:`search_png`."""
+    from ..search import _common
+
+    _common.picture_hook = search_png
+
+
+_hook_into_search()

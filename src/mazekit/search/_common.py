@@ -135,6 +135,12 @@ _EMPTY_PATH = np.empty((0, 2), dtype=np.intp)
 _NO_TARGETS = np.empty(0, dtype=np.uint8)
 
 
+#: Draws a result for Jupyter (:meth:`SearchResult._repr_png_`). Search draws nothing itself:
+#: :mod:`mazekit.render.notebook` sets this when it is imported, which ``import mazekit`` does in an
+#: IPython session (the render side hooks in; search never imports render).
+picture_hook: Callable[[SearchResult], bytes | None] | None = None
+
+
 class SearchResult:
     """The answer of a search: the route, its length or cost, and its trace.
 
@@ -215,9 +221,8 @@ class SearchResult:
 
         None (Jupyter then shows the text) when Pillow is not installed.
         """
-        from ..render.notebook import search_png
-
-        return search_png(self)
+        hook = picture_hook
+        return None if hook is None else hook(self)
 
     @property
     def goal(self) -> Point | None:

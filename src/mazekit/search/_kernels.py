@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._heap import heap_grow, heap_new, heap_pop, heap_push
 from .._jit import njit
 
 # --------------------------------------------------------------------------- BFS
@@ -362,19 +363,10 @@ def walk_back4_kernel(state, cols, start, end, out):
 
 
 @njit
-def _heap_less(hk1, hk2, hseq, a, b):
-    if hk1[a] != hk1[b]:
-        return hk1[a] < hk1[b]
-    if hk2[a] != hk2[b]:
-        return hk2[a] < hk2[b]
-    return hseq[a] < hseq[b]
-
-
-@njit
 def best_first_kernel(
     cost, offsets, step_len, coords_r, coords_c, width, start, goal, targets, mode, heuristic, hscale, g, pdir, order
 ):
-    """Best-first search on a cost grid with a binary heap.
+    """Best-first search on a cost grid with the binary heap of :mod:`mazekit._heap`.
 
     ``cost[v]`` is the cost of entering ``v`` (``inf`` = wall), multiplied by
     ``step_len[k]`` for a step along ``offsets[k]`` (1 or sqrt 2).
@@ -389,57 +381,16 @@ def best_first_kernel(
     """
     nd = offsets.shape[0]
     has_targets = targets.shape[0] > 0
-    cap = 1024
-    hk1 = np.empty(cap, dtype=np.float64)
-    hk2 = np.empty(cap, dtype=np.float64)
-    hseq = np.empty(cap, dtype=np.int64)
-    hnode = np.empty(cap, dtype=np.int64)
-    n = 0
-    seq = 0
     diagm2 = (step_len[4] if nd == 8 else np.sqrt(2.0)) - 2.0
     g[start] = 0.0
-    # push start
-    hk1[0] = 0.0
-    hk2[0] = 0.0
-    hseq[0] = 0
-    hnode[0] = start
+    heap = heap_new(1024, True)
+    heap_push(heap, 0, 0.0, 0.0, 0, start)
     n = 1
     seq = 1
     closed = 0
     while n > 0:
-        # pop the root
-        u = hnode[0]
+        u = heap_pop(heap, n)
         n -= 1
-        if n > 0:
-            hk1[0] = hk1[n]
-            hk2[0] = hk2[n]
-            hseq[0] = hseq[n]
-            hnode[0] = hnode[n]
-            i = 0
-            while True:
-                left = 2 * i + 1
-                if left >= n:
-                    break
-                best = left
-                right = left + 1
-                if right < n and _heap_less(hk1, hk2, hseq, right, left):
-                    best = right
-                if _heap_less(hk1, hk2, hseq, best, i):
-                    t1 = hk1[i]
-                    hk1[i] = hk1[best]
-                    hk1[best] = t1
-                    t2 = hk2[i]
-                    hk2[i] = hk2[best]
-                    hk2[best] = t2
-                    t3 = hseq[i]
-                    hseq[i] = hseq[best]
-                    hseq[best] = t3
-                    t4 = hnode[i]
-                    hnode[i] = hnode[best]
-                    hnode[best] = t4
-                    i = best
-                else:
-                    break
         if order[u] >= 0:
             continue
         order[u] = closed
@@ -484,46 +435,11 @@ def best_first_kernel(
             else:
                 k1 = h
                 k2 = 0.0
-            if n == hk1.shape[0]:
-                m = hk1.shape[0] * 2
-                b1 = np.empty(m, dtype=np.float64)
-                b1[:n] = hk1[:n]
-                hk1 = b1
-                b2 = np.empty(m, dtype=np.float64)
-                b2[:n] = hk2[:n]
-                hk2 = b2
-                b3 = np.empty(m, dtype=np.int64)
-                b3[:n] = hseq[:n]
-                hseq = b3
-                b4 = np.empty(m, dtype=np.int64)
-                b4[:n] = hnode[:n]
-                hnode = b4
-            # push and sift up
-            i = n
-            hk1[i] = k1
-            hk2[i] = k2
-            hseq[i] = seq
-            hnode[i] = v
+            if n == heap.shape[1]:
+                heap = heap_grow(heap)
+            heap_push(heap, n, k1, k2, seq, v)
             seq += 1
             n += 1
-            while i > 0:
-                p = (i - 1) // 2
-                if _heap_less(hk1, hk2, hseq, i, p):
-                    t1 = hk1[i]
-                    hk1[i] = hk1[p]
-                    hk1[p] = t1
-                    t2 = hk2[i]
-                    hk2[i] = hk2[p]
-                    hk2[p] = t2
-                    t3 = hseq[i]
-                    hseq[i] = hseq[p]
-                    hseq[p] = t3
-                    t4 = hnode[i]
-                    hnode[i] = hnode[p]
-                    hnode[p] = t4
-                    i = p
-                else:
-                    break
     return closed, -1
 
 

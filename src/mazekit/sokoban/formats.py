@@ -41,6 +41,8 @@ __all__ = [
     "format_level",
     "format_levels",
     "from_xy",
+    "level_index",
+    "load_levels",
     "parse_assignment",
     "parse_level",
     "parse_levels",
@@ -446,3 +448,51 @@ def format_assignment_map(level: Level, state: State | None = None) -> str:
         flat[b] = "o"
     flat[st.player] = "@"
     return "".join("".join(row) + "\n" for row in grid)
+
+
+def _looks_like_assignment(text: str) -> bool:
+    """Whether ``text`` starts with the assignment's 10-row map (``# @ o x`` and spaces)."""
+    lines = split_lines(text)[:10]
+    chars = set("".join(lines))
+    return len(lines) == 10 and chars <= set("#@ox ") and bool(chars & set("ox"))
+
+
+def load_levels(data: bytes | str) -> tuple[list[Level], str | None]:
+    """The levels of a text, and the assignment's moves (LURD letters) when it is the assignment.
+
+    The text is an XSB collection (see :func:`parse_levels`) or the assignment's input (its
+    10x20 map and a line of moves, see :func:`parse_assignment`), told apart by its first rows.
+    The command line reads its level files and the playground its pasted levels through it.
+
+    >>> levels, moves = load_levels("#####\\n#@$.#\\n#####\\n")
+    >>> len(levels), moves
+    (1, None)
+    """
+    text = decode_text(data)
+    if _looks_like_assignment(text):
+        a = parse_assignment(text)
+        return [a.level], a.moves
+    return parse_levels(text), None
+
+
+def level_index(levels: Sequence[Level], which: str) -> int:
+    """The 0-based index of level ``which`` of a collection: a number counted from 1, or a title.
+
+    Raises ``ValueError`` naming the level asked for when the collection has no such level.
+
+    >>> levels = parse_levels("#####\\n#@$.#\\n#####\\nTitle: one\\n\\n#####\\n#@$.#\\n#####\\nTitle: two\\n")
+    >>> level_index(levels, "2"), level_index(levels, "one")
+    (1, 0)
+    """
+    titles = [lv.title for lv in levels]
+    if which in titles and not which.isdigit():
+        return titles.index(which)
+    try:
+        n = int(which)
+    except ValueError:
+        if which in titles:
+            return titles.index(which)
+        raise ValueError(f"level {which!r}: no level has that title") from None
+    if not 1 <= n <= len(levels):
+        raise ValueError(f"level {n}: the file has {len(levels)} level(s), numbered from 1")
+    return n - 1

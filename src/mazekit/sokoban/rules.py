@@ -28,6 +28,7 @@ __all__ = [
     "canonical",
     "legal_pushes",
     "lurd_pushes",
+    "positions",
     "push",
     "pushes_to_lurd",
     "reachable",
@@ -284,6 +285,29 @@ def replay(level: Level, lurd: str, *, state: State | None = None, strict: bool 
         moves += 1
         pushes += res.pushed
     return Replay(cur, moves, pushes, level.is_solved(cur))
+
+
+def positions(level: Level, lurd: str, *, state: State | None = None) -> list[State]:
+    """The position before the first move of a LURD string and after each of its moves.
+
+    Whitespace is skipped and a letter's case is not checked (check it with :func:`replay`
+    first where it matters). Raises ``ValueError`` with :func:`replay`'s message at the first
+    illegal move. The animations of a solution are drawn from these positions.
+
+    >>> from mazekit.sokoban import parse_level
+    >>> lv = parse_level("######\\n#@ $.#\\n######")
+    >>> [s.player for s in positions(lv, "r R")]
+    [7, 8, 9]
+    """
+    states = [level.start if state is None else state]
+    for ch in lurd:
+        if ch.isspace():
+            continue
+        res = step(level, states[-1], ch.lower()) if ch.lower() in DIRECTIONS and len(ch.lower()) == 1 else None
+        if res is None or res.state is None:
+            raise ValueError(replay(level, lurd, state=states[0], strict=False).error)
+        states.append(res.state)
+    return states
 
 
 class Game:

@@ -21,23 +21,12 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from .api._common import Limits, SolverSlots, answer
+from .rooms import API_MODULES, ROOMS
 from .warm import Warming
 
 __all__ = ["API_MODULES", "ROOMS", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
-
-#: Room name -> (title, one line), in the order of the navigation bar.
-ROOMS: dict[str, tuple[str, str]] = {
-    "search": ("Grid search", "Draw walls and weights, watch BFS, DFS, A*, greedy and Dijkstra explore."),
-    "maze": ("Mazes", "Sixteen generators: watch the carving, then solve the maze."),
-    "universal": ("Universal escape", "One command string that frees the robot from every cell at once."),
-    "mines": ("Minesweeper", "Play, chord, ask for a hint; see the solver's mine probabilities."),
-    "sokoban": ("Sokoban", "Play the bundled levels or your own; let the solver finish them."),
-}
-
-#: The API modules (relative to this package), one per room, each with a ``ROUTES`` list.
-API_MODULES = tuple(f".api.{room}" for room in ROOMS)
 
 
 def _api_modules() -> list[Any]:

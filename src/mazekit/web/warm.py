@@ -241,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """A warm-up child's work: ``ROOM`` runs the room's ``WARM_UP``, ``ROOM PART`` its
     ``WARM_PARTS[PART]``, compiling into numba's cache. One line and 2 for bad arguments."""
     args = list(sys.argv[1:] if argv is None else argv)
-    from .app import ROOMS
+    from .rooms import ROOMS
 
     room, part = (args + [""])[:2] if 1 <= len(args) <= 2 else ("", "")
     if room not in ROOMS:

@@ -24,7 +24,7 @@ def test_the_sokoban_benchmark_runs():
 def test_try_options_starts_part_of_the_way_along_a_reference_solution():
     shared_file("xsokoban90.xsb")
     shared_file("xsokoban90_solutions.toml")
-    cmd = [sys.executable, "benchmarks/try_options.py", "--levels", "1", "--limit", "20", "--member", "all"]
+    cmd = [sys.executable, "benchmarks/probes/try_options.py", "--levels", "1", "--limit", "20", "--member", "all"]
     out = subprocess.run(
         [*cmd, "--start-at", "0.9", "--jobs", "1"], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
@@ -40,7 +40,7 @@ def test_the_midway_start_is_the_reference_after_that_many_pushes(monkeypatch):
     from mazekit.sokoban import parse_levels, push
     from mazekit.sokoban.rules import lurd_pushes
 
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks" / "probes"))
     from try_options import _midway
 
     level = parse_levels(shared_file("xsokoban90.xsb").read_bytes())[2]
@@ -59,7 +59,7 @@ def test_the_reference_trace_ends_with_every_box_home(monkeypatch):
 
     from mazekit.sokoban import parse_levels
 
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks" / "probes"))
     from reference_trace import last_fills, trace
 
     level = parse_levels(shared_file("xsokoban90.xsb").read_bytes())[0]
@@ -79,7 +79,7 @@ def test_the_reference_trace_ends_with_every_box_home(monkeypatch):
 def test_the_reference_trace_runs_and_refuses_bad_levels():
     shared_file("xsokoban90.xsb")
     shared_file("xsokoban90_solutions.toml")
-    cmd = [sys.executable, "benchmarks/reference_trace.py", "--upto", "0.1", "--levels"]
+    cmd = [sys.executable, "benchmarks/probes/reference_trace.py", "--upto", "0.1", "--levels"]
     out = subprocess.run([*cmd, "1"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("xsokoban 1: 97 pushes") and "regions" in out.stdout
@@ -95,7 +95,7 @@ def test_try_options_takes_the_reference_order(monkeypatch):
     from mazekit.sokoban.solver import as_problem
     from mazekit.sokoban.solver.prepare import goal_areas
 
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks" / "probes"))
     from reference_trace import last_fills
     from try_options import _reference_areas
 
@@ -121,7 +121,7 @@ def test_the_portfolio_replay_cuts_a_stalled_search_and_passes_its_time_on(monke
     """The replay behind STALL: a search is cut when its bound has not fallen for the last
     ``stall`` of its time (after ``after`` s), a record shorter than its slot uses the whole
     slot, and a lane gives what a search left to the searches after it."""
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks" / "probes"))
     from portfolio_members import _cut, _lane
 
     rule = ("bound", 0.9, 5.0)
@@ -140,7 +140,7 @@ def test_the_portfolio_replay_cuts_a_stalled_search_and_passes_its_time_on(monke
 
 
 def test_try_options_reads_relays(monkeypatch):
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks" / "probes"))
     from try_options import _options
 
     from mazekit.sokoban.solver import PORTFOLIO, Relays

@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ... import examples
+from ... import articles, examples
 from ...grid import Point, format_grid
 from ...search import SearchResult
 from ._common import (
@@ -179,11 +179,8 @@ async def article_route(request: Request, body: dict[str, Any]) -> Response:
     text = field_text(body, "text", "", max_len=request.app.state.limits.max_body)
     if not text.strip():
         text = examples.read_text(ARTICLES[article])
-    if article == "robot":
-        from ...cli.robot import _answer
-    else:
-        from ...cli.forest import _answer
-    output, drawing = _answer(text)
+    found = (articles.robot if article == "robot" else articles.forest)(text)
+    output, drawing = found.text, found.drawing()
     passable = drawing["passable"]
     check_rows = passable.shape[0] * passable.shape[1]
     if check_rows > request.app.state.limits.max_cells:

@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ... import examples
 from ...errors import InputError
-from ...sokoban import Deadlocks, Level, State, format_level, replay, simulate, step
+from ...sokoban import Deadlocks, Level, State, format_level, positions, replay, simulate, step
 from ...sokoban.rules import Game
 from ...sokoban.solver.optimise import Metric, OptimiseStatus, pushes_of
 from ._common import (
@@ -115,7 +115,7 @@ class LevelRef:
 
 
 def _load(text: str) -> tuple[list[Level], str | None]:
-    from ...cli.sokoban import load_levels
+    from ...sokoban.formats import load_levels
 
     return load_levels(text.encode("utf-8"))
 
@@ -367,17 +367,14 @@ def frames(level: Level, lurd: str) -> dict[str, Any]:
             f"'frames': {n} moves of {nb} boxes are too many positions to send; "
             f"the limit is {MAX_FRAME_NUMBERS} numbers"
         )
-    player = np.empty(n + 1, dtype=np.int32)
-    boxes = np.empty((n + 1, nb), dtype=np.int32)
-    pushes = np.zeros(n + 1, dtype=np.int32)
-    state = level.start
-    player[0], boxes[0] = state.player, state.boxes
-    for i, ch in enumerate(lurd, 1):
-        res = step(level, state, ch.lower())
-        if res.state is None:  # pragma: no cover - lurd comes from board(), legal
-            raise ApiError(f"'moves': move {i} {ch!r}: {res.reason}")
-        state = res.state
-        player[i], boxes[i], pushes[i] = state.player, state.boxes, pushes[i - 1] + res.pushed
+    try:
+        states = positions(level, lurd)
+    except ValueError as exc:  # pragma: no cover - lurd comes from board(), legal
+        raise ApiError(f"'moves': {exc}") from None
+    player = np.array([s.player for s in states], dtype=np.int32)
+    boxes = np.array([s.boxes for s in states], dtype=np.int32).reshape(len(states), nb)
+    pushes = np.zeros(len(states), dtype=np.int32)
+    pushes[1:] = np.cumsum(np.any(boxes[1:] != boxes[:-1], axis=1))
     return {"count": n + 1, "player": pack(player), "boxes": pack(boxes), "pushes": pack(pushes)}
 
 
