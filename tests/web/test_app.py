@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mazekit.sokoban.solver.lanes import default_cores
-from mazekit.web.api._common import ApiError, Limits, SolverSlots, read_body
+from mazekit.web.api._common import ApiError, Limits, read_body
 from mazekit.web.app import ROOMS, STATIC
 from tests.procs import HAS_PROC, assert_all_end, children
 
@@ -76,35 +76,6 @@ def test_body_limit(small_client: Any) -> None:
 def test_read_body_messages() -> None:
     with pytest.raises(ApiError, match="nested too deeply|malformed"):
         read_body(b"[" * 50_000, Limits())
-
-
-def test_solver_slots_queue_then_refuse() -> None:
-    import asyncio
-    import threading
-
-    slots = SolverSlots(runs=1, queue=1)
-    gate = threading.Event()
-
-    async def main() -> list[Any]:
-        first = asyncio.ensure_future(slots.run(gate.wait))
-        second = asyncio.ensure_future(slots.run(lambda: "queued"))
-        await asyncio.sleep(0.05)
-        try:
-            await slots.run(lambda: "third")
-            third: Any = "ran"
-        except ApiError as exc:
-            third = exc
-        gate.set()
-        return [await first, await second, third]
-
-    out: list[Any] = []
-    # a loop of its own in a thread: a browser test earlier in the session may hold this thread's loop
-    runner = threading.Thread(target=lambda: out.extend(asyncio.run(main())))
-    runner.start()
-    runner.join(30)
-    first, second, third = out
-    assert first is True and second == "queued"
-    assert isinstance(third, ApiError) and third.status == 503 and "busy" in str(third)
 
 
 def _free_port() -> int:

@@ -353,6 +353,8 @@ def test_socket_optimise_answers_as_the_post_does(client):
         "before_moves": 13,
         "before_pushes": 4,
         "queued": False,
+        "position": 0,
+        "job": out[0]["job"],
     }
     assert out[1]["type"] == "progress" and out[-1]["type"] == "result"
     res = out[-1]
@@ -432,9 +434,9 @@ def test_the_time_limit_used_never_goes_back():
     # and the bar would step back by them; it stays where it was until the search catches up
     from types import SimpleNamespace
 
-    from mazekit.web.api.sokoban import _Watch
+    from mazekit.web.api.sokoban import SolveJob
 
-    watch = _Watch(10.0)
+    watch = SolveJob(10.0)
     watch.started = time.perf_counter() - 5.0
     watch.progress(SimpleNamespace(nodes=1, expanded=1, compile_time=0.0), "searching")
     first = watch.message()

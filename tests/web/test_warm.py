@@ -267,7 +267,7 @@ def test_the_blocking_solve_route_waits_for_the_warm_up_too():
 def test_compiling_does_not_fill_the_time_limit_bar():
     """A first compile longer than the time limit, known only when it ends, leaves the bar at
     the search's share, not full."""
-    watch = S._Watch(time_limit=10.0)
+    watch = S.SolveJob(time_limit=10.0)
     watch.started = time.perf_counter() - 60
     watch.phase = "compiling"
     assert watch.message()["fraction"] is None

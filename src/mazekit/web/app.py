@@ -20,7 +20,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from .api._common import Limits, SolverSlots, answer
+from .api import jobs as jobs_api
+from .api._common import Limits, answer
+from .jobs import CLIENT_COOKIE, Jobs, new_client_token
 from .rooms import API_MODULES, ROOMS
 from .warm import Warming
 
@@ -35,14 +37,19 @@ def _api_modules() -> list[Any]:
     return [importlib.import_module(name, __package__) for name in API_MODULES]
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(
+def _page(request: Request, name: str) -> FileResponse:
+    """A page; a browser new to the server gets its :data:`~mazekit.web.jobs.CLIENT_COOKIE` with
+    it, which names it to the solver queue (fair turns and limits per browser, not per address)."""
+    page = FileResponse(
         STATIC / f"{name}.html", media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
     )
+    if CLIENT_COOKIE not in request.cookies:
+        page.set_cookie(CLIENT_COOKIE, new_client_token(), max_age=30 * 86400, httponly=True, samesite="strict")
+    return page
 
 
 async def index(request: Request) -> Response:
-    return _page("index")
+    return _page(request, "index")
 
 
 async def room(request: Request) -> Response:
@@ -51,7 +58,7 @@ async def room(request: Request) -> Response:
         raise HTTPException(404, f"no room called {name!r}")
     if request.app.state.warming is not None:
         request.app.state.warming.prefer(name)  # its kernels next, if they are still waiting
-    return _page(name)
+    return _page(request, name)
 
 
 async def api_index(request: Request) -> Response:
@@ -105,6 +112,7 @@ def create_app(
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/api", api_index),
+        *jobs_api.ROUTES,
         *(route for module in modules for route in module.ROUTES),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/{room}", room),
@@ -126,6 +134,5 @@ def create_app(
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.state.limits = limits or Limits()
     app.state.warming = warming if warm else None
-    lim = app.state.limits
-    app.state.slots = SolverSlots(lim.solver_runs, lim.solver_queue)
+    app.state.jobs = Jobs(app.state.limits, warming=lambda: app.state.warming)
     return app

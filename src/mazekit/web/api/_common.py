@@ -11,7 +11,6 @@ that the page turns into typed arrays without parsing a list per cell.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import logging
@@ -21,7 +20,6 @@ from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -30,9 +28,7 @@ from ...grid import Grid, Point, read_grid
 
 __all__ = [
     "ApiError",
-    "Busy",
     "Limits",
-    "SolverSlots",
     "answer",
     "check_size",
     "endpoint",
@@ -69,9 +65,16 @@ class Limits:
     solver_memory_mb : int
         Memory cap of one Sokoban solver run.
     solver_runs : int
-        Solver runs at once; more wait in a queue of ``solver_queue``, then are refused.
+        Solver runs (any long job: see :mod:`mazekit.web.jobs`) at once; more wait in a queue
+        of ``solver_queue``, let in round-robin by client, then are refused (503).
     solver_queue : int
         Runs that may wait for a free slot.
+    client_runs : int
+        Runs one client (one browser) may have going or waiting; more are refused (429).
+    jobs_kept : int
+        Finished jobs whose last progress and result are kept (``GET /api/jobs/{id}``).
+    jobs_kept_seconds : float
+        How long a finished job is kept.
     """
 
     max_body: int = 4 * 1024 * 1024
@@ -80,19 +83,16 @@ class Limits:
     solver_seconds: float = 30.0
     solver_memory_mb: int = 1024
     solver_runs: int = 2
-    solver_queue: int = 4
+    solver_queue: int = 32
+    client_runs: int = 2
+    jobs_kept: int = 200
+    jobs_kept_seconds: float = 600.0
 
 
 class ApiError(Exception):
     """Bad input to the API: answered as 400 with ``{"error": message}``."""
 
     status = 400
-
-
-class Busy(ApiError):
-    """Every solver slot and queue place is taken: answered as 503."""
-
-    status = 503
 
 
 def read_body(data: bytes, limits: Limits) -> dict[str, Any]:
@@ -310,28 +310,3 @@ async def _read_limited(request: Request, limit: int) -> bytes:
             raise ApiError(f"request body is over {limit} bytes, the limit")
         chunks.append(chunk)
     return b"".join(chunks)
-
-
-class SolverSlots:
-    """At most ``runs`` solver runs at once, ``queue`` more waiting; the rest are refused."""
-
-    def __init__(self, runs: int, queue: int) -> None:
-        self._sem = asyncio.Semaphore(runs)
-        self._room = runs + queue
-        self._inside = 0
-
-    async def run(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` in a worker thread once a slot is free; :class:`Busy` when the queue is full."""
-        if self._inside >= self._room:
-            raise Busy("the server is busy with other solver runs; try again in a moment")
-        self._inside += 1
-        try:
-            async with self._sem:
-                return await run_in_threadpool(fn)
-        finally:
-            self._inside -= 1
-
-    @property
-    def inside(self) -> int:
-        """Runs going or waiting."""
-        return self._inside

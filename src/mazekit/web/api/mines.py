@@ -45,6 +45,7 @@ from ...grid import Point
 from ...minesweeper import LEVELS, Game, next_move, probabilities
 from ...minesweeper.board import FirstClick
 from ...minesweeper.solver import CLOSED, KNOWN_MINE
+from ..jobs import run_job
 from ._common import (
     ApiError,
     Limits,
@@ -457,7 +458,7 @@ async def _run(request: Request, gid: str, fn: Any) -> Any:
     """Run ``fn`` in a solver slot within the time limit; a game left mid-move is dropped."""
     limits: Limits = request.app.state.limits
     try:
-        return await asyncio.wait_for(request.app.state.slots.run(fn), timeout=limits.solver_seconds)
+        return await asyncio.wait_for(run_job(request, fn), timeout=limits.solver_seconds)
     except TimeoutError:
         _store(request).drop(gid)
         raise ApiError(
@@ -569,7 +570,7 @@ async def hint_route(request: Request, body: dict[str, Any]) -> Response:
         return next_move(np.where(known, np.int8(KNOWN_MINE), view), game.n_mines), prob
 
     if game.rows * game.cols > SLOT_CELLS:
-        move, prob = await request.app.state.slots.run(work)
+        move, prob = await run_job(request, work)
     else:
         move, prob = work()
     if move is None:
@@ -608,7 +609,7 @@ async def probabilities_route(request: Request, body: dict[str, Any]) -> Respons
     view = game.view()
     t0 = time.perf_counter()
     if game.rows * game.cols > SLOT_CELLS:
-        prob = await request.app.state.slots.run(lambda: probabilities(view, game.n_mines))
+        prob = await run_job(request, lambda: probabilities(view, game.n_mines))
     else:
         prob = probabilities(view, game.n_mines)
     took = time.perf_counter() - t0

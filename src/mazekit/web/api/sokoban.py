@@ -7,57 +7,44 @@ come only from the package's examples (``GET /api/sokoban/levels``) or from
 text sent in the request (XSB, run-length rows, or the assignment's map);
 never from a path.
 
-The solver and the optimiser run in a worker thread through the app's solver
-slots, either blocking (``POST /api/sokoban/solve``, ``POST
+The solver and the optimiser run as jobs of the app's fair queue
+(:mod:`mazekit.web.jobs`), either blocking (``POST /api/sokoban/solve``, ``POST
 /api/sokoban/optimise``) or over a WebSocket at the same path that streams the
-progress and can be stopped (one protocol for both, :func:`_run_socket`). The
-protocols and every JSON field are described in ``docs/playground/sokoban.md``.
+progress and can be stopped (the jobs' one protocol). The protocols and every
+JSON field are described in ``docs/playground/sokoban.md``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import re
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket
 
 from ... import examples
 from ...errors import InputError
 from ...sokoban import Deadlocks, Level, State, format_level, positions, replay, simulate, step
 from ...sokoban.rules import Game
 from ...sokoban.solver.optimise import Metric, OptimiseStatus, pushes_of
-from ._common import (
-    ApiError,
-    Busy,
-    Limits,
-    SolverSlots,
-    _kind,
-    answer,
-    endpoint,
-    field_bool,
-    field_float,
-    field_text,
-    log,
-    pack,
-    read_body,
-)
+from ..jobs import Job, compiling_text, jobs_of, run_job
+from ._common import ApiError, Limits, _kind, answer, endpoint, field_bool, field_float, field_text, pack
 
 __all__ = [
     "COLLECTIONS",
     "ROUTES",
     "Board",
     "LevelRef",
+    "OptimiseJob",
+    "SolveJob",
     "board",
     "board_payload",
     "collection",
@@ -381,40 +368,17 @@ def frames(level: Level, lurd: str) -> dict[str, Any]:
 # ----------------------------------------------------------------- solving
 
 
-def _clock(
-    started: float, compile_time: float, time_limit: float, measured: bool, at_least: float = 0.0
-) -> tuple[dict[str, Any], str]:
-    """A run's time against its limit, for the solver's and the optimiser's progress messages:
-    the fields ``elapsed`` (seconds since ``started``, compiling included; 0 before it starts),
-    ``time_limit``, ``used`` (what the limit counts: ``elapsed`` less ``compile_time``, at most
-    the limit, and at least ``at_least``: the run's last message's, since a compile is known
-    only once it ends and would otherwise take the bar back) and ``fraction`` (``used /
-    time_limit``, what the page's bar shows; None unless ``measured``, a bar without a
-    measure), and the phrase that says so."""
-    elapsed = time.perf_counter() - started if started else 0.0
-    used = min(time_limit, max(at_least, elapsed - compile_time, 0.0))
-    fields = {
-        "elapsed": round(elapsed, 3),
-        "time_limit": time_limit,
-        "used": round(used, 3),
-        "fraction": round(used / time_limit, 3) if measured else None,
-    }
-    return fields, f"{used:.1f} s of the {time_limit:g} s time limit used (it may end sooner)"
+class SolveJob(Job):
+    """A solver run: its phase and counts so far (the solver's ``progress`` callback)."""
 
-
-class _Watch:
-    """What the solver's thread tells the event loop: phase and stats so far; the stop flag."""
+    kind, what, room = "solve", "solver", "sokoban"
+    working, first = "searching", "preparing"
+    compiling = compiling_text("the solver")
 
     def __init__(self, time_limit: float) -> None:
-        self.stop = threading.Event()
-        self.time_limit = time_limit
-        self.phase = "queued"
-        self.started = 0.0
+        super().__init__(time_limit)
         self.nodes = 0
         self.expanded = 0
-        self.compile_time = 0.0
-        self.waited = 0.0  # seconds spent waiting for the warm-up to compile the solver
-        self.used = 0.0  # the last message's share of the time limit used (it only grows)
 
     def progress(self, stats: Any, phase: str) -> bool:
         self.phase = phase
@@ -422,31 +386,18 @@ class _Watch:
         self.compile_time = stats.compile_time + self.waited
         return self.stop.is_set()
 
-    def message(self) -> dict[str, Any]:
-        searching = self.phase == "searching"  # the time limit's share is known once the search reports
-        clock, limit_text = _clock(self.started, self.compile_time, self.time_limit, searching, self.used)
-        if searching:  # not while compiling: its length is known only once it ends
-            self.used = clock["used"]
-        text = {
-            "queued": "waiting for a free solver slot",
-            "preparing": "preparing the level (deadlock tables, distances)",
-            "compiling": "compiling the solver (once per installation, a minute or two;"
-            " later runs load it from the cache)",
-            "searching": f"searching: {self.nodes:,} states stored, {self.expanded:,} expanded · {limit_text}",
-        }.get(self.phase, self.phase)
-        if self.phase == "preparing" and clock["elapsed"] > 1.0:
-            text += "; the first run also compiles some kernels (once per installation)"
-        if self.stop.is_set():
-            text = "stopping… " + text
-        return {
-            "type": "progress",
-            "phase": self.phase,
-            **clock,
-            "nodes": self.nodes,
-            "expanded": self.expanded,
-            "compile_time": round(self.compile_time, 3),
-            "message": text,
-        }
+    def fields(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "expanded": self.expanded}
+
+    def text(self, limit_text: str) -> str:
+        if self.phase == "searching":
+            return f"searching: {self.nodes:,} states stored, {self.expanded:,} expanded · {limit_text}"
+        if self.phase == "preparing":
+            text = "preparing the level (deadlock tables, distances)"
+            if self.started and time.perf_counter() - self.started > 1.0:
+                text += "; the first run also compiles some kernels (once per installation)"
+            return text
+        return self.phase
 
 
 def _time_limit(body: Mapping[str, Any], limits: Limits) -> float:
@@ -458,7 +409,7 @@ def _time_limit(body: Mapping[str, Any], limits: Limits) -> float:
 
 
 def solve_level(
-    ref: LevelRef, moves: str, time_limit: float, memory_mb: int, watch: _Watch | None = None
+    ref: LevelRef, moves: str, time_limit: float, memory_mb: int, watch: SolveJob | None = None
 ) -> dict[str, Any]:
     """Solve the level from the position after ``moves``; the answer's JSON (see the docs).
 
@@ -469,7 +420,7 @@ def solve_level(
     from ...sokoban.solver import search_level
     from ...sokoban.solver.lanes import default_cores
 
-    watch = watch or _Watch(time_limit)
+    watch = watch or SolveJob(time_limit)
     watch.started = watch.started or time.perf_counter()  # already set while it waited for the warm-up
     b = board(ref, moves)
     if b.illegal is not None:
@@ -558,204 +509,53 @@ async def solve_route(request: Request, body: dict[str, Any]) -> Response:
     """``POST /api/sokoban/solve``: solve a level (blocking; the same limits as the WebSocket)."""
     limits: Limits = request.app.state.limits
     ref, moves, time_limit = _solve_request(body, limits)
-    slots: SolverSlots = request.app.state.slots
-    result = await slots.run(
-        _after_warm_up(request.app, lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb))
-    )
+    job = SolveJob(time_limit)
+    result = await run_job(request, lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb, job), job)
     result.pop("type", None)
     return answer(result)
 
 
-async def _send(ws: WebSocket, payload: dict[str, Any]) -> bool:
-    """Send a message; False when the client has gone."""
-    if ws.client_state != WebSocketState.CONNECTED:
-        return False
-    try:
-        await ws.send_text(json.dumps(payload))
-        return True
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        return False
-
-
-async def _close(ws: WebSocket) -> None:
-    if ws.client_state == WebSocketState.CONNECTED:
-        try:
-            await ws.close()
-        except RuntimeError:
-            pass
-
-
-class _Job(Protocol):
-    """What a socket's worker thread shares with the event loop: the stop flag, and the
-    progress message of the moment."""
-
-    stop: threading.Event
-    phase: str
-    started: float
-    waited: float
-
-    def message(self) -> dict[str, Any]: ...
-
-
-def _after_warm_up(
-    app: Any, work: Callable[[], dict[str, Any]], job: _Job | None = None
-) -> Callable[[], dict[str, Any]]:
-    """``work``, first waiting (in its solver slot) for the start-up warm-up to compile the solver
-    when it is still at it, rather than compile the same kernels a second time meanwhile. The
-    ``job`` (if any) shows the wait as compiling, and a stop ends the wait."""
-    warming = getattr(app.state, "warming", None)
-    if warming is None or warming.is_ready("sokoban"):
-        return work
-    if job is not None and job.phase != "queued":
-        job.phase = "compiling"  # from the first progress message
-
-    def waiting() -> dict[str, Any]:
-        began = time.perf_counter()
-        if job is not None:
-            job.phase, job.started = "compiling", began
-        warming.wait("sokoban", None if job is None else job.stop)
-        if job is not None:
-            job.waited = time.perf_counter() - began
-        return work()
-
-    return waiting
-
-
-#: Reads a socket's first message (the JSON object, the limits, whether every slot is busy):
-#: the work to run in a solver slot (its answer the ``result`` message), the job it reports
-#: through, and the ``started`` message's fields. Bad input raises :class:`ApiError`.
-_Start = Callable[[dict[str, Any], Limits, bool], tuple[Callable[[], dict[str, Any]], _Job, dict[str, Any]]]
-
-
-async def _listen(ws: WebSocket, job: _Job, what: str) -> None:
-    """Read the client's messages while the work runs: ``{"stop": true}`` (or leaving) stops it."""
-    while True:
-        try:
-            text = await ws.receive_text()
-        except (WebSocketDisconnect, RuntimeError, KeyError):
-            job.stop.set()
-            return
-        try:
-            msg = json.loads(text)
-        except ValueError:
-            msg = None
-        if isinstance(msg, dict) and msg.get("stop") is True:
-            job.stop.set()
-        else:
-            await _send(ws, {"type": "error", "error": f'expected {{"stop": true}} while the {what} runs'})
-
-
-async def _run_socket(ws: WebSocket, what: str, start: _Start) -> None:
-    """The sockets' protocol: read the request, answer ``started``, then a ``progress`` message
-    at once and every 0.25 s while the work runs in a solver slot, then the ``result`` (or an
-    ``error``: one line, never a traceback) and close. ``what`` names the work in messages."""
-    await ws.accept()
-    limits: Limits = ws.app.state.limits
-    slots: SolverSlots = ws.app.state.slots
-    try:
-        raw = await ws.receive_text()
-    except (WebSocketDisconnect, KeyError, RuntimeError):
-        return
-    try:
-        body = read_body(raw.encode("utf-8", "replace"), limits)
-        queued = slots.inside >= limits.solver_runs
-        work, job, started = start(body, limits, queued)
-    except (ApiError, InputError, ValueError) as exc:
-        await _send(ws, {"type": "error", "error": str(exc).splitlines()[0]})
-        await _close(ws)
-        return
-    await _send(ws, {"type": "started", **started, "queued": queued})
-    task = asyncio.ensure_future(slots.run(_after_warm_up(ws.app, work, job)))
-    listener = asyncio.ensure_future(_listen(ws, job, what))
-    try:
-        await _send(ws, job.message())
-        while True:
-            done, _ = await asyncio.wait({task}, timeout=0.25)
-            if done:
-                break
-            await _send(ws, job.message())
-    finally:
-        if not task.done():  # cancelled (server shutting down): let the thread stop, then finish
-            job.stop.set()
-        listener.cancel()
-    try:
-        result = task.result()
-    except Busy as exc:
-        result = {"type": "error", "error": str(exc), "status": 503}
-    except (ApiError, InputError, ValueError) as exc:
-        result = {"type": "error", "error": str(exc).splitlines()[0]}
-    except Exception as exc:  # a bug: one line to the client, the traceback in the log
-        log.exception("internal error in the Sokoban %s socket", what)
-        result = {"type": "error", "error": f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]}
-    await _send(ws, result)
-    await _close(ws)
-
-
-def _solve_start(
-    body: dict[str, Any], limits: Limits, queued: bool
-) -> tuple[Callable[[], dict[str, Any]], _Job, dict[str, Any]]:
+def _solve_start(body: dict[str, Any], limits: Limits) -> tuple[Callable[[], dict[str, Any]], Job, dict[str, Any]]:
     ref, moves, time_limit = _solve_request(body, limits)
     board_now = board(ref, moves)
     if board_now.illegal is not None:
         raise ApiError(f"'moves': {board_now.illegal['message']}")
-    watch = _Watch(time_limit)
-    watch.phase = "queued" if queued else "preparing"
+    job = SolveJob(time_limit)
     started = {"time_limit": time_limit, "memory_mb": limits.solver_memory_mb, "boxes": len(ref.level.start.boxes)}
-    return lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb, watch), watch, started
+    return lambda: solve_level(ref, moves, time_limit, limits.solver_memory_mb, job), job, started
 
 
 async def solve_socket(ws: WebSocket) -> None:
     """``/api/sokoban/solve`` (WebSocket): solve with live progress; ``{"stop": true}`` stops."""
-    await _run_socket(ws, "solver", _solve_start)
+    await jobs_of(ws).run_socket(ws, _solve_start)
 
 
 # ---------------------------------------------------------------- shortening
 
 
-class _ShortenWatch:
-    """What the optimiser's thread tells the event loop: where it is and the best so far;
-    the stop flag."""
+class OptimiseJob(Job):
+    """An optimiser run: where it is and the best so far (the optimiser's ``progress`` callback)."""
 
-    def __init__(self, time_limit: float, before: tuple[int, int], queued: bool) -> None:
-        self.stop = threading.Event()
-        self.time_limit = time_limit
+    kind, what, room = "optimise", "optimiser", "sokoban"
+    working = first = "shortening"
+    compiling = compiling_text("the searches", they=True)
+
+    def __init__(self, time_limit: float, before: tuple[int, int]) -> None:
+        super().__init__(time_limit)
         self.before = before
-        self.phase = "queued" if queued else "shortening"
-        self.started = 0.0
         moves, pushes = before
         self.status = OptimiseStatus(pushes, 0, 0, pushes, moves, 0, 0, 0.0, False)
-        self.waited = 0.0  # seconds spent waiting for the warm-up to compile the searches
-        self.used = 0.0  # the last message's share of the time limit used (it only grows)
 
     def progress(self, status: OptimiseStatus) -> bool:
         self.status = status
         self.phase = "compiling" if status.compiling else "shortening"
+        self.compile_time = status.compile_time + self.waited
         return self.stop.is_set()
 
-    def message(self) -> dict[str, Any]:
-        st, phase = self.status, self.phase
-        compile_time = st.compile_time + self.waited
-        shortening = phase == "shortening"
-        clock, limit_text = _clock(self.started, compile_time, self.time_limit, shortening, self.used)
-        if shortening:  # not while compiling: its length is known only once it ends
-            self.used = clock["used"]
+    def fields(self) -> dict[str, Any]:
+        st = self.status
         before_moves, before_pushes = self.before
-        text = {
-            "queued": "waiting for a free solver slot",
-            "compiling": "compiling the searches (once per installation; later runs load them from the cache)",
-        }.get(phase, "shortening: starting")
-        if phase == "shortening" and st.sweep:
-            text = (
-                f"shortening: sweep {st.sweep}, windows of {st.window} pushes, at push {st.at + 1} of {st.of}"
-                f" · best so far {st.moves:,} moves, {st.pushes:,} pushes (from {before_moves:,}, {before_pushes:,})"
-                f" · {limit_text}"
-            )
-        if self.stop.is_set():
-            text = "stopping… " + text
         return {
-            "type": "progress",
-            "phase": phase,
-            **clock,
             "sweep": st.sweep,
             "window": st.window,
             "at": st.at,
@@ -765,13 +565,22 @@ class _ShortenWatch:
             "before_moves": before_moves,
             "before_pushes": before_pushes,
             "improvements": st.improvements,
-            "compile_time": round(compile_time, 3),
-            "message": text,
         }
+
+    def text(self, limit_text: str) -> str:
+        st = self.status
+        if not st.sweep:
+            return "shortening: starting"
+        before_moves, before_pushes = self.before
+        return (
+            f"shortening: sweep {st.sweep}, windows of {st.window} pushes, at push {st.at + 1} of {st.of}"
+            f" · best so far {st.moves:,} moves, {st.pushes:,} pushes (from {before_moves:,}, {before_pushes:,})"
+            f" · {limit_text}"
+        )
 
 
 def optimise_level(
-    ref: LevelRef, lurd: str, metric: Metric, time_limit: float, watch: _ShortenWatch | None = None
+    ref: LevelRef, lurd: str, metric: Metric, time_limit: float, watch: OptimiseJob | None = None
 ) -> dict[str, Any]:
     """Shorten a solution of the level from its start (see :func:`mazekit.sokoban.solver.optimise`);
     the answer's JSON. A string that is not a solution is an :class:`ApiError`. ``watch``
@@ -824,32 +633,37 @@ def _optimise_request(body: Mapping[str, Any], limits: Limits) -> tuple[LevelRef
     return ref, lurd, metric, _time_limit(body, limits)
 
 
+def _optimise_job(ref: LevelRef, lurd: str, time_limit: float) -> OptimiseJob:
+    """The job shortening ``lurd``; a string that is not a solution is an :class:`ApiError` here,
+    before the job starts."""
+    try:
+        pushes = len(pushes_of(ref.level, lurd))
+    except ValueError as exc:
+        raise ApiError(f"'lurd': {exc}") from None
+    return OptimiseJob(time_limit, (len(lurd), pushes))
+
+
 @endpoint
 async def optimise_route(request: Request, body: dict[str, Any]) -> Response:
     """``POST /api/sokoban/optimise``: shorten a solution (blocking, in a solver slot)."""
     ref, lurd, metric, time_limit = _optimise_request(body, request.app.state.limits)
-    slots: SolverSlots = request.app.state.slots
-    return answer(await slots.run(_after_warm_up(request.app, lambda: optimise_level(ref, lurd, metric, time_limit))))
+    job = _optimise_job(ref, lurd, time_limit)
+    return answer(await run_job(request, lambda: optimise_level(ref, lurd, metric, time_limit, job), job))
 
 
-def _optimise_start(
-    body: dict[str, Any], limits: Limits, queued: bool
-) -> tuple[Callable[[], dict[str, Any]], _Job, dict[str, Any]]:
+def _optimise_start(body: dict[str, Any], limits: Limits) -> tuple[Callable[[], dict[str, Any]], Job, dict[str, Any]]:
     ref, lurd, metric, time_limit = _optimise_request(body, limits)
-    try:
-        pushes = len(pushes_of(ref.level, lurd))  # a string that is not a solution: an error before "started"
-    except ValueError as exc:
-        raise ApiError(f"'lurd': {exc}") from None
-    watch = _ShortenWatch(time_limit, (len(lurd), pushes), queued)
-    started = {"time_limit": time_limit, "metric": metric, "before_moves": len(lurd), "before_pushes": pushes}
-    return lambda: {"type": "result", **optimise_level(ref, lurd, metric, time_limit, watch)}, watch, started
+    job = _optimise_job(ref, lurd, time_limit)
+    moves, pushes = job.before
+    started = {"time_limit": time_limit, "metric": metric, "before_moves": moves, "before_pushes": pushes}
+    return lambda: {"type": "result", **optimise_level(ref, lurd, metric, time_limit, job)}, job, started
 
 
 async def optimise_socket(ws: WebSocket) -> None:
     """``/api/sokoban/optimise`` (WebSocket): shorten with live progress; ``{"stop": true}`` stops.
 
     A stop answers the best solution found so far."""
-    await _run_socket(ws, "optimiser", _optimise_start)
+    await jobs_of(ws).run_socket(ws, _optimise_start)
 
 
 # ---------------------------------------------------------------- warm-up

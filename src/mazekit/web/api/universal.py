@@ -24,10 +24,10 @@ from starlette.routing import Route
 from ... import examples
 from ...errors import InputError
 from ...grid import Point
+from ..jobs import run_job
 from ._common import (
     ApiError,
     Limits,
-    SolverSlots,
     answer,
     check_size,
     endpoint,
@@ -164,7 +164,6 @@ async def find_route(request: Request, body: dict[str, Any]) -> Response:
             f"'grid' has {starts} free cells; a search here takes at most {MAX_STARTS} "
             "(use the mazekit universal command for bigger mazes)"
         )
-    slots: SolverSlots = request.app.state.slots
     t0 = time.perf_counter()
 
     def work() -> Any:
@@ -173,7 +172,7 @@ async def find_route(request: Request, body: dict[str, Any]) -> Response:
         except ValueError as exc:  # the exact search on a maze too big for its pair table
             raise ApiError(str(exc).replace("method='heuristic'", 'method "heuristic"')) from None
 
-    res = await slots.run(work)
+    res = await run_job(request, work)
     took = time.perf_counter() - t0
     payload: dict[str, Any] = {
         "commands": res.string,

@@ -349,10 +349,10 @@ function solve() {
   runSocket("/api/sokoban/solve", { level: levelRef(), moves: S.moves, time_limit: tl }, "solver", {
     started: (m) => {
       limit = m.time_limit ?? limit;
-      status(solverLine, m.queued ? "waiting for a free solver slot…" : `solver started (time limit ${limit} s${capNote(limit, tl)})`);
+      status(solverLine, m.queued ? `waiting for a free solver slot: place ${m.position} in line…` : `solver started (time limit ${limit} s${capNote(limit, tl)})`);
     },
     progress: (m) => {
-      status(solverLine, m.fraction === null ? `${m.message} · ${m.elapsed.toFixed(1)} s` : m.message);
+      status(solverLine, m.fraction === null && m.phase !== "queued" ? `${m.message} · ${m.elapsed.toFixed(1)} s` : m.message);
       stats($("#solver-stats"), [["elapsed", `${m.elapsed.toFixed(1)} s`], ["states stored", fmt(m.nodes)], ["expanded", fmt(m.expanded)]]);
     },
     result: async (m) => {
@@ -386,7 +386,7 @@ function shorten(full, whose) {
     started: (m) => {
       limit = m.time_limit ?? limit;
       stats($("#solver-stats"), [["moves", fmt(m.before_moves)], ["pushes", fmt(m.before_pushes)]]);
-      status(solverLine, m.queued ? "waiting for a free solver slot…"
+      status(solverLine, m.queued ? `waiting for a free solver slot: place ${m.position} in line…`
         : `shortening ${whose} (${fmt(m.before_moves)} moves, ${fmt(m.before_pushes)} pushes) for up to ${limit} s${capNote(limit, tl)}…`);
     },
     progress: (m) => {
