@@ -7,8 +7,9 @@ proof that a restructuring changed nothing (``solver_trace.py`` is the other hal
 Each search of the first core's portfolio and the plain best-first search runs on the first
 levels of XSokoban in fixed slices up to an expansion cap (so the work is the same whatever the
 clock says), after a warm-up that compiles or loads the kernels; the figure is expansions per
-second of search, compile time excluded, the median of ``--repeat`` runs of the whole set. Run
-two checkouts one after the other (or interleaved with ``--rounds``) on a quiet machine.
+CPU second of the searching thread (steadier than the wall clock when other work shares the
+machine), the median of ``--repeat`` runs of the whole set. Run two checkouts one after the
+other, twice in turn, and compare the medians.
 """
 
 from __future__ import annotations
@@ -38,14 +39,15 @@ def searches(levels: int, cap: int) -> list[tuple[object, object, bool]]:
 
 
 def run(prob: object, opts: object, cap: int) -> tuple[int, float]:
-    """One search in fixed slices up to ``cap`` expansions: (expanded, seconds of search)."""
+    """One search in fixed slices up to ``cap`` expansions: (expanded, CPU seconds of the search's
+    thread: on a loaded machine steadier than the wall clock; the kernels are compiled already)."""
     try:
         from mazekit.sokoban.solver import run_search
     except ImportError:  # a checkout from before the solver's public run_search
         from mazekit.sokoban.solver.search import _search_one as run_search  # type: ignore[attr-defined,no-redef]
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     res = run_search(prob, opts, time_limit=None, fixed_slice=512, max_expansions=cap)  # type: ignore[arg-type]
-    return res.stats.expanded, time.perf_counter() - t0 - res.stats.compile_time
+    return res.stats.expanded, time.thread_time() - t0
 
 
 def main(argv: list[str]) -> int:

@@ -33,3 +33,6 @@ tests; dead pairs are the engine's, :mod:`mazekit.sokoban._pair_kernels`),
 advisor), :mod:`.macros` (tunnel and goal macros), :mod:`.relevance`. numba compiles
 a call into another module's kernel as one within a module: the split costs no speed.
 """
+
+#: The kernels are imported from their modules (``from .kernels.expand import search_kernel``).
+__all__: list[str] = []
