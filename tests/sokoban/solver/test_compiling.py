@@ -90,7 +90,7 @@ def test_ctrl_c_while_waiting_ends_the_children(uncached, monkeypatch):
 
 def test_the_search_compiles_in_parts_before_its_first_compiled_slice(monkeypatch):
     calls: list[int] = []
-    monkeypatch.setattr("mazekit.sokoban.solver.search.compile_in_parts", lambda: calls.append(1))
+    monkeypatch.setattr("mazekit.sokoban.solver.driver.compile_in_parts", lambda: calls.append(1))
     monkeypatch.setattr(search_kernel, "_compiled", None)  # this process compiles (or loads) it again
     level = parse_levels(examples.read_text("sokoban/mazekit.xsb"))[2]
     old = _jit.get_mode()

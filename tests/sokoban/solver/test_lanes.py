@@ -155,11 +155,11 @@ def test_lanes_are_runs_of_the_portfolio():
 
 
 def test_more_cores_add_the_extra_searches(warm, monkeypatch):
-    from mazekit.sokoban.solver import search as S
+    from mazekit.sokoban.solver import portfolio as P
 
     # the first core's searches cannot solve the level in a minute, the extra ones at once
-    monkeypatch.setattr(S, "PORTFOLIO", (WEAK, WEAK, WEAK))
-    monkeypatch.setattr(S, "EXTRA", (PORTFOLIO[1], PORTFOLIO[1], PORTFOLIO[1]))
+    monkeypatch.setattr(P, "PORTFOLIO", (WEAK, WEAK, WEAK))
+    monkeypatch.setattr(P, "EXTRA", (PORTFOLIO[1], PORTFOLIO[1], PORTFOLIO[1]))
     assert portfolio_for(1) == (WEAK, WEAK, WEAK) and len(portfolio_for(2)) == 6
     assert lanes.default_cores() <= 2
     level = parse_level(LEVEL)

@@ -257,6 +257,11 @@ class Search:
             return "interrupted", None
         return "time", None
 
+    def pushes(self, winner: Direction) -> tuple[list[tuple[int, int]], int]:
+        """The solution's pushes ``(box cell, direction)`` when ``winner`` stopped on a solution,
+        and how many of them the backward direction found (see :func:`~.rebuild.solution_pushes`)."""
+        return solution_pushes(self.prob, self.forward, self.backward, winner)
+
     def _so_far(self, t0: float) -> SearchStats:
         return self.stats(time.perf_counter() - t0, "time")
 
@@ -320,6 +325,6 @@ def run_search(
     stats = search.stats(time.perf_counter() - t0 - search.compile_seconds, stopped)
     if winner is None:
         return SearchResult(None, stats)
-    pushes, backward = solution_pushes(search.prob, search.forward, search.backward, winner)
+    pushes, backward = search.pushes(winner)
     lurd = lurd_of(search.prob, pushes)
     return SearchResult(Solution(lurd, len(lurd), len(pushes), optimal, stats, backward), stats)

@@ -14,11 +14,11 @@ import time
 from ..._jit import compile_seconds
 from ..level import Level
 from ..problem import Problem, as_problem
+from . import portfolio as default
 from .driver import run_search
 from .kernels.expand import search_kernel
 from .lanes import run_lanes
 from .options import DEFAULT_MEMORY, SearchOptions
-from .portfolio import MAX_CORES, PORTFOLIO, portfolio_for
 from .prepare import Prepared
 from .results import Progress, SearchResult, Solution
 from .sequence import run_sequence
@@ -93,16 +93,16 @@ def search_level(
     if not isinstance(cores, int) or isinstance(cores, bool) or cores < 1:
         raise ValueError(f"cores must be a whole number of 1 or more, got {cores!r}")
     if cores > 1 and search_kernel.is_cached():
-        wide = portfolio_for(cores) if portfolio is None else portfolio
-        lanes = min(cores, len(wide) if portfolio is not None else MAX_CORES)  # a given one: a search a core
+        wide = default.portfolio_for(cores) if portfolio is None else portfolio
+        lanes = min(cores, len(wide) if portfolio is not None else default.MAX_CORES)  # a given one: a search a core
         if lanes > 1:
-            head = len(PORTFOLIO) if portfolio is None else None  # the first core runs PORTFOLIO as one does
+            head = len(default.PORTFOLIO) if portfolio is None else None  # the first core runs PORTFOLIO as one does
             return run_lanes(
                 prep.problem, wide, lanes, first_size=head, time_limit=time_limit, memory=memory, progress=progress
             )
     return run_sequence(
         prep,
-        PORTFOLIO if portfolio is None else portfolio,
+        default.PORTFOLIO if portfolio is None else portfolio,
         time_limit=time_limit,
         memory=memory,
         progress=progress,
