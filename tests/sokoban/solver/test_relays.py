@@ -87,6 +87,7 @@ def test_relays_with_the_backward_feature_space_and_the_start_s_pairs(seed):
     search = Search(as_problem(level), opts, False, DEFAULT_MEMORY)
     first = search.backward
     assert first is not None
+    search.active = [search.forward]  # forward positions to aim at, the backward direction not run
     assert search.run(0.0, None, None, 0.05, 16, 100)[0] == "time"
     search.relay()
     bwd = search.backward

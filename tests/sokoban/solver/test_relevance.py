@@ -220,12 +220,14 @@ def test_backward_cuts_keep_solutions_valid(text):
 
 
 def test_compiled_and_python_searches_with_cuts_agree():
+    from mazekit.sokoban.solver import run_search
+
     prob = as_problem(parse_level(SMALL[4]))
     opts = SearchOptions(move_weight=1000, relevance=Relevance(4, 1, 2))
     runs = []
     for mode in ("never", "always"):
         with jit_mode(mode):
-            runs.append(cut_search(prob, opts, time_limit=None, fixed_slice=64))
+            runs.append(run_search(prob, opts, time_limit=None, fixed_slice=64))
     a, b = runs
     assert a.solution is not None and b.solution is not None and a.solution.lurd == b.solution.lurd
     assert (a.stats.nodes, a.stats.expanded) == (b.stats.nodes, b.stats.expanded)

@@ -100,7 +100,7 @@ def test_backward_search_meets_the_forward_one():
 
 
 def test_the_portfolio_keeps_which_direction_found_the_solution(monkeypatch):
-    from mazekit.sokoban.solver import search as S
+    from mazekit.sokoban.solver import sequence
 
     level = _microban()[92]
     one = run_search
@@ -111,7 +111,7 @@ def test_the_portfolio_keeps_which_direction_found_the_solution(monkeypatch):
         res = one(prob, opts, time_limit=None, fixed_slice=64)
         return res if len(calls) == 2 else SearchResult(None, replace(res.stats, stopped="time"))
 
-    monkeypatch.setattr(S, "run_search", stitched)
+    monkeypatch.setattr(sequence, "run_search", stitched)
     res = search_level(level, time_limit=60)  # the first search "runs out of time", the second solves
     assert len(calls) == 2 and res.solution is not None and 0 < res.solution.backward_pushes < res.solution.pushes
 
@@ -531,7 +531,7 @@ def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
     a memory stop is reported over a later timeout."""
     import time as _time
 
-    from mazekit.sokoban.solver import search as S
+    from mazekit.sokoban.solver import sequence
 
     calls: list[tuple[float | None, SearchOptions]] = []
     outcomes: list[str] = []
@@ -544,7 +544,7 @@ def test_the_portfolio_shares_the_time_left_and_stops_at_a_verdict(monkeypatch):
         _time.sleep(0.05 + compile_time)
         return SearchResult(None, SearchStats(10, 5, 0.05 + compile_time, stopped, compile_time))
 
-    monkeypatch.setattr(S, "run_search", fake)
+    monkeypatch.setattr(sequence, "run_search", fake)
     level = parse_level(SMALL[4])
     portfolio = (SearchOptions(), SearchOptions(corral_grow=1), SearchOptions(player_penalty=2))
     outcomes[:] = ["time", "memory", "time"]
@@ -577,7 +577,7 @@ def test_a_search_that_stalls_yields_its_slot_to_the_searches_after_it(monkeypat
     share as they share the rest."""
     import time as _time
 
-    from mazekit.sokoban.solver import search as S
+    from mazekit.sokoban.solver import sequence
 
     calls: list[tuple[float | None, Stall | None]] = []
 
@@ -586,7 +586,7 @@ def test_a_search_that_stalls_yields_its_slot_to_the_searches_after_it(monkeypat
         _time.sleep(0.2 if stall is not None else 0.05)  # a stalled search stops early
         return SearchResult(None, SearchStats(10, 5, 0.2, "time"))
 
-    monkeypatch.setattr(S, "run_search", fake)
+    monkeypatch.setattr(sequence, "run_search", fake)
     rule = Stall(fraction=0.5, after=0.1)
     portfolio = (SearchOptions(stall=rule, time_share=4), SearchOptions(stall=rule), SearchOptions(stall=rule))
     search_level(parse_level(SMALL[4]), time_limit=6.0, portfolio=portfolio)
@@ -712,18 +712,20 @@ def test_compiling_while_preparing_is_not_charged_to_the_time_limit(monkeypatch,
     """The first solve after installing compiles the kernels that prepare the level; that time
     (numba's compile events, :func:`mazekit._jit.compile_seconds`) is not the search's. Here
     preparing "compiles" for 0.6 s against a limit of 0.3 s, and the level is still solved."""
-    from mazekit.sokoban.solver import search as S
+    from mazekit.sokoban.solver import driver, search
 
+    module = search if where == "as_problem" else driver  # where each is called
     clock = [0.0]
-    monkeypatch.setattr(S, "compile_seconds", lambda: clock[0])
-    real = getattr(S, where)
+    for m in (search, driver):
+        monkeypatch.setattr(m, "compile_seconds", lambda: clock[0])
+    real = getattr(module, where)
 
     def slow(*args, **kwargs):
         time.sleep(0.6)
         clock[0] += 0.6
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(S, where, slow)
+    monkeypatch.setattr(module, where, slow)
     res = search_level(parse_level("#######\n#@$  .#\n#######"), time_limit=0.3)
     assert res.solution is not None and res.solution.lurd == "RRR"
     assert res.stats.compile_time >= 0.6

@@ -89,7 +89,7 @@ MEMBERS: tuple[Member, ...] = (
            "plain best-first both ways, mostly forward: another order over the same positions"),
     Member(0, 1.0, SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
            "a low weight and forward relevance cuts: distant work is not interleaved every way"),
-    Member(0, 0.6, replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1, relays=RELAYS),
+    Member(0, 0.6, replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1, relays=RELAYS, stall=None),
            "relays: the forward direction runs deep, then the backward one aims at its positions"),
     Member(1, 0.6, replace(FESS, pack_tries=1, backward_weight=1, novelty=2),
            "one box tried by the advisor, a backward weight of 1, new positions first"),
