@@ -500,7 +500,6 @@ def test_goal_macro_kernel_pushes_a_box_to_the_end_of_a_goal_corridor(mode):
             np.empty(n, np.int64),
             out,
             0,
-            0,
         )
     assert r == 2 and int(out[0]) == prob.cell(1, 2) and boxat[start] == 0
 
@@ -645,7 +644,7 @@ def test_search_options_fail_where_they_are_written():
     with pytest.raises(ValueError, match="corral_nodes must be at most"):
         SearchOptions(corral_nodes=10**6)
     for share in (0, -1.0, float("nan"), float("inf"), True, "2"):
-        with pytest.raises(ValueError, match="time_share must be a number more than 0"):
+        with pytest.raises(ValueError, match="time_share must be a number above 0"):
             SearchOptions(time_share=share)  # type: ignore[arg-type]
     assert all(isinstance(o, SearchOptions) for o in PORTFOLIO) and len(set(PORTFOLIO)) == len(PORTFOLIO)
     a = SearchOptions(corral_grow=1).for_optimal()
