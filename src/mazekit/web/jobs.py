@@ -431,7 +431,7 @@ class Jobs:
         }
         if client is not None:
             mine = [j for j in (*self._jobs.values(), *self._kept.values()) if j.client == client]
-            out["yours"] = [j.summary() | {"progress": None, "result": None} for j in mine]
+            out["yours"] = [{k: j.summary()[k] for k in ("id", "kind", "phase", "position")} for j in mine]
         return out
 
     def prune(self) -> None:
