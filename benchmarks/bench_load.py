@@ -250,6 +250,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "samples": sampler.samples,
         "t_start": t_start,
         "t_end": t_end,
+        "nice": os.nice(0),  # the server's too: it inherits this process's
         "cpu_server": cpu_server,
         "cpu_locust": cpu_locust,
         "rss_end": rss_end,
@@ -294,7 +295,7 @@ def report(args: argparse.Namespace, argv: list[str], r: dict[str, Any]) -> str:
         return f"median {_ms(1000 * statistics.median(xs))}, max {_ms(1000 * max(xs))}" if xs else "-"
 
     lines = [
-        f"`{command_line('run.py load', argv)}` (the whole run under `nice -n 10`); {machine()}; "
+        f"`{command_line('run.py load', argv)}` (the server and Locust at nice {r['nice']}); {machine()}; "
         f"{args.users} simulated students (Locust, headless, on the same machine) for {args.seconds} s against "
         f"`mazekit playground` on 127.0.0.1 (default limits: 2 solver runs at once, fair queue); "
         f"{r['load_start']} at the start, {r['load_end']} at the end (the machine is shared with other work: "
