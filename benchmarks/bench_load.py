@@ -172,9 +172,10 @@ def _ms(v: str | float) -> str:
 def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
+    server_env = _env() | dict(kv.split("=", 1) for kv in args.server_env)
     server = subprocess.Popen(
         [sys.executable, "-m", "mazekit", "playground", "--no-browser", "--host", "127.0.0.1", "--port", str(port)],
-        env=_env(),
+        env=server_env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -249,6 +250,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "samples": sampler.samples,
         "t_start": t_start,
         "t_end": t_end,
+        "nice": os.nice(0),  # the server's too: it inherits this process's
         "cpu_server": cpu_server,
         "cpu_locust": cpu_locust,
         "rss_end": rss_end,
@@ -293,7 +295,7 @@ def report(args: argparse.Namespace, argv: list[str], r: dict[str, Any]) -> str:
         return f"median {_ms(1000 * statistics.median(xs))}, max {_ms(1000 * max(xs))}" if xs else "-"
 
     lines = [
-        f"`{command_line('run.py load', argv)}` (the whole run under `nice -n 10`); {machine()}; "
+        f"`{command_line('run.py load', argv)}` (the server and Locust at nice {r['nice']}); {machine()}; "
         f"{args.users} simulated students (Locust, headless, on the same machine) for {args.seconds} s against "
         f"`mazekit playground` on 127.0.0.1 (default limits: 2 solver runs at once, fair queue); "
         f"{r['load_start']} at the start, {r['load_end']} at the end (the machine is shared with other work: "
@@ -362,8 +364,18 @@ def main(argv: list[str]) -> int:
         default=5.0,
         help="time limit of each student's run on a level too hard for the solver (default 5; 0: no such run)",
     )
+    ap.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment variable for the server (repeatable; e.g. MALLOC_ARENA_MAX=2)",
+    )
     ap.add_argument("--no-write", action="store_true", help="print only, do not touch RESULTS.md")
     args = ap.parse_args(argv)
+    if any("=" not in kv for kv in args.server_env):
+        print("run.py load: --server-env takes KEY=VALUE", file=sys.stderr)
+        return 2
     if shutil.which("locust") is None:
         print("run.py load: locust is not installed: pip install -r benchmarks/requirements.txt", file=sys.stderr)
         return 2

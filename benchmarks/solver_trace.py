@@ -105,6 +105,15 @@ def _pushes(level: Any, lurd: str) -> str:
     return " ".join(out)
 
 
+def _same(was: dict[str, Any], now: dict[str, Any], ignore_walks: bool) -> bool:
+    """Whether a search did the same as recorded (``ignore_walks``: the same pushes and lengths)."""
+    if any(now[f] != was[f] for f in FIELDS if f != "solution"):
+        return False
+    if ignore_walks and now["solution"] and was["solution"]:
+        return [now["solution"][i] for i in (0, 1, 3)] == [was["solution"][i] for i in (0, 1, 3)]
+    return bool(now["solution"] == was["solution"])
+
+
 def tasks(sets: str) -> list[tuple[str, int, str, dict[str, Any], int]]:
     from mazekit.sokoban import format_level, parse_levels
 
@@ -135,14 +144,26 @@ def main(argv: list[str]) -> int:
     )
     args = p.parse_args(argv)
     work = tasks(args.sets)
+    want: dict[str, Any] = {}
+    if args.mode == "check":
+        recorded = json.loads(args.file.read_text())
+        want = recorded["runs"]
+        if args.sets != recorded["sets"]:  # a part of the recorded searches: compare those
+            ran = {f"{name}/{number}/{c['_desc']}" for name, number, _, c, _ in work}
+            want = {k: v for k, v in want.items() if k in ran}
+            print(f"checking {len(want)} of the {len(recorded['runs'])} recorded searches", file=sys.stderr)
     t0 = time.perf_counter()
     got: dict[str, Any] = {}
+    diffs = 0
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(args.jobs) as pool:
         for k, (key, rec) in enumerate(pool.imap(run_one, work, chunksize=4), 1):
             got[key] = rec
+            if key in want and not _same(want[key], rec, args.ignore_walks):
+                diffs += 1  # said at once: a long check need not run to the end to show a difference
+                print(f"differs: {key}\n  was {want[key]}\n  now {rec}", flush=True)
             if k % 200 == 0:
-                print(f"{k}/{len(work)} searches, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+                print(f"{k}/{len(work)} searches, {time.perf_counter() - t0:.0f} s, {diffs} differ", file=sys.stderr)
     seconds = sum(r["seconds"] for r in got.values())
     print(f"{len(got)} searches in {time.perf_counter() - t0:.0f} s (searching {seconds:.0f} s)")
     if args.mode == "record":
@@ -151,19 +172,7 @@ def main(argv: list[str]) -> int:
         solved = sum(1 for r in got.values() if r["solution"])
         print(f"recorded {args.file}: {solved} solved")
         return 0
-    want = json.loads(args.file.read_text())["runs"]
-    diffs = 0
-    for key, rec in want.items():
-        new = got.get(key)
-        same = new is not None and all(new[f] == rec[f] for f in FIELDS if f != "solution")
-        if same and args.ignore_walks and new["solution"] and rec["solution"]:
-            same = [new["solution"][i] for i in (0, 1, 3)] == [rec["solution"][i] for i in (0, 1, 3)]
-        elif same:
-            same = new["solution"] == rec["solution"]
-        if not same:
-            diffs += 1
-            if diffs <= 20:
-                print(f"differs: {key}\n  was {rec}\n  now {new}")
+    diffs += sum(1 for key in want if key not in got)
     old_s = sum(r["seconds"] for r in want.values())
     print(f"{len(want) - diffs}/{len(want)} identical; searching {old_s:.0f} s recorded, {seconds:.0f} s now")
     return 1 if diffs else 0

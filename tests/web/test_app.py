@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import platform
 import re
 import signal
 import socket
@@ -151,3 +152,13 @@ def test_playground_without_the_web_extra(monkeypatch: Any, capsys: Any) -> None
     assert main(["playground", "--no-browser"]) == 2
     err = capsys.readouterr().err
     assert "pip install 'mazekit[web]'" in err and err.count("\n") == 1
+
+
+def test_the_server_caps_malloc_arenas_unless_told(monkeypatch: Any) -> None:
+    from mazekit.web.app import fewer_malloc_arenas
+
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert fewer_malloc_arenas() is False  # the environment's setting stands
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert fewer_malloc_arenas() is glibc

@@ -144,28 +144,28 @@ def test_a_solve_that_waits_shows_its_place_in_the_queue(browser):
     from tests.web.conftest import LiveServer
 
     with LiveServer(Limits(solver_runs=1, solver_seconds=4.0)) as server:
-        other = connect(server.url.replace("http", "ws") + "/api/sokoban/solve")  # no cookie: another client
         context = browser.new_context(viewport={"width": 1280, "height": 900})
-        try:
-            other.send(json.dumps({"level": {"text": HARD}, "time_limit": 4}))
-            assert json.loads(other.recv())["position"] == 0
-            pg = context.new_page()
-            pg.base = server.url
-            open_level(pg, "c=mazekit&i=2")
-            pg.click("#solve")
-            waiting = "document.querySelector('#solver-status').textContent.includes('1st in line')"
-            pg.wait_for_function(waiting, timeout=20_000)
-            line = pg.locator("#solver-status").inner_text()
-            assert line.startswith("waiting for a free solver slot: 1st in line (next)"), line
-            assert " s" not in line.split("(next)")[1], line  # no clock while it waits
-            shot = os.environ.get("MAZEKIT_SHOTS")
-            if shot:  # a picture to look at
-                pg.screenshot(path=os.path.join(shot, "sokoban-queued.png"))
-            solved = "document.querySelector('#solver-status').textContent.startsWith('solved')"
-            pg.wait_for_function(solved, timeout=60_000)
-        finally:
-            other.close()
-            context.close()
+        # no cookie: another client, whose run on a level too hard for the solver holds the slot
+        with connect(server.url.replace("http", "ws") + "/api/sokoban/solve") as other:
+            try:
+                other.send(json.dumps({"level": {"text": HARD}, "time_limit": 4}))
+                assert json.loads(other.recv())["position"] == 0
+                pg = context.new_page()
+                pg.base = server.url
+                open_level(pg, "c=mazekit&i=2")
+                pg.click("#solve")
+                waiting = "document.querySelector('#solver-status').textContent.includes('1st in line')"
+                pg.wait_for_function(waiting, timeout=20_000)
+                line = pg.locator("#solver-status").inner_text()
+                assert line.startswith("waiting for a free solver slot: 1st in line (next)"), line
+                assert " s" not in line.split("(next)")[1], line  # no clock while it waits
+                shot = os.environ.get("MAZEKIT_SHOTS")
+                if shot:  # a picture to look at
+                    pg.screenshot(path=os.path.join(shot, "sokoban-queued.png"))
+                solved = "document.querySelector('#solver-status').textContent.startsWith('solved')"
+                pg.wait_for_function(solved, timeout=60_000)
+            finally:
+                context.close()
 
 
 def test_paste_the_assignment_shows_the_fake_target(page):

@@ -7,8 +7,12 @@ the modules in ``static/js/``; nothing is fetched from outside the package.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import ctypes
 import importlib
+import os
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -26,7 +30,7 @@ from .jobs import CLIENT_COOKIE, Jobs, new_client_token
 from .rooms import API_MODULES, ROOMS
 from .warm import Warming
 
-__all__ = ["API_MODULES", "ROOMS", "create_app"]
+__all__ = ["API_MODULES", "ROOMS", "TRIM_SECONDS", "create_app", "fewer_malloc_arenas", "return_freed_memory"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -91,6 +95,49 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return Response(f"{status}: {detail}\n", status_code=status, media_type="text/plain")
 
 
+def fewer_malloc_arenas(arenas: int = 2) -> bool:
+    """Cap glibc's malloc arenas in this process at ``arenas``, as ``MALLOC_ARENA_MAX`` does,
+    unless the environment sets that already; True when it did.
+
+    By default each thread that runs a route's work (Starlette's pool has up to 40) may get
+    an arena of its own, up to eight per core, and each keeps what it freed: under a class's
+    load the server's resident memory climbed for minutes on end, where with two arenas it
+    stays flat (the load benchmark, ``python benchmarks/run.py load``). Nothing to do off
+    glibc (no ``mallopt``)."""
+    if "MALLOC_ARENA_MAX" in os.environ or not sys.platform.startswith("linux"):
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # pragma: no cover - another C library
+        return False
+    m_arena_max = -8  # from glibc's malloc.h
+    return bool(mallopt(m_arena_max, arenas))
+
+
+#: Seconds between two :func:`return_freed_memory` calls while the server runs.
+TRIM_SECONDS = 60.0
+
+
+def return_freed_memory() -> bool:
+    """Give back to the system the memory glibc's malloc keeps after it was freed
+    (``malloc_trim(0)``); True when some was. The large answers (a 300x300 search's trace is
+    a megabyte) are freed into the arenas, which keep it; the server calls this every
+    :data:`TRIM_SECONDS`, so that its resident memory is what it uses. Nothing off glibc."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # pragma: no cover - another C library
+        return False
+    return bool(trim(0))
+
+
+async def _trim_every(seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        await asyncio.to_thread(return_freed_memory)
+
+
 def create_app(
     limits: Limits | None = None, *, warm: bool = False, report: Callable[[str], None] | None = None
 ) -> Starlette:
@@ -126,9 +173,12 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        fewer_malloc_arenas()  # before the worker threads start
+        trimming = asyncio.ensure_future(_trim_every(TRIM_SECONDS))
         if warm:
             warming.start()
         yield
+        trimming.cancel()
         warming.stop()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)

@@ -391,9 +391,9 @@ class Jobs:
     clock : callable, optional
         Seconds, for how long a finished job is kept (default :func:`time.monotonic`; a test
         passes a fake).
-    warming : object, optional
-        The app's warm-up (:class:`~mazekit.web.warm.Warming`), looked up at each job when
-        None: a callable returning it (the app's state may change it).
+    warming : callable, optional
+        Returns the app's warm-up (:class:`~mazekit.web.warm.Warming`) or None; asked at each
+        job, so that the app's state may change it (a test puts a gate there).
     """
 
     def __init__(
@@ -431,7 +431,7 @@ class Jobs:
         }
         if client is not None:
             mine = [j for j in (*self._jobs.values(), *self._kept.values()) if j.client == client]
-            out["yours"] = [j.summary() | {"progress": None, "result": None} for j in mine]
+            out["yours"] = [{k: j.summary()[k] for k in ("id", "kind", "phase", "position")} for j in mine]
         return out
 
     def prune(self) -> None:
