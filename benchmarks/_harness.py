@@ -36,7 +36,7 @@ run on the same inputs**, every answer checked before it is timed; the machine i
 is noted), so compare ratios, not absolute times. *warm*: the median of repeated calls after a
 first one; *cold*: the first call in a fresh process (numba's cache loaded, the call timed).
 How each figure was reached, and what was tried on the way, is in the dated notes of
-[`benchmarks/notes/`](notes/).
+[`benchmarks/notes/`](notes/); the probe and tuning scripts behind them are in `benchmarks/probes/`.
 
 ```sh
 pip install -r benchmarks/requirements.txt      # the peers (not mazekit dependencies)

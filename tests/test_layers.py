@@ -24,6 +24,7 @@ SRC = Path(mazekit.__file__).parent
 LAYERS: dict[str, int] = {
     "errors": 0,
     "_jit": 0,
+    "_heap": 0,
     "_workers": 0,
     "grid": 0,
     "examples": 0,

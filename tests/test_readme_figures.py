@@ -93,19 +93,18 @@ def optimiser() -> list[str]:
 def minesweeper() -> list[str]:
     boards = ("beginner 9x9/10", "intermediate 16x16/40", "expert 30x16/99")
 
-    def rate(board: str, rule: str) -> str:
+    def cells(board: str, rule: str) -> list[str]:
         for line in section("mines").splitlines():
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if cells[:2] == [board, rule]:
-                return str(Decimal(cells[3].rstrip("%")).quantize(Decimal("0.1"), ROUND_HALF_UP))
+            found = [c.strip() for c in line.strip().strip("|").split("|")]
+            if found[:2] == [board, rule]:
+                return found
         raise AssertionError(f"no {board} {rule} row")
 
+    def rate(board: str, rule: str) -> str:
+        return str(Decimal(cells(board, rule)[3].rstrip("%")).quantize(Decimal("0.1"), ROUND_HALF_UP))
+
     def best(board: str, rule: str) -> str:
-        for line in section("mines").splitlines():
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if cells[:2] == [board, rule]:
-                return cells[5].rstrip("%")
-        raise AssertionError(f"no {board} {rule} row")
+        return cells(board, rule)[5].rstrip("%")
 
     games = row("mines", "beginner 9x9/10")[2]
     return [

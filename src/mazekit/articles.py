@@ -88,6 +88,14 @@ class ArticleAnswer:
         }
 
 
+def _lines(data: bytes | str, header: str) -> list[str]:
+    """The input's lines; an empty input is an error that names the header expected."""
+    lines = split_lines(decode_text(data))
+    if not lines or not lines[0].strip():
+        raise InputError(1, f"empty input: expected '{header}'")
+    return lines
+
+
 def robot(data: bytes | str) -> ArticleAnswer:
     """The robot article's answer for one input: the shortest route by BFS, 1-based.
 
@@ -102,9 +110,7 @@ def robot(data: bytes | str) -> ArticleAnswer:
     3 6
     2 6
     """
-    lines = split_lines(decode_text(data))
-    if not lines or not lines[0].strip():
-        raise InputError(1, "empty input: expected 'R C r1 c1 r2 c2'")
+    lines = _lines(data, "R C r1 c1 r2 c2")
     rows, cols, r1, c1, r2, c2 = parse_header(lines[0], 1, ["R", "C", "r1", "c1", "r2", "c2"])
     if rows < 1 or cols < 1:
         raise InputError(1, f"the maze must have at least one row and one column, got {rows}x{cols}")
@@ -137,9 +143,7 @@ def forest(data: bytes | str) -> ArticleAnswer:
     3 1
     4 1
     """
-    lines = split_lines(decode_text(data))
-    if not lines or not lines[0].strip():
-        raise InputError(1, "empty input: expected 'R C'")
+    lines = _lines(data, "R C")
     rows, cols = parse_header(lines[0], 1, ["R", "C"])
     grid = parse_char_rows(lines, rows, cols, first=1, legend=FOREST_LEGEND, marks="E")
     cells = grid.marks.get("E", [])

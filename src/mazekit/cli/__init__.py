@@ -18,20 +18,45 @@ from collections.abc import Sequence
 from ..errors import InputError, MissingDependency
 from ._io import UsageError
 
-__all__ = ["COMMANDS", "UsageError", "build_parser", "main", "plain", "run"]
+__all__ = ["ARTICLES", "COMMANDS", "UsageError", "build_parser", "main", "plain", "run"]
 
-#: Command name -> module (relative to this package). Order is the help order.
+#: Command name -> module (relative to this package), in the order ``mazekit --help`` lists them:
+#: a first look, the tools by what they work on, the playground, then the two article-only commands.
 COMMANDS: dict[str, str] = {
     "demo": ".demo",
-    "robot": ".robot",
-    "forest": ".forest",
     "path": ".path",
     "maze": ".maze",
     "universal": ".universal",
     "mines": ".mines",
     "sokoban": ".sokoban",
     "playground": ".playground",
+    "robot": ".robot",
+    "forest": ".forest",
 }
+
+#: The five articles' programs, in the articles' order: the command and what it does, one line each.
+ARTICLES: tuple[tuple[str, str], ...] = (
+    ("robot", "1, the robot in the maze: shortest route by BFS, 1-based cells"),
+    ("forest", "2, escape from the forest: DFS to the border, 0-based cells"),
+    ("universal", "3, a universal escape string: one command string for every start"),
+    ("mines open", "4, Minesweeper's flood fill: what one click opens"),
+    ("sokoban run", "5, the Sokoban assignment: (x, y) after each move, then WIN, LOSE or END"),
+)
+
+
+def _command_list(helps: dict[str, str]) -> str:
+    """The commands, one line each, then the articles' programs (for ``mazekit --help``)."""
+    tools = [f"  {name:<12} {helps[name]}" for name in COMMANDS if name not in ("robot", "forest")]
+    articles = [f"  {cmd:<12} article {what}" for cmd, what in ARTICLES]
+    return "\n".join(
+        [
+            "commands (mazekit COMMAND --help for each):",
+            *tools,
+            "",
+            "the articles' programs, input and output as each article gives them:",
+            *articles,
+        ]
+    )
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -41,13 +66,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mazekit",
         description="Grid worlds: mazes, grid search, flood fill and grid puzzles.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("-V", "--version", action="version", version=f"mazekit {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
+    parser.usage = "mazekit [-h] [-V] COMMAND ..."  # after the sub-parsers, whose names it would prefix
     for name, module in COMMANDS.items():
         if only is None or name == only:
             importlib.import_module(module, __name__).register(sub)
     _plain_help(parser)
+    if only is None:
+        helps = {action.dest: action.help or "" for action in sub._choices_actions}
+        parser.description = f"{parser.description}\n\n{_command_list(helps)}"
     return parser
 
 

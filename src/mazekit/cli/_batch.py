@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..batch import BatchOptions, BatchReport, Task, TaskFn, run_batch
-from ._io import UsageError
+from ._io import UsageError, check_range
 from ._progress import Progress
 
 __all__ = ["add_batch_options", "batch_options", "run_tasks"]
@@ -62,12 +62,10 @@ def batch_options(
     args: argparse.Namespace, *, warm: Callable[[], Any] | None = None, quiet: bool = False
 ) -> BatchOptions:
     """The options the command line asked for (checked)."""
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    if args.retries < 0:
-        raise UsageError(f"--retries must be 0 or more, got {args.retries}")
+    check_range("--jobs", args.jobs, 1)
+    if args.workers is not None:
+        check_range("--workers", args.workers, 1)
+    check_range("--retries", args.retries, 0)
     scheduler = args.scheduler
     if scheduler is None and args.workers is not None:
         scheduler = "local"

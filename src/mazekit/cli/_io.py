@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
@@ -13,10 +14,12 @@ __all__ = [
     "UsageError",
     "atomic_path",
     "check_outputs",
+    "check_range",
     "check_scale",
     "level_arg",
     "lurd_arg",
     "read_input",
+    "renamed_flag",
     "size_arg",
     "stdout_is_tty",
     "write_files",
@@ -29,8 +32,8 @@ MAX_SCALE = 128
 
 def check_scale(scale: int | None, smallest: int = 1) -> None:
     """``--scale``: pixels per grid square, from ``smallest`` (pictures with text need room) to 128."""
-    if scale is not None and not smallest <= scale <= MAX_SCALE:
-        raise UsageError(f"--scale must be between {smallest} and {MAX_SCALE} pixels per square, got {scale}")
+    if scale is not None:
+        check_range("--scale", scale, smallest, MAX_SCALE, unit="pixels per square")
 
 
 class UsageError(Exception):
@@ -168,3 +171,46 @@ def level_arg(levels: Sequence[Any], which: str) -> int:
         return level_index(levels, which)
     except ValueError as exc:
         raise UsageError(f"--{exc}") from None
+
+
+def check_range(
+    flag: str, value: float, lo: float, hi: float | None = None, *, above: bool = False, unit: str = ""
+) -> None:
+    """The one range check of the commands' options: ``value`` of ``--flag`` must be at least ``lo``
+    (more than ``lo`` with ``above``) and at most ``hi``; else a usage error that says so.
+
+    >>> check_range("--jobs", 0, 1)
+    Traceback (most recent call last):
+    ...
+    mazekit.cli._io.UsageError: --jobs must be at least 1, got 0
+    >>> check_range("--braid", 1.5, 0, 1)
+    Traceback (most recent call last):
+    ...
+    mazekit.cli._io.UsageError: --braid must be between 0 and 1, got 1.5
+    """
+    unit = f" {unit}" if unit else ""
+    low_ok = value > lo if above else value >= lo  # NaN fails both
+    if low_ok and (hi is None or value <= hi):
+        return
+    got = f"{value:g}" if isinstance(value, float) else f"{value}"
+    if hi is not None:
+        raise UsageError(f"{flag} must be between {lo:g} and {hi:g}{unit}, got {got}")
+    raise UsageError(f"{flag} must be {'more than' if above else 'at least'} {lo:g}{unit}, got {got}")
+
+
+class _Renamed(argparse.Action):
+    """A flag's old spelling: works as the new one, with one line on stderr saying so."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, new: str = "", **kwargs: Any) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: str | None = None) -> None:
+        print(f"{parser.prog}: {option_string} is now {self.new}; the old name will go", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def renamed_flag(parser: Any, old: str, new: str, dest: str, **kwargs: Any) -> None:
+    """Let ``old`` keep working as ``new`` (same ``dest``), hidden from the help, with a one-line
+    deprecation note on stderr when it is used."""
+    parser.add_argument(old, dest=dest, action=_Renamed, new=new, help=argparse.SUPPRESS, **kwargs)

@@ -31,18 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def solve_text(data: bytes | str) -> str:
-    """The answer for one input, as the article prints it.
-
-    >>> print(solve_text(EXAMPLE), end="")
-    1 1
-    1 2
-    1 3
-    2 3
-    3 3
-    3 2
-    3 1
-    4 1
-    """
+    """The answer for one input, as the article prints it (:func:`mazekit.articles.forest`)."""
     return articles.forest(data).text
 
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..grid import Grid, Point, decode_text, format_grid, header_ends, read_grid
-from ._io import UsageError, check_outputs, check_scale, read_input, size_arg, write_files, write_output
+from ._io import UsageError, check_outputs, check_range, check_scale, read_input, size_arg, write_files, write_output
 from ._progress import Progress
 
 _GENERATORS = (
@@ -153,16 +153,13 @@ def run_generate(args: argparse.Namespace) -> int:
     rows, cols = _size(args.size)
     check_scale(args.scale)
     _check_outputs(args)
-    if not 0.0 <= args.braid <= 1.0:
-        raise UsageError(f"--braid must be between 0 and 1, got {args.braid:g}")
-    if args.rooms < 0:
-        raise UsageError(f"--rooms must be >= 0, got {args.rooms}")
+    check_range("--braid", args.braid, 0, 1)
+    check_range("--rooms", args.rooms, 0)
     plain = args.algorithm in G.PLAIN
     if plain and (args.braid or args.rooms or args.gif or args.html):
         raise UsageError(f"{args.algorithm} makes a plain grid: --braid, --rooms, --gif and --html need a maze")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
-    if seed < 0:
-        raise UsageError(f"--seed must be >= 0, got {seed}")
+    check_range("--seed", seed, 0)
     kind = args.algorithm + (" grid" if plain else " maze")
     # the kernels cannot report, so a thread shows the elapsed time of each step
     with Progress(f"generating a {rows}x{cols} {kind}…") as bar, bar.ticking():

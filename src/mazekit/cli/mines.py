@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 from ..grid import decode_text, parse_char_rows, parse_header, split_lines
 from ._batch import add_batch_options, batch_options, run_tasks
-from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, write_output
+from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, renamed_flag, write_output
 from ._progress import Progress
 
 if TYPE_CHECKING:
@@ -62,7 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.set_defaults(func=run_open)
 
     g = msub.add_parser("play", help="play in the terminal")
-    g.add_argument("--level", choices=["beginner", "intermediate", "expert"], help="a classic board")
+    g.add_argument("--board", dest="level", choices=["beginner", "intermediate", "expert"], help="a classic board")
+    renamed_flag(g, "--level", "--board", "level", choices=["beginner", "intermediate", "expert"])
     g.add_argument("--size", metavar="RxC", help="rows x columns, e.g. 16x30")
     g.add_argument("--mines", type=int, help="number of mines (with --size)")
     g.add_argument("--no-guess", action="store_true", help="a board that logic alone solves")

@@ -17,7 +17,7 @@ from types import FrameType
 from typing import Any
 
 from ..errors import MissingDependency
-from ._io import UsageError
+from ._io import UsageError, check_range
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -50,8 +50,7 @@ def _modules() -> None:
 
 def _bind(host: str, port: int) -> socket.socket:
     """A listening socket, so a port in use is one clear line before anything starts."""
-    if not 0 <= port <= 65535:
-        raise UsageError(f"--port must be between 0 and 65535, got {port}")
+    check_range("--port", port, 0, 65535)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
@@ -93,8 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..web import Limits, create_app
 
-    if not 0 < args.solver_seconds <= 3600:
-        raise UsageError(f"--solver-seconds must be between 0 and 3600, got {args.solver_seconds:g}")
+    check_range("--solver-seconds", args.solver_seconds, 0, 3600, above=True)
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -30,19 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def solve_text(data: bytes | str) -> str:
-    """The answer for one input, as the text the article prints.
-
-    >>> print(solve_text(EXAMPLE), end="")
-    1 3
-    1 2
-    2 2
-    3 2
-    3 3
-    3 4
-    3 5
-    3 6
-    2 6
-    """
+    """The answer for one input, as the article prints it (:func:`mazekit.articles.robot`)."""
     return articles.robot(data).text
 
 

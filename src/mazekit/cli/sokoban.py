@@ -31,6 +31,7 @@ from ._io import (
     UsageError,
     atomic_path,
     check_outputs,
+    check_range,
     check_scale,
     level_arg,
     lurd_arg,
@@ -60,7 +61,7 @@ class _Intermixed(argparse.ArgumentParser):
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "sokoban",
-        help="Sokoban: the assignment's simulator, replay, play, render (article 5)",
+        help="Sokoban: solve, shorten, generate, replay, play and draw levels; the assignment (article 5)",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -82,7 +83,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     pl = ss.add_parser("play", help="play in the terminal")
     pl.add_argument("file", help="level file (XSB collection or assignment input)")
-    pl.add_argument("--level", "-l", default="1", metavar="N", help="level to start with (default 1)")
+    pl.add_argument(
+        "--level", "-l", default="1", metavar="N", help="level number (from 1) or title to start with (default 1)"
+    )
     pl.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -147,10 +150,8 @@ def run_generate(args: argparse.Namespace) -> int:
     rows, cols = size_arg(args.size)
     if not (5 <= rows <= MAX_GENERATE_SIDE and 5 <= cols <= MAX_GENERATE_SIDE):
         raise UsageError(f"--size {rows}x{cols}: each side must be 5 to {MAX_GENERATE_SIDE}")
-    if not 1 <= args.boxes <= rows * cols // 4:
-        raise UsageError(f"--boxes {args.boxes}: expected 1 to {rows * cols // 4} on a {rows}x{cols} level")
-    if not 1 <= args.count <= MAX_GENERATE:
-        raise UsageError(f"--count {args.count}: expected 1 to {MAX_GENERATE}")
+    check_range("--boxes", args.boxes, 1, rows * cols // 4, unit=f"on a {rows}x{cols} level")
+    check_range("--count", args.count, 1, MAX_GENERATE)
     check_outputs(args.output)
     parts_out = [f"; mazekit sokoban generate --size {rows}x{cols} --boxes {args.boxes} --seed {args.seed}\n"]
     for k in range(args.count):
@@ -239,8 +240,7 @@ def run_render(args: argparse.Namespace) -> int:
     from ..sokoban.rules import positions, replay
 
     check_scale(args.scale, 8)
-    if args.frame_ms < 10:
-        raise UsageError(f"--frame-ms {args.frame_ms}: expected at least 10")
+    check_range("--frame-ms", args.frame_ms, 10)
     check_outputs(args.png, args.gif)
     levels, moves = load_levels(read_input(args.file))
     level = levels[level_arg(levels, args.level)]

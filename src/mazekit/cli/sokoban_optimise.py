@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..sokoban.formats import load_levels
-from ._io import UsageError, check_outputs, level_arg, lurd_arg, read_input, write_output
+from ._io import check_outputs, check_range, level_arg, lurd_arg, read_input, write_output
 from ._progress import Progress
 
 __all__ = ["add_optimise_parser", "run_optimise"]
@@ -55,8 +55,7 @@ def run_optimise(args: argparse.Namespace) -> int:
     from ..sokoban.solver.optimise import optimise
     from .sokoban_solve import COMPILING
 
-    if not args.time_limit > 0:
-        raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+    check_range("--time-limit", args.time_limit, 0, above=True, unit="seconds")
     check_outputs(args.output)
     levels, _ = load_levels(read_input(args.file))
     level = levels[level_arg(levels, args.level)]

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import InputError
 from ._batch import add_batch_options, batch_options, run_tasks
-from ._io import UsageError, read_input
+from ._io import UsageError, check_range, level_arg, read_input
 from ._progress import Progress
 
 __all__ = ["Outcome", "add_solve_parser", "run_solve"]
@@ -45,7 +45,9 @@ def add_solve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", help="an XSB level or collection ('-' for stdin)")
-    p.add_argument("--level", default="all", metavar="N|all", help="the level to solve, from 1 (default: all)")
+    p.add_argument(
+        "--level", "-l", default="all", metavar="N|all", help="level number (from 1) or title, or all (default: all)"
+    )
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per level (default 10)")
     p.add_argument("--optimal", action="store_true", help="push-optimal solutions (A*), proved optimal")
     p.add_argument(
@@ -104,15 +106,10 @@ def _solve_one(task: tuple[int, Any, float, bool, int], progress: Any = None, co
 
 
 def _choose(levels: list[Any], which: str) -> list[int]:
+    """The level numbers (from 1) of ``--level``: ``all``, or one level's number or title."""
     if which == "all":
         return list(range(1, len(levels) + 1))
-    try:
-        n = int(which)
-    except ValueError:
-        raise UsageError(f"--level must be a number from 1 or 'all', got {which!r}") from None
-    if not 1 <= n <= len(levels):
-        raise UsageError(f"--level {n}: the file has {len(levels)} level(s)")
-    return [n]
+    return [level_arg(levels, which) + 1]
 
 
 def _progress(o: Outcome, done: int, total: int) -> None:
@@ -229,17 +226,15 @@ def run_solve(args: argparse.Namespace) -> int:
     """Run ``mazekit sokoban solve``; return the exit status."""
     from ..sokoban import parse_levels
 
-    if args.time_limit <= 0:
-        raise UsageError(f"--time-limit must be positive, got {args.time_limit}")
-    if args.memory <= 0:
-        raise UsageError(f"--memory must be positive, got {args.memory}")
+    check_range("--time-limit", args.time_limit, 0, above=True, unit="seconds")
+    check_range("--memory", args.memory, 0, above=True, unit="GiB")
     levels = parse_levels(read_input(args.file))
     if not levels:
         raise InputError(1, "no level in the input")
     chosen = _choose(levels, args.level)
     batch = args.jobs > 1 or args.scheduler is not None or args.workers is not None or args.results is not None
-    if args.cores is not None and args.cores < 1:
-        raise UsageError(f"--cores must be at least 1, got {args.cores}")
+    if args.cores is not None:
+        check_range("--cores", args.cores, 1)
     from ..sokoban.solver.lanes import default_cores
 
     at_once = args.jobs > 1 or args.scheduler is not None or args.workers is not None

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..grid import decode_text
 from ._batch import add_batch_options, batch_options, run_tasks
-from ._io import UsageError, check_outputs, read_input, write_output
+from ._io import UsageError, check_outputs, check_range, read_input, write_output
 
 #: U <-> D: the article's code moves the robot down on U (its rows grow upwards in the
 #: commands), so its strings are checked here with ``--swap-ud``.
@@ -95,10 +95,10 @@ def run(args: argparse.Namespace) -> int:
     if args.generate is not None or len(args.file) > 1:
         return run_batch_form(args)
     args.file = args.file[0] if args.file else None
-    if args.max_length is not None and args.max_length < 0:
-        raise UsageError(f"--max-length must be 0 or more, got {args.max_length}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise UsageError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+    if args.max_length is not None:
+        check_range("--max-length", args.max_length, 0)
+    if args.time_limit is not None:
+        check_range("--time-limit", args.time_limit, 0, above=True, unit="seconds")
     if args.verify is not None:
         if args.verify == "-" and args.file == "-":
             raise UsageError("--verify - and the maze cannot both come from stdin")
@@ -241,15 +241,13 @@ def _batch_sources(args: argparse.Namespace) -> list[tuple[str, tuple[Any, ...]]
 
         if args.file:
             raise UsageError("give maze files or --generate N, not both")
-        if not 1 <= args.generate <= 1_000_000:
-            raise UsageError(f"--generate must be between 1 and 1000000, got {args.generate}")
+        check_range("--generate", args.generate, 1, 1_000_000)
         from ..generate import GENERATORS, PLAIN
 
         if args.algorithm not in GENERATORS or args.algorithm in PLAIN:
             mazes = ", ".join(g for g in GENERATORS if g not in PLAIN)
             raise UsageError(f"--algorithm must be one of {mazes}, got {args.algorithm!r}")
-        if not 0.0 <= args.braid <= 1.0:
-            raise UsageError(f"--braid must be between 0 and 1, got {args.braid:g}")
+        check_range("--braid", args.braid, 0, 1)
         rows, cols = _size(args.size)
         return [
             (

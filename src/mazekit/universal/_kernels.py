@@ -337,6 +337,47 @@ def greedy_kernel(nxt, dist, pos, count, mark, out_moves, farthest):  # type: ig
 
 
 @njit
+def beam_child(nxt, dist, keys, beam, counts, b, k, mark, stamp, cand, ci):  # type: ignore[no-untyped-def]
+    """Move the robots of beam set ``b`` by command ``k``; the child set goes to ``cand[ci]``.
+
+    Robots that leave and robots that land together count once (``mark`` holds ``stamp`` on
+    the cells taken). Returns ``(robots, sum of their dist, the largest dist, the set's hash:
+    the xor of their keys)``. The one expansion of both beam searches.
+    """
+    gone = nxt.shape[1] - 1
+    c = 0
+    tot = 0
+    mx = 0
+    h = np.uint64(0)
+    for i in range(counts[b]):
+        t = nxt[k, beam[b, i]]
+        if t != gone and mark[t] != stamp:
+            mark[t] = stamp
+            cand[ci, c] = t
+            c += 1
+            dt = dist[t]
+            tot += dt
+            if dt > mx:
+                mx = dt
+            h ^= keys[t]
+    return c, tot, mx, h
+
+
+@njit
+def beam_keep(beam, counts, cand, ccounts, chosen, kept, parents, pmoves, row):  # type: ignore[no-untyped-def]
+    """Make the ``kept`` chosen children (``cand`` rows ``chosen[:kept]``) the new beam, and
+    record in ``parents[row]`` / ``pmoves[row]`` the set and command each came from."""
+    for q in range(kept):
+        ci = chosen[q]
+        c = ccounts[ci]
+        for i in range(c):
+            beam[q, i] = cand[ci, i]
+        counts[q] = c
+        parents[row, q] = ci // 4
+        pmoves[row, q] = ci % 4
+
+
+@njit
 def beam_kernel(  # type: ignore[no-untyped-def]
     nxt, dist, keys, beam, counts, nbeam, cand, ccounts, mark, parents, pmoves, step0, steps, weight
 ):
@@ -351,7 +392,6 @@ def beam_kernel(  # type: ignore[no-untyped-def]
     step ``t`` came from. Returns ``(steps done, slot of an empty set or -1)``;
     the beam arrays hold the new sets.
     """
-    gone = nxt.shape[1] - 1
     width = beam.shape[0]
     nc = 4 * width
     scores = np.empty(nc, dtype=np.float64)
@@ -368,21 +408,7 @@ def beam_kernel(  # type: ignore[no-untyped-def]
             for k in range(4):
                 ci = 4 * b + k
                 stamp += 1
-                c = 0
-                tot = 0
-                mx = 0
-                h = np.uint64(0)
-                for i in range(counts[b]):
-                    t = nxt[k, beam[b, i]]
-                    if t != gone and mark[t] != stamp:
-                        mark[t] = stamp
-                        cand[ci, c] = t
-                        c += 1
-                        dt = dist[t]
-                        tot += dt
-                        if dt > mx:
-                            mx = dt
-                        h ^= keys[t]
+                c, tot, mx, h = beam_child(nxt, dist, keys, beam, counts, b, k, mark, stamp, cand, ci)
                 ccounts[ci] = c
                 scores[ci] = tot + weight * mx * c
                 hashes[ci] = h
@@ -407,14 +433,7 @@ def beam_kernel(  # type: ignore[no-untyped-def]
             kept += 1
             if kept == width:
                 break
-        for q in range(kept):
-            ci = chosen_c[q]
-            c = ccounts[ci]
-            for i in range(c):
-                beam[q, i] = cand[ci, i]
-            counts[q] = c
-            parents[step0 + s, q] = ci // 4
-            pmoves[step0 + s, q] = ci % 4
+        beam_keep(beam, counts, cand, ccounts, chosen_c, kept, parents, pmoves, step0 + s)
         nbeam[0] = kept
     return steps, -1
 
@@ -459,7 +478,6 @@ def pair_beam_kernel(  # type: ignore[no-untyped-def]
     later is dropped (it was already reached at least as early), so the beam
     cannot go round in circles. When half full it stops remembering.
     """
-    gone = nxt.shape[1] - 1
     n1 = nxt.shape[1]
     width = beam.shape[0]
     nc = 4 * width
@@ -484,17 +502,7 @@ def pair_beam_kernel(  # type: ignore[no-untyped-def]
             for k in range(4):
                 ci = 4 * b + k
                 stamp += 1
-                c = 0
-                tot = 0
-                h = np.uint64(0)
-                for i in range(counts[b]):
-                    t = nxt[k, beam[b, i]]
-                    if t != gone and mark[t] != stamp:
-                        mark[t] = stamp
-                        cand[ci, c] = t
-                        c += 1
-                        tot += dist[t]
-                        h ^= keys[t]
+                c, tot, _, h = beam_child(nxt, dist, keys, beam, counts, b, k, mark, stamp, cand, ci)
                 ccounts[ci] = c
                 hashes[ci] = h
                 if c == 0:
@@ -548,14 +556,7 @@ def pair_beam_kernel(  # type: ignore[no-untyped-def]
                 break
         if kept == 0:
             return s + 1, -1, 1
-        for q in range(kept):
-            ci = chosen_c[q]
-            c = ccounts[ci]
-            for i in range(c):
-                beam[q, i] = cand[ci, i]
-            counts[q] = c
-            parents[step0 + s, q] = ci // 4
-            pmoves[step0 + s, q] = ci % 4
+        beam_keep(beam, counts, cand, ccounts, chosen_c, kept, parents, pmoves, step0 + s)
         nbeam[0] = kept
     return steps, -1, 0
 
