@@ -38,7 +38,7 @@ from ..grid import Point, as_passable, check_point
 from ._best import HEURISTICS, cost_grid, default_heuristic
 from ._common import STEPS, check_connectivity
 
-__all__ = ["ALGORITHMS", "MAX_CELLS", "PSEUDOCODE", "Entry", "Step", "Walkthrough", "teach"]
+__all__ = ["ALGORITHMS", "MAX_CELLS", "PSEUDOCODE", "STRUCTURES", "Entry", "Step", "Walkthrough", "teach"]
 
 #: The largest grid (in cells) :func:`teach` records: the panes are for grids of up to 60 x 60.
 MAX_CELLS = 3600
@@ -48,66 +48,66 @@ ALGORITHMS = ("bfs", "dfs", "dfs-random", "greedy", "astar", "dijkstra")
 _BFS = (
     "queue ← [start]; mark start seen",
     "while queue is not empty:",
-    "    u ← take the first cell of queue",
-    "    for each neighbour v of u (up, down, left, right, then diagonals):",
-    "        if v is a wall or seen: skip v",
-    "        mark v seen; parent[v] ← u",
-    "        if v = goal: return the route to v",
-    "        add v at the back of queue",
+    "  u ← take the front of queue",
+    "  for each neighbour v of u:",
+    "    if v is a wall or seen: skip v",
+    "    mark v seen; parent[v] ← u",
+    "    if v = goal: return route to v",
+    "    add v at the back of queue",
     "return no route",
 )
 _DFS = (
     "visit start; stack ← [start]",
     "while stack is not empty:",
-    "    u ← the cell on top of stack",
-    "    if every neighbour of u was tried: pop u (back up); continue",
-    "    v ← the next neighbour of u (up, down, left, right, then diagonals)",
-    "    if v is a wall or visited: skip v",
-    "    visit v; parent[v] ← u",
-    "    if v = goal: return the route to v",
-    "    push v on stack",
+    "  u ← the top of stack",
+    "  if all of u's neighbours tried: pop u",
+    "  v ← the next neighbour of u",
+    "  if v is a wall or visited: skip v",
+    "  visit v; parent[v] ← u",
+    "  if v = goal: return route to v",
+    "  push v",
     "return no route",
 )
 _RANDOM_DFS = (
     "visit start; stack ← [start]",
     "while stack is not empty:",
-    "    u ← the cell on top of stack",
-    "    options ← the neighbours of u that are free and not visited",
-    "    if options is empty: pop u (back up); continue",
-    "    v ← a random cell of options",
-    "    visit v; parent[v] ← u",
-    "    if v = goal: return stack + [v]",
-    "    push v on stack",
+    "  u ← the top of stack",
+    "  options ← u's free unvisited neighbours",
+    "  if options is empty: pop u",
+    "  v ← a random cell of options",
+    "  visit v; parent[v] ← u",
+    "  if v = goal: return stack + [v]",
+    "  push v",
     "return no route",
 )
 _GREEDY = (
-    "open ← [start]; g[start] ← 0",
+    "open ← {start}; g[start] ← 0",
     "while open is not empty:",
-    "    u ← take the entry of open with the smallest h (the oldest on ties)",
-    "    close u",
-    "    if u = goal: return the route to u",
-    "    for each neighbour v of u:",
-    "        if v is a wall, closed or in open already: skip v",
-    "        g[v] ← g[u] + cost(v); parent[v] ← u",
-    "        add v to open with h(v)",
+    "  u ← take the smallest h from open",
+    "  close u",
+    "  if u = goal: return route to u",
+    "  for each neighbour v of u:",
+    "    if v is a wall, closed or open: skip v",
+    "    g[v] ← g[u] + cost(v); parent[v] ← u",
+    "    add v to open with h(v)",
     "return no route",
 )
 _ASTAR = (
-    "open ← [start]; g[start] ← 0",
+    "open ← {start}; g[start] ← 0",
     "while open is not empty:",
-    "    u ← take the entry of open with the smallest f = g + h",
-    "    if u is closed: skip it (an older entry of u)",
-    "    close u",
-    "    if u = goal: return the route to u",
-    "    for each neighbour v of u:",
-    "        if v is a wall or closed: skip v",
-    "        if g[u] + cost(v) ≥ g[v]: skip v (no shorter this way)",
-    "        g[v] ← g[u] + cost(v); parent[v] ← u",
-    "        add v to open with f = g[v] + h(v)",
+    "  u ← take the smallest f = g + h from open",
+    "  if u is closed: skip it (an old entry)",
+    "  close u",
+    "  if u = goal: return route to u",
+    "  for each neighbour v of u:",
+    "    if v is a wall or closed: skip v",
+    "    if g[u] + cost(v) ≥ g[v]: skip v",
+    "    g[v] ← g[u] + cost(v); parent[v] ← u",
+    "    add v to open, f = g[v] + h(v)",
     "return no route",
 )
 _DIJKSTRA = tuple(
-    line.replace("smallest f = g + h", "smallest g (the oldest on ties)").replace("with f = g[v] + h(v)", "with g[v]")
+    line.replace("the smallest f = g + h", "the smallest g").replace("open, f = g[v] + h(v)", "open with g[v]")
     for line in _ASTAR
 )
 
@@ -129,6 +129,17 @@ STRUCTURES = {
     "astar": "priority queue",
     "dijkstra": "priority queue",
 }
+
+
+_RULES = {
+    "bfs": "first in, first out",
+    "dfs": "last in, first out",
+    "dfs-random": "last in, first out; the next cell drawn at random",
+    "greedy": "the smallest h first, the oldest on ties",
+    "astar": "the smallest f first, then the larger g, then the oldest",
+    "dijkstra": "the smallest g first, the oldest on ties",
+}
+_NEIGHBOURS = "; neighbours up, down, left, right (then the diagonals)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +227,8 @@ class Walkthrough:
         Its pseudocode (:data:`PSEUDOCODE`).
     structure : str
         "queue", "stack" or "priority queue".
+    rule : str
+        Which entry comes out next, and the neighbour order, in words.
     steps : tuple of Step
         One per visited cell, in visiting order.
     found : bool
@@ -235,6 +248,7 @@ class Walkthrough:
     algorithm: str
     code: tuple[str, ...]
     structure: str
+    rule: str
     steps: tuple[Step, ...]
     found: bool
     path: NDArray[np.intp]
@@ -371,6 +385,7 @@ class _Recorder:
         self.steps: list[Step] = []
         self.found = False
         self.end: Point | None = None
+        self.rule = _RULES[algorithm]
         self.reset()
 
     def reset(self) -> None:
@@ -489,6 +504,7 @@ class _Recorder:
             algorithm=self.algorithm,
             code=PSEUDOCODE[self.algorithm],
             structure=STRUCTURES[self.algorithm],
+            rule=self.rule + _NEIGHBOURS if self.rule == _RULES[self.algorithm] != _RULES["dfs-random"] else self.rule,
             steps=tuple(self.steps),
             found=self.found,
             path=self.route(),
@@ -807,6 +823,10 @@ def _astar_unit4(rec: _Recorder) -> None:
     s = rec.start
     closed = np.zeros(rec.grid.shape, dtype=bool)
     rec.seen_word = "closed already"
+    rec.rule = (
+        "the smallest f first, the newest on ties; vertical neighbours are added last when more rows "
+        "than columns remain to the goal, so they come out first"
+    )
     rec.g[s] = 0.0
     rec.h[s] = float(abs(s[0] - rec.goal[0]) + abs(s[1] - rec.goal[1]))
     cur: list[tuple[Point, float]] = [(s, 0.0)]

@@ -27,7 +27,7 @@ export const css = (rgb) => `rgb(${rgb[0] | 0}, ${rgb[1] | 0}, ${rgb[2] | 0})`;
 /** The top bar: brand, one link per room (the current one marked), and a "Copy link" button. */
 export function header(current) {
   const bar = el("header", { class: "top" });
-  bar.append(el("a", { class: "brand", href: "/" }, ["maze", el("span", {}, ["kit"]), " playground"]));
+  bar.append(el("a", { class: "brand", href: "/" }, ["maze", el("span", {}, ["kit"]), el("em", {}, [" playground"])]));
   const nav = el("nav", { "aria-label": "rooms" });
   for (const [name, title] of ROOMS) {
     const a = el("a", { href: `/${name}` }, [title]);
@@ -35,6 +35,8 @@ export function header(current) {
     nav.append(a);
   }
   bar.append(nav);
+  // on a phone the links scroll sideways: keep the current room's in view
+  requestAnimationFrame(() => { const here = nav.querySelector("[aria-current]"); if (here) nav.scrollLeft = here.offsetLeft - nav.offsetLeft - 8; });
   if (current) {
     const share = el("button", { class: "share", type: "button", title: "Copy a link that reproduces this view" }, ["Copy link"]);
     share.addEventListener("click", async () => {

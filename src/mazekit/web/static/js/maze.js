@@ -1,7 +1,7 @@
 // Mazes room: pick one of the sixteen generators, watch the carving, then watch a search solve it.
 // The server makes the maze (POST /api/maze/generate) and solves it (POST /api/search); this page draws.
 import { $, api, COLORS, patiently, css, el, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
-import { GridView, rgba } from "./gridview.js";
+import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
 const GENERATORS = {
@@ -42,7 +42,7 @@ const title = el("h3", {}, [""]);
 const canvas = el("canvas", { class: "grid", "data-view": "0", "aria-label": "maze" });
 const dl = el("dl", { class: "stats", id: "maze-stats" });
 $("#stage").append(el("div", { class: "view" }, [title, canvas, dl]));
-const view = new GridView(canvas, { maxWidth: 760, maxHeight: 600 });
+const view = new GridView(canvas, { maxWidth: 760, maxHeight: 600, fit: fitIn($("#stage"), { below: 50 }) });
 view.pointer = { down: pointerDown, move: pointerMove, up: pointerUp };
 
 const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FRESH = rgba(COLORS.fresh), FRONTIER = rgba(COLORS.frontier);

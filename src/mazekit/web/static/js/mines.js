@@ -1,7 +1,7 @@
 // Minesweeper room: the game lives on the server (/api/mines/*); this page draws its views,
 // sends clicks and keys, animates openings in flood order, shows hints and probabilities.
 import { $, api, COLORS, css, el, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
-import { GridView, rgba } from "./gridview.js";
+import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
 // View codes sent by the server (docs/playground/mines.md).
@@ -27,7 +27,7 @@ const S = {
   anim: null, hint: null, prob: null, showProbs: false, queue: Promise.resolve(), seedDirty: false, busy: false,
 };
 const statusLine = $("#status"), canvas = $("#board");
-const view = new GridView(canvas, { maxWidth: 900, maxHeight: 600, maxCell: 40, minCell: 6 });
+const view = new GridView(canvas, { maxWidth: 900, maxHeight: 600, maxCell: 40, minCell: 6, fit: fitIn(canvas.closest(".stage"), { side: 330, below: 110 }) });
 
 // ---- legends ----
 $("#legend").append(legend([

@@ -2,7 +2,7 @@
 // The page keeps only the move string (LURD, upper case a push) and asks the server for the
 // board after it: it never applies a rule of the game itself. Undo/redo are edits of that string.
 import { $, api, capNote, COLORS, css, el, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
-import { GridView, rgba } from "./gridview.js";
+import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
 header("sokoban");
@@ -30,7 +30,7 @@ const S = {
 
 const statusLine = $("#status"), solverLine = $("#solver-status"), solverBar = $("#solver-bar");
 const collSel = $("#collection"), levelSel = $("#level");
-const view = new GridView($("#board"), { maxWidth: 640, maxHeight: 520, maxCell: 56 });
+const view = new GridView($("#board"), { maxWidth: 640, maxHeight: 520, maxCell: 56, fit: fitIn($("#board").parentElement, { below: 60 }) });
 const LEGEND = [
   [COLORS.wall, "wall"], [COLORS.free, "floor"], [COLORS.goal, "goal"], [COL.box, "box"],
   [COL.boxHome, "box on a goal"], [COL.player, "player"],
