@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 
 # room, its board, the controls used while playing it (on screen at 1280x800)
+VIEW = "canvas[data-view='0']"
+PLAYER = ["[data-role=play]", "[data-role=step]", "[data-role=back]", "[data-role=position]"]
 ROOMS = [
-    ("/search", "canvas[data-view='0']", ["#run", "[data-role=play]", "[data-role=step]", "[data-role=back]", "[data-role=position]"]),
-    ("/maze", "canvas[data-view='0']", ["#generate", "#solve", "[data-role=play]", "[data-role=step]", "[data-role=position]"]),
-    ("/universal", "canvas[data-view='0']", ["#compute", "#commands", "#play", "[data-role=play]", "[data-role=step]"]),
+    ("/search", VIEW, ["#run", *PLAYER]),
+    ("/maze", VIEW, ["#generate", "#solve", *PLAYER]),
+    ("/universal", VIEW, ["#compute", "#commands", "#play", *PLAYER]),
     ("/mines?level=expert&seed=3", "#board", ["#new", "#hint", "#probs", "#hint-text", "#legend"]),
     ("/sokoban", "#board", ["#undo", "#redo", "#restart", "#solve", "#time-limit"]),
 ]
@@ -37,13 +39,13 @@ def sized(browser: Any, live_server: Any) -> Any:
 
 
 def settle(page: Any, board: str) -> dict[str, float]:
-    page.wait_for_function(f"document.querySelector(\"{board}\").width > 0")
+    page.wait_for_function(f'document.querySelector("{board}").width > 0')
     time.sleep(0.4)  # the first layout and the room's first request
     return page.locator(board).bounding_box()
 
 
 @pytest.mark.parametrize(("path", "board", "controls"), ROOMS, ids=[r[0].split("?")[0][1:] for r in ROOMS])
-def test_phone_board_keeps_its_shape_on_the_first_screen(sized: Any, path: str, board: str, controls: list[str]) -> None:
+def test_phone_board_keeps_its_shape_on_the_first_screen(sized: Any, path: str, board: str, controls: Any) -> None:
     page = sized(390, 844, path)
     box = settle(page, board)
     natural = page.eval_on_selector(board, "c => c.width / c.height")

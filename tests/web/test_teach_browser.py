@@ -46,7 +46,12 @@ def close(a: list[int], b: list[int]) -> bool:
     return all(abs(x - y) <= 3 for x, y in zip(a, b, strict=True))
 
 
-@pytest.mark.parametrize(("algorithm", "conn", "seed"), [("astar", 4, 3), ("bfs", 4, 5), ("dfs", 4, 7), ("dijkstra", 8, 9)])
+CASES = [("astar", 4, 3), ("bfs", 4, 5), ("dfs", 4, 7), ("dijkstra", 8, 9)]
+SEEK = """(k) => { const p = document.querySelector('[data-role=position]');
+  p.value = k; p.dispatchEvent(new Event('input')); }"""
+
+
+@pytest.mark.parametrize(("algorithm", "conn", "seed"), CASES)
 def test_the_panes_follow_the_library_trace(page: Any, algorithm: str, conn: int, seed: int) -> None:
     rows, cols = 14, 22
     passable, text = random_rows((rows, cols), seed)
@@ -62,9 +67,10 @@ def test_the_panes_follow_the_library_trace(page: Any, algorithm: str, conn: int
     ats = [s.at for s in walk.steps]
     t = 0
     for k in sorted({1, 2, 6, len(ats) // 2, ats[-1] + 1}):
-        page.keyboard.press("ArrowRight", delay=0) if k == t + 1 else page.evaluate(
-            "(k) => { const p = document.querySelector('[data-role=position]'); p.value = k; p.dispatchEvent(new Event('input')); }", k
-        )
+        if k == t + 1:
+            page.keyboard.press("ArrowRight")
+        else:
+            page.evaluate(SEEK, k)
         t = k
         index = sum(1 for a in ats if a < t) - 1
         step = walk.steps[index]
@@ -76,7 +82,8 @@ def test_the_panes_follow_the_library_trace(page: Any, algorithm: str, conn: int
         assert current.inner_text().strip() == walk.code[step.line].strip()
         # the data-structure pane: its size, its first entries in order, the cell taken out
         assert int(page.inner_text("#ds [data-role=size]")) == step.size
-        shown = page.eval_on_selector_all("#ds [data-role=entries] li[data-cell]", "els => els.map(e => e.dataset.cell)")
+        entries = "#ds [data-role=entries] li[data-cell]"
+        shown = page.eval_on_selector_all(entries, "els => els.map(e => e.dataset.cell)")
         assert shown == [f"({e.cell[0]}, {e.cell[1]})" for e in step.first]
         assert page.get_attribute("#ds .chip.taken", "data-cell") == f"({step.cell[0]}, {step.cell[1]})"
         assert step.text in page.inner_text("#narration")
@@ -89,7 +96,8 @@ def test_the_panes_follow_the_library_trace(page: Any, algorithm: str, conn: int
 
 
 def test_inspector_and_route_to_a_cell(page: Any) -> None:
-    page.goto(f"{page.base}/search?rows=8&cols=10&grid=8.10f&start=0,0&goal=7,9&alg=bfs".replace("8.10f", "-".join(["10f"] * 8)))
+    grid = "-".join(["10f"] * 8)
+    page.goto(f"{page.base}/search?rows=8&cols=10&grid={grid}&start=0,0&goal=7,9&alg=bfs")
     page.locator("#status.good").wait_for()
     page.click("[data-role=instant]")
     page.click("[data-brush=inspect]")
@@ -103,7 +111,8 @@ def test_inspector_and_route_to_a_cell(page: Any) -> None:
     blue = page.evaluate(
         """() => { const cv = document.querySelector("canvas[data-view='0']");
            const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data; let n = 0;
-           for (let i = 0; i < d.length; i += 4) if (d[i] < 80 && d[i + 1] > 90 && d[i + 1] < 130 && d[i + 2] > 200) n++;
+           for (let i = 0; i < d.length; i += 4)
+             if (d[i] < 80 && d[i + 1] > 90 && d[i + 1] < 130 && d[i + 2] > 200) n++;
            return n; }"""
     )
     assert blue > 50
