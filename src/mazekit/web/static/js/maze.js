@@ -1,6 +1,6 @@
 // Mazes room: pick one of the sixteen generators, watch the carving, then watch a search solve it.
 // The server makes the maze (POST /api/maze/generate) and solves it (POST /api/search); this page draws.
-import { $, api, COLORS, patiently, css, el, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
+import { $, api, COLORS, patiently, css, el, header, heat, legend, linkNotice, stats, status, typing, unpack, urlState } from "./common.js";
 import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
@@ -253,16 +253,29 @@ function saveUrl() {
 }
 
 async function loadUrl() {
+  const notes = [];
   const alg = urlState.get("alg", "backtracker");
   algSel.value = alg in GENERATORS ? alg : "backtracker";
+  if (algSel.value !== alg) notes.push(`generator "${alg}" is not one of mazekit's ${Object.keys(GENERATORS).length}`);
   const solver = urlState.get("solver", "astar");
   solverSel.value = solver in SOLVERS ? solver : "astar";
+  if (solverSel.value !== solver) notes.push(`solver "${solver}" is not one of ${Object.keys(SOLVERS).join(", ")}`);
   colourSel.value = urlState.get("colour") === "plain" ? "plain" : "age";
-  $("#rows").value = clampInt(urlState.get("rows", 20), 1, 1000, 20);
-  $("#cols").value = clampInt(urlState.get("cols", 30), 1, 1000, 30);
-  $("#seed").value = clampInt(urlState.get("seed", 7), 0, 4294967295, 7);
-  const braid = +urlState.get("braid", 0);
-  $("#braid").value = Number.isFinite(braid) ? Math.max(0, Math.min(1, braid)) : 0;
+  const whole = (key, lo, hi, fallback) => {
+    const text = urlState.get(key);
+    if (text === null) return fallback;
+    const n = Number(text);
+    if (Number.isInteger(n) && n >= lo && n <= hi) return n;
+    notes.push(`${key}=${text} is not a whole number from ${lo} to ${fmt(hi)}`);
+    return fallback;
+  };
+  $("#rows").value = whole("rows", 1, 1000, 20);
+  $("#cols").value = whole("cols", 1, 1000, 30);
+  $("#seed").value = whole("seed", 0, 4294967295, 7);
+  const braid = Number(urlState.get("braid", 0));
+  if (!(braid >= 0 && braid <= 1)) notes.push(`braid=${urlState.get("braid")} is not a fraction from 0 to 1`);
+  $("#braid").value = braid >= 0 && braid <= 1 ? braid : 0;
+  linkNotice(notes);
   syncControls();
   const solved = urlState.get("solved") === "1";
   const start = urlState.get("start"), goal = urlState.get("goal");

@@ -233,7 +233,7 @@ async function run({ instant = false } = {}) {
     const total = Math.max(...S.results.map((r) => r.steps));
     player.load(total, { instant });
     const words = S.results.map((r, k) => `${ALGORITHMS[algs[k]]}: ${r.found ? `route of ${r.length} steps` : "no route"}, ${fmt(r.visited)} cells visited`);
-    status(statusLine, (S.note ? `${S.note} ` : "") + words.join(" · "), S.note ? "" : "good");
+    status(statusLine, (S.note ? `${S.note} ` : "") + words.join(" · "), S.note ? "error" : "good");
     S.note = "";
   } catch (e) {
     status(statusLine, e.message, "error");

@@ -124,7 +124,9 @@ async function openLevel(source, index, moves = "") {
     return true;
   } catch (e) {
     Object.assign(S, before);
-    status(statusLine, e.message, "error");
+    // the server counts levels from 0, the room from 1
+    const range = /^The level number (\d+) is out of range: (.*) has (\d+) level\(s\), numbered from 0$/.exec(e.message);
+    status(statusLine, range ? `There is no level ${+range[1] + 1}: ${range[2]} has ${range[3]} level${range[3] === "1" ? "" : "s"}` : e.message, "error");
     return false;
   }
 }
@@ -560,12 +562,20 @@ async function init() {
     status(statusLine, `Could not load the level list: ${e.message}`, "error");
     return;
   }
-  const c = urlState.get("c"), t = urlState.get("t"), i = Math.max(0, Math.floor(+urlState.get("i", 0)) || 0), m = urlState.get("m", "");
+  const c = urlState.get("c"), t = urlState.get("t"), m = urlState.get("m", "");
+  const i = Math.max(0, Math.floor(+urlState.get("i", 0)) || 0);
   if (t) { $("#paste").value = t; $("#paste-box").open = true; }
-  const source = t ? { text: t } : { collection: S.collections.some((x) => x.name === c) ? c : S.collections[0].name };
+  const known = S.collections.some((x) => x.name === c);
+  const source = t ? { text: t } : { collection: known ? c : S.collections[0].name };
+  if (c && !t && !known) {
+    // an unknown collection: say so, and open the first level of the first one
+    const names = S.collections.map((x) => x.name).join(", ");
+    if (await openLevel(source, 0)) status(statusLine, `The link's collection "${c}" is not one of ${names}: showing ${names.split(",")[0]}'s first level instead.`, "error");
+    return;
+  }
   if (!(await openLevel(source, i, m))) {
     const msg = statusLine.textContent;
-    if (await openLevel({ collection: S.collections[0].name }, 0)) status(statusLine, `The link's level could not be opened: ${msg}`, "error");
+    if (await openLevel({ collection: S.collections[0].name }, 0)) status(statusLine, `The link's level could not be opened (${msg}): showing the first level instead.`, "error");
   }
 }
 
