@@ -137,6 +137,7 @@ function fetchState(moves, extra = {}) {
 
 // ---------------------------------------------------------------- drawing
 function show(a) {
+  if (a.lurd && statusLine.textContent.startsWith("Restarted")) status(statusLine, "");  // moved on since
   S.answer = a;
   const [rows, cols] = a.shape;
   if (view.rows !== rows || view.cols !== cols) view.resize(rows, cols);
@@ -351,6 +352,7 @@ function solve() {
   runSocket("/api/sokoban/solve", { level: levelRef(), moves: S.moves, time_limit: tl }, "solver", {
     started: (m) => {
       limit = m.time_limit ?? limit;
+      if (limit < tl) $("#time-limit").value = String(limit);  // the box shows what runs (capNote says why)
       status(solverLine, m.queued ? "waiting for a free solver slot…" : `solver started (time limit ${limit} s${capNote(limit, tl)})`);
     },
     progress: (m) => {
@@ -387,6 +389,7 @@ function shorten(full, whose) {
   runSocket("/api/sokoban/optimise", { level: levelRef(), lurd: full, time_limit: tl }, "optimiser", {
     started: (m) => {
       limit = m.time_limit ?? limit;
+      if (limit < tl) $("#time-limit").value = String(limit);  // the box shows what runs (capNote says why)
       stats($("#solver-stats"), [["moves", fmt(m.before_moves)], ["pushes", fmt(m.before_pushes)]]);
       status(solverLine, m.queued ? "waiting for a free solver slot…"
         : `shortening ${whose} (${fmt(m.before_moves)} moves, ${fmt(m.before_pushes)} pushes) for up to ${limit} s${capNote(limit, tl)}…`);
@@ -426,6 +429,7 @@ async function showSolution(m) {
     label: m.label || "The solver's solution" };
   playerBox.classList.remove("hidden");
   $("#win").classList.add("hidden");
+  if (statusLine.textContent.startsWith("Restarted")) status(statusLine, "");  // a new playback: the restart is old news
   const out = $("#lurd");
   out.textContent = `${m.from ? `your moves: ${m.from}\n` : ""}${(m.label || "the solver's solution").toLowerCase()}: ${m.lurd}`; out.classList.remove("hidden");
   player.load(m.moves);

@@ -329,7 +329,7 @@ async function loadUrl() {
   }
   if (!ok) await loadArticle();
   if (cmd) {
-    cmdBox.value = cmd;
+    cmdBox.value = cmd.toUpperCase();
     await play({ instant: true });
     liveVerify();
   } else {
@@ -346,7 +346,11 @@ $("#empty").addEventListener("click", () => emptyGrid());
 $("#load-gen").addEventListener("click", () => loadGenerated());
 $("#method").addEventListener("change", () => saveUrl());
 for (const b of document.querySelectorAll("[data-brush]")) b.addEventListener("click", () => setBrush(b.dataset.brush));
-cmdBox.addEventListener("input", () => { liveVerify(); saveUrl(); });
+cmdBox.addEventListener("input", () => {
+  // u d l r read as U D L R: shown in upper case as they are typed
+  if (/[udlr]/.test(cmdBox.value)) { const at = cmdBox.selectionStart; cmdBox.value = cmdBox.value.toUpperCase(); cmdBox.setSelectionRange(at, at); }
+  liveVerify(); saveUrl();
+});
 cmdBox.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); play(); } });
 window.addEventListener("keydown", (ev) => {
   if (typing(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
