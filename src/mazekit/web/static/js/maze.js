@@ -45,7 +45,7 @@ $("#stage").append(el("div", { class: "view" }, [title, canvas, dl]));
 const view = new GridView(canvas, { maxWidth: 760, maxHeight: 600, fit: fitIn($("#stage"), { below: 50 }) });
 view.pointer = { down: pointerDown, move: pointerMove, up: pointerUp };
 
-const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FRESH = rgba(COLORS.fresh), FRONTIER = rgba(COLORS.frontier);
+const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FRESH = rgba(COLORS.fresh), FRONTIER = rgba(COLORS.frontier), ROUTE = rgba(COLORS.route);
 const HEAT = Array.from({ length: 256 }, (_, i) => rgba(heat(i / 255)));
 const mix = (a, b, f) => [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
 const AGE = Array.from({ length: 256 }, (_, i) => rgba(mix(heat(i / 255), COLORS.free, 0.55)));
@@ -100,10 +100,14 @@ function draw(t) {
   } else {
     for (let i = 0; i < n; i++) px[i] = free[i] ? FREE : WALL;
   }
+  const res = S.search, routeShown = S.phase === "solve" && res && res.found && t >= res.steps;
+  // small squares: the route's own squares are coloured (a line a pixel or two wide would cover
+  // the corridors round it); big ones get a line down the middle
+  const thin = view.cell < 4;
+  if (routeShown && thin) for (const [r, c] of res.path) px[r * m.shape[1] + c] = ROUTE;
   const finished = S.phase === "solve" || !m.order || t >= m.steps;
   view.overlay = () => {
-    const res = S.search;
-    if (S.phase === "solve" && res && res.found && t >= res.steps) view.path(res.path, css(COLORS.route));
+    if (routeShown && !thin) view.path(res.path, css(COLORS.route), Math.max(1, view.cell * 0.3));
     if (finished && S.start) view.marker(S.start[0], S.start[1], css(COLORS.start), "S");
     if (finished && S.goal) view.marker(S.goal[0], S.goal[1], css(COLORS.goal), "G");
   };

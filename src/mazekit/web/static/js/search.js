@@ -27,6 +27,11 @@ for (const [k, v] of Object.entries(HEURISTICS)) hSel.append(el("option", { valu
 const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FRONTIER = rgba(COLORS.frontier);
 const HEAT = Array.from({ length: 256 }, (_, i) => rgba(heat(i / 255)));
 const WEIGHT = Array.from({ length: 10 }, (_, w) => rgba(w <= 1 ? COLORS.free : [236 - w * 14, 222 - w * 12, 200 - w * 14]));
+// a visited weighted cell: the visit colour, darker the more it costs (the weight stays readable)
+const HEAT_W = Array.from({ length: 10 }, (_, w) => Array.from({ length: 256 }, (_, i) => {
+  const k = w <= 1 ? 1 : 1 - 0.055 * w, c = heat(i / 255);
+  return rgba([c[0] * k, c[1] * k, c[2] * k]);
+}));
 
 function makeView(index) {
   const title = el("h3", {}, [""]);
@@ -71,13 +76,22 @@ function draw(t) {
       const order = res.order, disc = res.discovered, scale = 255 / Math.max(1, res.steps - 1);
       for (let i = 0; i < n; i++) {
         const o = order[i];
-        if (o >= 0 && o < t) px[i] = HEAT[(o * scale) | 0];
+        if (o >= 0 && o < t) px[i] = HEAT_W[S.weights[i]][(o * scale) | 0];
         else if (disc && disc[i] >= 0 && disc[i] < t && !S.walls[i]) px[i] = FRONTIER;
       }
     }
     v.view.overlay = (ctx, view) => {
-      if (S.weights && view.cell >= 14) {
-        for (let i = 0; i < n; i++) if (S.weights[i] > 1 && !S.walls[i]) view.text((i / S.cols) | 0, i % S.cols, String(S.weights[i]), "rgba(30,34,46,.55)", 0.5);
+      if (S.weights && view.cell >= 10) {
+        // the digit, with a light halo so it reads on the dark visit colours too
+        const ctx = view.ctx;
+        ctx.save(); ctx.lineWidth = 2.5; ctx.strokeStyle = "rgba(255,255,255,.8)"; ctx.lineJoin = "round";
+        ctx.font = `bold ${Math.round(view.cell * 0.5)}px system-ui, sans-serif`; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+        for (let i = 0; i < n; i++) {
+          if (S.weights[i] <= 1 || S.walls[i]) continue;
+          const [x, y] = view.center((i / S.cols) | 0, i % S.cols);
+          ctx.strokeText(String(S.weights[i]), x, y + 0.5); ctx.fillStyle = "#1e222e"; ctx.fillText(String(S.weights[i]), x, y + 0.5);
+        }
+        ctx.restore();
       }
       if (res && res.found && t >= res.steps) view.path(res.path, css(COLORS.route), Math.max(1.5, view.cell * (view.cell >= 6 ? 0.3 : 0.2)));
       if (k === 0 && teachOn.checked) stepMarks(view, t);
