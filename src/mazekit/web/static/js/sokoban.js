@@ -185,10 +185,31 @@ function showStats(moves, pushes, boxes) {
 
 const PIX = { "#": rgba(COLORS.wall), "-": rgba(COLORS.free), ".": rgba(COLORS.free), x: rgba(COLORS.free), " ": rgba(COL.outside) };
 
+// The walls that touch the level's floor (the 8 cells round them): the rest of the walls, like
+// the cells outside them, are drawn as the outside, so every level looks alike whether its file
+// fills the space round it with walls (the assignment's map) or leaves it blank (XSB).
+function innerWalls(a) {
+  if (a._inner) return a._inner;
+  const [rows, cols] = a.shape, out = new Uint8Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    if (a.board[r][c] !== "#") continue;
+    for (let dr = -1; dr <= 1 && !out[r * cols + c]; dr++) for (let dc = -1; dc <= 1; dc++) {
+      const ch = a.board[r + dr]?.[c + dc];
+      if (ch === "-" || ch === "." || ch === "x") { out[r * cols + c] = 1; break; }
+    }
+  }
+  a._inner = out;
+  return out;
+}
+
 // Boxes the board's deadlock rule names (``dead_boxes``): ringed, and the legend says so.
 function draw(player, boxes, stuck = []) {
   const a = S.answer, [rows, cols] = a.shape, px = view.pixels;
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) px[r * cols + c] = PIX[a.board[r][c]] ?? PIX[" "];
+  const inner = innerWalls(a);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const ch = a.board[r][c];
+    px[r * cols + c] = ch === "#" && !inner[r * cols + c] ? PIX[" "] : PIX[ch] ?? PIX[" "];
+  }
   view.overlay = (ctx, v) => {
     const s = v.cell;
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
