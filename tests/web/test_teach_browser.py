@@ -138,3 +138,22 @@ def test_large_grids_say_why_there_are_no_panes(page: Any) -> None:
     page.goto(f"{page.base}/search?rows=80&cols=80")
     page.locator("#status.good").wait_for()
     assert "up to 3,600 cells" in page.inner_text("#narration")
+
+
+@pytest.mark.parametrize("algorithm", ["backtracker", "prim", "kruskal", "wilson", "eller"])
+def test_the_maze_room_follows_the_generator(page: Any, algorithm: str) -> None:
+    from mazekit.generate.teach import teach_generator
+
+    walk = teach_generator(algorithm, 6, 9, rng=np.random.default_rng(11))
+    page.goto(f"{page.base}/maze?alg={algorithm}&rows=6&cols=9&seed=11")
+    page.wait_for_selector("#narration[data-step]")
+    page.keyboard.press("Home")
+    for index in (0, 4, len(walk.steps) - 1):
+        step = walk.steps[index]
+        page.evaluate(SEEK, step.at + 1)
+        page.wait_for_function(f"document.querySelector('#narration').dataset.step === '{index + 1}'")
+        assert step.text in page.inner_text("#narration")
+        assert int(page.get_attribute("#code li.current", "data-line")) == step.line
+        assert int(page.inner_text("#ds [data-role=size]")) == step.size
+        shown = page.eval_on_selector_all("#ds [data-role=entries] li", "els => els.map(e => e.textContent)")
+        assert shown == list(step.first)

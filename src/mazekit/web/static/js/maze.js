@@ -3,6 +3,7 @@
 import { $, api, COLORS, patiently, css, el, header, heat, legend, linkNotice, stats, status, typing, unpack, urlState } from "./common.js";
 import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
+import { CarvePanes } from "./teach.js";
 
 const GENERATORS = {
   backtracker: ["Recursive backtracker", "Depth-first search with a stack: long winding corridors, few dead ends."],
@@ -33,6 +34,7 @@ const S = {
   drag: null, busy: false, again: false, solvedInUrl: false,
 };
 const statusLine = $("#status");
+const panes = new CarvePanes(), teachOn = $("#teach-on");
 const algSel = $("#alg"), solverSel = $("#solver"), colourSel = $("#colour");
 for (const [k, [name]] of Object.entries(GENERATORS)) algSel.append(el("option", { value: k }, [name]));
 for (const [k, v] of Object.entries(SOLVERS)) solverSel.append(el("option", { value: k }, [v]));
@@ -108,10 +110,12 @@ function draw(t) {
   const finished = S.phase === "solve" || !m.order || t >= m.steps;
   view.overlay = () => {
     if (routeShown && !thin) view.path(res.path, css(COLORS.route), Math.max(1, view.cell * 0.3));
+    if (S.phase !== "solve" && teachOn.checked) carveMarks(t);
     if (finished && S.start) view.marker(S.start[0], S.start[1], css(COLORS.start), "S");
     if (finished && S.goal) view.marker(S.goal[0], S.goal[1], css(COLORS.goal), "G");
   };
   view.flush();
+  if (S.phase !== "solve" && teachOn.checked) panes.show(t);
   showStats(t);
 }
 
@@ -145,6 +149,24 @@ function ended() {
   }
 }
 
+/** The generator's step on the maze: what its structure holds (blue squares), the cell it
+ *  joined (a blue ring) and the wall it opened (an orange square). */
+function carveMarks(t) {
+  const step = panes.current(t), ctx = view.ctx, s = view.cell, C = S.maze.shape[1];
+  if (!step) return;
+  ctx.save();
+  ctx.fillStyle = "rgba(47, 111, 221, 0.45)";
+  for (const i of step.marks) ctx.fillRect((i % C) * s, Math.floor(i / C) * s, s, s);
+  if (step.wall !== null) { ctx.fillStyle = css(COLORS.route); ctx.fillRect((step.wall % C) * s, Math.floor(step.wall / C) * s, s, s); }
+  if (step.cell) {
+    const r = 2 * step.cell[0] + 1, c = 2 * step.cell[1] + 1, lw = Math.max(1.5, s * 0.25);
+    ctx.strokeStyle = "#2f6fdd"; ctx.lineWidth = lw;
+    ctx.strokeRect(c * s - lw / 2, r * s - lw / 2, s + lw, s + lw);
+  }
+  ctx.restore();
+  canvas.dataset.step = String(panes.k + 1);
+}
+
 // ---- generating ----
 function clampInt(v, lo, hi, fallback) {
   const n = Math.round(+v);
@@ -155,7 +177,7 @@ async function generate({ instant = false, solveAfter = false } = {}) {
   if (S.busy) { S.again = true; return; }  // the controls changed while a request was out: run once more after it
   const body = {
     algorithm: algSel.value, rows: +$("#rows").value, cols: +$("#cols").value,
-    seed: +$("#seed").value, braid: algSel.value === "caves" ? 0 : +$("#braid").value,
+    seed: +$("#seed").value, braid: algSel.value === "caves" ? 0 : +$("#braid").value, teach: teachOn.checked,
   };
   S.busy = true;
   status(statusLine, "generating…");
@@ -166,6 +188,7 @@ async function generate({ instant = false, solveAfter = false } = {}) {
     a.free = new Uint8Array(R * C);
     a.grid.forEach((row, r) => { for (let c = 0; c < C; c++) a.free[r * C + c] = row[c] === "1" ? 0 : 1; });
     S.maze = a; S.start = a.start; S.goal = a.goal; S.search = null; S.phase = "carve";
+    panes.load(a.lesson || null, a.lesson_note ? `${a.lesson_note[0].toUpperCase()}${a.lesson_note.slice(1)}.` : "");
     view.resize(R, C);
     title.textContent = `${GENERATORS[a.algorithm][0]}${a.braid ? `, braided ${a.braid}` : ""}`;
     showLegend();
@@ -206,6 +229,7 @@ async function solve({ instant = false } = {}) {
     const a = await api("/api/search", { grid: gridRows(), start: S.start, goal: S.goal, algorithm: solverSel.value, seed: S.maze.seed });
     a.order = unpack(a.order); a.discovered = unpack(a.discovered);
     S.search = a; S.phase = "solve";
+    panes.load(null, "The panes follow the carving: press Replay carving to see it again step by step.");
     showLegend();
     player.load(a.steps, { instant });
     S.solvedInUrl = true; saveUrl();
@@ -220,6 +244,7 @@ async function solve({ instant = false } = {}) {
 function replay() {
   if (!S.maze) return;
   S.phase = "carve"; S.search = null; S.solvedInUrl = false; saveUrl(); showLegend();
+  panes.load(S.maze.lesson || null, S.maze.lesson_note || "");
   if (S.maze.order) { status(statusLine, "replaying the carving…"); player.load(S.maze.steps); }
   else { player.load(0); status(statusLine, "caves makes a plain grid: there is no carving to replay"); }
 }
@@ -308,6 +333,11 @@ function syncControls() {
 $("#generate").addEventListener("click", () => generate());
 $("#solve").addEventListener("click", () => solve());
 $("#replay").addEventListener("click", () => replay());
+teachOn.addEventListener("change", () => {
+  $("#teach-body").classList.toggle("hidden", !teachOn.checked);
+  if (teachOn.checked && S.maze && !S.maze.lesson && !S.maze.lesson_note) generate({ instant: player.t >= player.total });
+  else draw(player.t);
+});
 $("#new-seed").addEventListener("click", () => { $("#seed").value = Math.floor(Math.random() * 4294967295); generate(); });
 algSel.addEventListener("change", () => { syncControls(); generate(); });
 solverSel.addEventListener("change", () => { saveUrl(); if (S.phase === "solve") solve(); });

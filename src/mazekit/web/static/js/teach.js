@@ -133,3 +133,49 @@ function keys(alg, g, h, f) {
   if (alg === "dijkstra") return ` g ${num(g)}`;
   return g === null || g === undefined ? "" : ` d ${num(g)}`;
 }
+
+/** The maze room's panes: a generator's core loop (mazekit.generate.teach) as the carving plays. */
+export class CarvePanes {
+  constructor() {
+    this.lesson = null; this.ats = []; this.k = -2;
+    this.narration = $("#narration"); this.code = $("#code"); this.ds = $("#ds");
+  }
+
+  load(lesson, note = "") {
+    this.lesson = lesson; this.k = -2;
+    this.code.replaceChildren(); this.ds.replaceChildren();
+    if (!lesson) { this.narration.textContent = note; this.narration.dataset.step = "0"; return; }
+    this.ats = lesson.steps.map((s) => s.at);
+    lesson.code.forEach((line, i) => this.code.append(el("li", { "data-line": String(i) }, [line])));
+  }
+
+  /** The step shown after t steps of the carving (null before the first). */
+  current(t) {
+    if (!this.lesson) return null;
+    let lo = 0, hi = this.ats.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (this.ats[m] < t) lo = m + 1; else hi = m; }
+    return lo > 0 ? this.lesson.steps[lo - 1] : null;
+  }
+
+  show(t) {
+    if (!this.lesson) return;
+    const step = this.current(t), k = step ? this.lesson.steps.indexOf(step) : -1;
+    if (k === this.k) return;
+    this.k = k;
+    const L = this.lesson, current = step ? step.line : 0, ran = new Set(step ? step.lines : [0]);
+    for (const li of this.code.children) {
+      const i = +li.dataset.line;
+      li.classList.toggle("current", i === current);
+      li.classList.toggle("ran", i !== current && ran.has(i));
+    }
+    this.narration.textContent = step ? `Step ${k + 1} of ${L.steps.length}: ${step.text}` : `Step 0 of ${L.steps.length}: press Play or Step (→).`;
+    this.narration.dataset.step = String(k + 1);
+    const size = step ? step.size : 0;
+    const head = el("div", { class: "ds-head" }, [`${L.structure[0].toUpperCase()}${L.structure.slice(1)}: `,
+      el("b", { "data-role": "size" }, [String(size)]), ` ${size === 1 ? "entry" : "entries"}`]);
+    const list = el("ol", { class: "ds-list", "data-role": "entries" });
+    for (const entry of step ? step.first : []) list.append(el("li", { class: "chip" }, [entry]));
+    const more = step && size > step.first.length ? [el("div", { class: "hint" }, [`… and ${size - step.first.length} more`])] : [];
+    this.ds.replaceChildren(head, list, ...more);
+  }
+}
