@@ -128,6 +128,7 @@ def test_a_time_limit_above_the_playgrounds_cap_says_how_to_raise_it(browser):
             line = pg.locator("#solver-status").inner_text()
             assert "no solution within the time limit (1 s)" in line, line
             assert "3 s asked, the playground allows 1 s" in line and "--solver-seconds 3" in line, line
+            assert pg.input_value("#time-limit") == "1"  # the box shows the limit that ran
         finally:
             context.close()
 

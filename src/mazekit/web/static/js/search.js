@@ -11,7 +11,7 @@ const MAX_SIDE = 300;
 header("search");
 const S = {
   rows: 25, cols: 40, walls: null, weights: null, start: [12, 5], goal: [12, 34],
-  brush: "wall", results: [], drag: null, autoRun: false, base: 0, lesson: null, note: "",
+  brush: "wall", results: [], drag: null, autoRun: false, base: 0, lesson: null, note: "", ticket: 0,
 };
 const panes = new TeachPanes();
 const teachOn = $("#teach-on");
@@ -233,12 +233,14 @@ function edited() {
 async function run({ instant = false } = {}) {
   S.base = 0; $("#article-out").classList.add("hidden");
   const algs = [algSel.value, alg2Sel.value].filter(Boolean);
+  const ticket = ++S.ticket;  // a newer run makes this one's answer stale
   status(statusLine, "searching…");
   try {
     const common = { grid: gridRows(), start: S.start, goal: S.goal, connectivity: +connSel.value, heuristic: hSel.value };
     const w = weightRows(); if (w) common.weights = w;
     const teach = teachOn.checked;
     const answers = await patiently(statusLine, Promise.all(algs.map((a, k) => api("/api/search", { ...common, algorithm: a, teach: teach && k === 0 }))));
+    if (ticket !== S.ticket) return;
     S.results = answers.map((a) => ({ ...a, order: unpack(a.order), discovered: unpack(a.discovered) }));
     S.autoRun = true;
     const first = S.results[0];
@@ -250,11 +252,12 @@ async function run({ instant = false } = {}) {
     status(statusLine, (S.note ? `${S.note} ` : "") + words.join(" · "), S.note ? "error" : "good");
     S.note = "";
   } catch (e) {
-    status(statusLine, e.message, "error");
+    if (ticket === S.ticket) status(statusLine, e.message, "error");
   }
 }
 
 async function runArticle(article, text = "") {
+  S.ticket++;  // a search still out is stale now
   status(statusLine, `running the ${article} article…`);
   try {
     const a = await api("/api/article", { article, text });
