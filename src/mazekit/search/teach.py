@@ -757,7 +757,8 @@ def _best_first(rec: _Recorder, cost: NDArray[np.float64], heuristic: str) -> No
     closed = np.zeros(rec.grid.shape, dtype=bool)
     s = rec.start
     rec.g[s] = 0.0
-    rec.h[s] = base(s) * hscale
+    if mode != 0:
+        rec.h[s] = base(s) * hscale
     heap: list[tuple[float, float, int, Point, float]] = [(0.0, 0.0, 0, s, 0.0)]
     seq = itertools.count(1)  # ties go to the entry added first
     rec.seen_word = "closed already"
@@ -794,7 +795,9 @@ def _best_first(rec: _Recorder, cost: NDArray[np.float64], heuristic: str) -> No
             else:
                 ng = gu + cv * step_len[k]
                 (rec.updated if rec.g[v] < math.inf else rec.added).append(v)
-                rec.g[v], rec.h[v] = ng, base(v) * hscale
+                rec.g[v] = ng
+                if mode != 0:  # Dijkstra has no h
+                    rec.h[v] = base(v) * hscale
                 rec.link(v, u)
                 hv = float(rec.h[v])
                 key = (ng, 0.0) if mode == 0 else (ng + hv, -ng) if mode == 1 else (hv, 0.0)

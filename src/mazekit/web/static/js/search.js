@@ -37,7 +37,8 @@ function makeView(index) {
   const title = el("h3", {}, [""]);
   const canvas = el("canvas", { class: "grid", "data-view": String(index), "aria-label": "search grid" });
   const dl = el("dl", { class: "stats" });
-  const box = el("div", { class: "view" }, [title, canvas, dl]);
+  // the cell inspector sits under the first grid, where the eye already is
+  const box = el("div", { class: "view" }, index === 0 ? [title, canvas, el("div", { id: "inspect", class: "inspect", "aria-live": "polite" }), dl] : [title, canvas, dl]);
   stage.append(box);
   const view = new GridView(canvas, { maxWidth: 760, maxHeight: 600 });
   view.pointer = { down: pointerDown, move: pointerMove, up: pointerUp };

@@ -14,9 +14,12 @@ export class TeachPanes {
   constructor() {
     this.lesson = null; this.cols = 0; this.rows = 0; this.ats = []; this.k = -1; this.order = null;
     this.start = null; this.routeTo = null; this.inspected = null;
-    this.narration = $("#narration"); this.code = $("#code"); this.ds = $("#ds"); this.inspect = $("#inspect");
+    this.narration = $("#narration"); this.code = $("#code"); this.ds = $("#ds");
     this.onRoute = null;  // called when "route to it" is asked (the room redraws)
   }
+
+  /** The inspector's box (the room puts it under its grid). */
+  get inspect() { return $("#inspect"); }
 
   /** A new record (or none: `note` says why the panes are empty). */
   load(lesson, { rows, cols, start, order, note = "" }) {
