@@ -160,6 +160,8 @@ function carveMarks(t) {
   if (step.wall !== null) { ctx.fillStyle = css(COLORS.route); ctx.fillRect((step.wall % C) * s, Math.floor(step.wall / C) * s, s, s); }
   if (step.cell) {
     const r = 2 * step.cell[0] + 1, c = 2 * step.cell[1] + 1, lw = Math.max(1.5, s * 0.25);
+    ctx.strokeStyle = "#fff"; ctx.lineWidth = lw + 2;
+    ctx.strokeRect(c * s - lw / 2, r * s - lw / 2, s + lw, s + lw);
     ctx.strokeStyle = "#2f6fdd"; ctx.lineWidth = lw;
     ctx.strokeRect(c * s - lw / 2, r * s - lw / 2, s + lw, s + lw);
   }

@@ -62,7 +62,10 @@ function resizeViews() {
   const width = Math.max(160, (stage.clientWidth || 900) / n - 12 * n - 8);
   const top = stage.getBoundingClientRect().top + window.scrollY;
   const height = Math.max(200, window.innerHeight - top - (window.innerWidth > 820 ? 110 : 60));
-  for (const v of views) { v.view.opts.maxWidth = width; v.view.opts.maxHeight = height; v.view.resize(S.rows, S.cols); }
+  for (const v of views) {
+    v.view.opts.maxWidth = width; v.view.opts.maxHeight = height; v.view.resize(S.rows, S.cols);
+    v.box.style.maxWidth = `${S.cols * v.view.cell + 20}px`;  // its words wrap under the grid: two fit side by side
+  }
 }
 let resizing = null;
 window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => { resizeViews(); draw(player.t); }, 100); });
@@ -122,9 +125,12 @@ function stepMarks(view, t) {
     const [r, c] = at(i), d = cell * 0.3, [x, y] = view.center(r, c);
     ctx.beginPath(); ctx.moveTo(x - d, y - d); ctx.lineTo(x + d, y + d); ctx.moveTo(x + d, y - d); ctx.lineTo(x - d, y + d); ctx.stroke();
   }
-  const [r, c] = at(step.cell);
-  ctx.strokeStyle = "#2f6fdd"; ctx.lineWidth = Math.max(2, cell * 0.16);
-  ctx.strokeRect(c * cell + ctx.lineWidth / 2, r * cell + ctx.lineWidth / 2, cell - ctx.lineWidth, cell - ctx.lineWidth);
+  const [r, c] = at(step.cell), lw = Math.max(2, cell * 0.16);
+  // a blue ring with a white rim: it shows on the dark visit colours and on the light ones
+  ctx.strokeStyle = "#fff"; ctx.lineWidth = lw + 2;
+  ctx.strokeRect(c * cell - 1, r * cell - 1, cell + 2, cell + 2);
+  ctx.strokeStyle = "#2f6fdd"; ctx.lineWidth = lw;
+  ctx.strokeRect(c * cell + lw / 2, r * cell + lw / 2, cell - lw, cell - lw);
   ctx.restore();
   view.canvas.dataset.step = `${step.cell}`;
 }
@@ -358,18 +364,18 @@ const LESSONS = {
   bfs: { title: "BFS grows in rings", alg: "bfs", alg2: "", conn: "4", start: [7, 7], goal: [0, 14], rows: Array(15).fill("0".repeat(15)),
     text: "BFS takes cells in the order they were added: every cell at distance d before any at d + 1, so the visited area grows as a diamond of rings around the start, and the queue holds one ring's end and the next ring's start." },
   dfs: { title: "DFS takes long detours", alg: "dfs", alg2: "bfs", conn: "4", start: [5, 4], goal: [5, 7], rows: Array(11).fill("0".repeat(15)),
-    text: "The goal is 3 steps away, but DFS always goes up first and as deep as it can: it sweeps the grid in long runs and finds a route of 45 steps, where BFS (right) finds the 3-step one. The stack is the road back." },
+    text: "The goal is 3 steps away, but DFS always goes up first and as deep as it can: it sweeps the grid in long runs and finds a route of 45 steps, where BFS (the second grid) finds the 3-step one. The stack is the road back." },
   greedy: { title: "Greedy is trapped behind a wall", alg: "greedy", alg2: "astar", conn: "4", start: [11, 1], goal: [1, 18],
     rows: ["00000010000000000000", "00000010000000000000", "00000010000000000000", "00000010000000000000", "00000010000000000000", "00000010000000000000",
       "00000010000000000000", "00000010000000000000", "00000110000000000000", "00000010000000000000", "00000010000000000000", "00000000000000000000"],
-    text: "Greedy best-first follows h alone: it climbs along the wall towards the goal, finds the top closed, and its route comes back down the same side: 47 steps where A* (right), which weighs the steps already taken, finds 27." },
+    text: "Greedy best-first follows h alone: it climbs along the wall towards the goal, finds the top closed, and its route comes back down the same side: 47 steps where A* (the second grid), which weighs the steps already taken, finds 27." },
   astar: { title: "A* with a heuristic that overestimates", alg: "astar", alg2: "dijkstra", conn: "8", h: "manhattan", start: [1, 1], goal: [10, 16],
     rows: ["011100000001010100", "101100000000001000", "000000000010100101", "010011011010100100", "000000000000000010", "001000100001001000",
       "100101000101000011", "011100001000000001", "001000101010010100", "000010000001000000", "011001000010010000", "000101000100101010"],
-    text: "With diagonal steps, the Manhattan distance counts a diagonal as 2 while it costs √2: h overestimates, A* trusts it too much and settles for a route of cost 20.14 after 21 cells; Dijkstra (right) proves 18.73 is the cheapest. An admissible h (octile, the default) never overestimates." },
+    text: "With diagonal steps, the Manhattan distance counts a diagonal as 2 while it costs √2: h overestimates, A* trusts it too much and settles for a route of cost 20.14 after 21 cells; Dijkstra (the second grid) proves 18.73 is the cheapest. An admissible h (octile, the default) never overestimates." },
   dijkstra: { title: "Dijkstra goes round the swamp", alg: "dijkstra", alg2: "bfs", conn: "4", start: [6, 1], goal: [6, 18], rows: Array(13).fill("0".repeat(20)),
     weights: Array.from({ length: 13 }, (_, r) => Array.from({ length: 20 }, (_, c) => (r >= 2 && r <= 10 && c >= 6 && c <= 13 ? "9" : "1")).join("")),
-    text: "The brown cells cost 9 to enter. Dijkstra takes the cheapest entry first, so its frontier creeps slowly into the swamp while it races round it: its route goes round (27 steps, cost 27) where BFS (right), which counts steps only, wades straight through (17 steps, cost 81)." },
+    text: "The brown cells cost 9 to enter. Dijkstra takes the cheapest entry first, so its frontier creeps slowly into the swamp while it races round it: its route goes round (27 steps, cost 27) where BFS (the second grid), which counts steps only, wades straight through (17 steps, cost 81)." },
 };
 
 function lessonHref(name) {
