@@ -121,17 +121,28 @@ def test_inspector_and_route_to_a_cell(page: Any) -> None:
 def test_lessons_are_linked_and_load(page: Any) -> None:
     page.goto(f"{page.base}/search")
     links = page.eval_on_selector_all("#lessons a", "els => els.map(e => [e.dataset.lesson, e.getAttribute('href')])")
-    assert [name for name, _ in links] == ["bfs", "dfs", "greedy", "astar", "dijkstra"]
+    assert [name for name, _ in links] == ["bfs", "dfs", "dfs-random", "greedy", "astar", "dijkstra"]
     for name, href in links:
         page.goto(page.base + href)
         page.locator("#status.good").wait_for()
         assert page.locator("#lesson-text").is_visible(), name
         assert page.locator("#code li").count() >= 6
-    # the greedy lesson's point: greedy's route is longer than A*'s
-    page.goto(page.base + dict(links)["greedy"])
-    page.locator("#status.good").wait_for()
-    assert "Greedy best-first: route of 47 steps" in page.inner_text("#status")
-    assert "A*: route of 27 steps" in page.inner_text("#status")
+    # each lesson's point, in the figures its text gives
+    claims = {
+        "bfs": ["BFS: route of 14 steps, 223 cells visited"],
+        "dfs": ["DFS: route of 45 steps", "BFS: route of 3 steps"],
+        "dfs-random": ["DFS, random order: route of 34 steps, 39 cells visited", "BFS: route of 34 steps, 57 cells"],
+        "greedy": ["Greedy best-first: route of 47 steps", "A*: route of 27 steps"],
+        "astar": ["A*: route of", "21 cells visited", "Dijkstra: route of"],
+        "dijkstra": ["Dijkstra: route of 27 steps", "BFS: route of 17 steps"],
+    }
+    for name, href in links:
+        page.goto(page.base + href)
+        page.locator("#status.good").wait_for()
+        text = page.inner_text("#status")
+        assert all(claim in text for claim in claims[name]), (name, text)
+    costs = page.eval_on_selector_all(".view dl", "els => els.map(e => e.textContent)")
+    assert "routecost27" in costs[0].replace(" ", "") and "routelength17" in costs[1].replace(" ", "")
 
 
 def test_large_grids_say_why_there_are_no_panes(page: Any) -> None:

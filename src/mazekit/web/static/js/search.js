@@ -365,6 +365,10 @@ const LESSONS = {
     text: "BFS takes cells in the order they were added: every cell at distance d before any at d + 1, so the visited area grows as a diamond of rings around the start, and the queue holds one ring's end and the next ring's start." },
   dfs: { title: "DFS takes long detours", alg: "dfs", alg2: "bfs", conn: "4", start: [5, 4], goal: [5, 7], rows: Array(11).fill("0".repeat(15)),
     text: "The goal is 3 steps away, but DFS always goes up first and as deep as it can: it sweeps the grid in long runs and finds a route of 45 steps, where BFS (the second grid) finds the 3-step one. The stack is the road back." },
+  "dfs-random": { title: "In a perfect maze, one route", alg: "dfs-random", alg2: "bfs", conn: "4", start: [1, 1], goal: [9, 15],
+    rows: ["11111111111111111", "10100000000010001", "10101110111010101", "10001000101010101", "10111011101010101", "10001010001000101",
+      "11111010111111101", "10001010000000101", "10101010111110101", "10100010000010001", "11111111111111111"],
+    text: "A perfect maze has exactly one route between two cells, so the random DFS (the maze article's solver) finds the same 34-step route as BFS (the second grid): they differ only in the cells they visit on the way, 39 against 57 here. Its stack is always the route so far." },
   greedy: { title: "Greedy is trapped behind a wall", alg: "greedy", alg2: "astar", conn: "4", start: [11, 1], goal: [1, 18],
     rows: ["00000010000000000000", "00000010000000000000", "00000010000000000000", "00000010000000000000", "00000010000000000000", "00000010000000000000",
       "00000010000000000000", "00000010000000000000", "00000110000000000000", "00000010000000000000", "00000010000000000000", "00000000000000000000"],
@@ -375,7 +379,7 @@ const LESSONS = {
     text: "With diagonal steps, the Manhattan distance counts a diagonal as 2 while it costs √2: h overestimates, A* trusts it too much and settles for a route of cost 20.14 after 21 cells; Dijkstra (the second grid) proves 18.73 is the cheapest. An admissible h (octile, the default) never overestimates." },
   dijkstra: { title: "Dijkstra goes round the swamp", alg: "dijkstra", alg2: "bfs", conn: "4", start: [6, 1], goal: [6, 18], rows: Array(13).fill("0".repeat(20)),
     weights: Array.from({ length: 13 }, (_, r) => Array.from({ length: 20 }, (_, c) => (r >= 2 && r <= 10 && c >= 6 && c <= 13 ? "9" : "1")).join("")),
-    text: "The brown cells cost 9 to enter. Dijkstra takes the cheapest entry first, so its frontier creeps slowly into the swamp while it races round it: its route goes round (27 steps, cost 27) where BFS (the second grid), which counts steps only, wades straight through (17 steps, cost 81)." },
+    text: "The brown cells cost 9 to enter. Dijkstra takes the cheapest entry first, so its frontier creeps slowly into the swamp while it races round it: its route goes round (27 steps, cost 27) where BFS (the second grid), which counts steps only, wades straight through: 17 steps, which cost 81 with the weights (its own cost line counts steps)." },
 };
 
 function lessonHref(name) {
