@@ -354,7 +354,7 @@ function loadUrl() {
   $("#rows").value = S.rows; $("#cols").value = S.cols;
   S.lesson = lesson;
   showLesson();
-  if (notes.length) S.note = `The link's ${notes.join("; ")}: showing the rest of it with defaults.`;
+  if (notes.length) { S.note = `The link's ${notes.join("; ")}: showing the rest of it with defaults.`; saveUrl(); }
   draw(0);
   run();
 }
