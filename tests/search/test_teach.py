@@ -61,6 +61,14 @@ def test_teach_visits_as_the_compiled_search(data, p, algorithm, conn, seed):
     check_same(p, s, g, algorithm, conn, seed=seed)
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.data(), grids(60), st.sampled_from(ALGORITHMS), st.sampled_from([4, 8]), seeds)
+def test_teach_up_to_the_largest_grids_it_takes(data, p, algorithm, conn, seed):
+    """Up to 60 x 60 (MAX_CELLS): fewer examples, each as large as the panes go."""
+    s, g = data.draw(points(p.shape)), data.draw(points(p.shape))
+    check_same(p, s, g, algorithm, conn, seed=seed)
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     st.data(),
