@@ -16,6 +16,16 @@ from tests.strategies import seeds
 @settings(max_examples=120, deadline=None)
 @given(st.sampled_from(ALGORITHMS), st.integers(1, 12), st.integers(1, 12), seeds)
 def test_same_maze_and_order_as_the_compiled_generator(algorithm, rows, cols, seed):
+    check_same(algorithm, rows, cols, seed)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(ALGORITHMS), st.integers(20, 30), st.integers(20, 30), seeds)
+def test_the_same_up_to_the_largest_mazes_it_takes(algorithm, rows, cols, seed):
+    check_same(algorithm, rows, cols, seed)
+
+
+def check_same(algorithm, rows, cols, seed):
     order = np.empty((2 * rows + 1, 2 * cols + 1), dtype=np.int32)
     with jit_mode("always"):
         maze = GENERATORS[algorithm](rows, cols, rng=seed, order=order)
