@@ -232,6 +232,7 @@ panes.onRoute = () => draw(player.t);
 
 let rerun = null;
 function edited() {
+  showLesson();  // an edited grid is no longer the lesson's
   saveUrl();
   if (S.autoRun) { clearTimeout(rerun); rerun = setTimeout(() => run({ instant: true }), 60); }
 }
@@ -320,6 +321,7 @@ function loadUrl() {
   connSel.value = conn === "8" ? "8" : "4";
   hSel.value = choice("h", HEURISTICS, "default");
   teachOn.checked = urlState.get("teach") !== "0";
+  $("#teach-body").classList.toggle("hidden", !teachOn.checked);
   syncControls();
   if (article === "robot" || article === "forest") { runArticle(article); return; }
   if (article) notes.push(`article=${article} is not robot or forest`);
