@@ -105,3 +105,22 @@ def test_pictures_without_pillow_are_one_line_and_exit_2(argv, tmp_path, monkeyp
     assert out == ""
     assert err.count("\n") == 1 and "Pillow" in err and "mazekit[render]" in err, err
     assert os.listdir(dest.parent) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["maze", "generate", "-s", "-5x10"],
+            "mazekit maze generate: --size must be RxC (two positive integers), got '-5x10'",
+        ),
+        (
+            ["maze", "generate", "--size", "-5x10"],
+            "mazekit maze generate: --size must be RxC (two positive integers), got '-5x10'",
+        ),
+    ],
+)
+def test_a_negative_value_reaches_its_option(argv, line, capsys):
+    """argparse would take "-5x10" for an option and say "expected one argument"."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == line

@@ -311,9 +311,13 @@ def test_astar_heuristics_and_errors():
         astar(p, (0, 0), (1, 1), heuristic="nope", connectivity=8)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=">= 0"):
         dijkstra([[1.0, -1.0]], (0, 0))
-    # a wall start is allowed (the route leaves it), a wall goal is unreachable
+    # a start on a wall is bad input, as a start outside the grid is; a wall goal is unreachable
     q = np.array([[False, True, True]])
-    assert astar(q, (0, 0), (0, 2)).length == 2
+    for guided in (astar, greedy):
+        with pytest.raises(ValueError, match=r"start \(0, 0\) is a wall"):
+            guided(q, (0, 0), (0, 2))
+        with pytest.raises(ValueError, match=r"start \(0, 0\) is a wall"):
+            guided(q, (0, 0), (0, 2), connectivity=8)
     assert not astar(q, (0, 2), (0, 0)).found
 
 

@@ -119,3 +119,20 @@ def test_solving_through_the_search_route(client: Any) -> None:
         "/api/search", json={"grid": a["grid"], "start": a["start"], "goal": a["goal"], "algorithm": "bfs"}
     ).json()
     assert s["found"] and s["length"] == 2 * a["metrics"]["solution_length"]
+
+
+def test_teach_adds_the_generator_step_by_step(client):
+    import numpy as np
+
+    from mazekit.generate.teach import teach_generator
+
+    body = {"algorithm": "wilson", "rows": 5, "cols": 7, "seed": 3, "teach": True}
+    a = client.post("/api/maze/generate", json=body).json()
+    walk = teach_generator("wilson", 5, 7, rng=np.random.default_rng(3))
+    assert [s["text"] for s in a["lesson"]["steps"]] == [s.text for s in walk.steps]
+    assert a["lesson"]["steps"][-1]["at"] == a["steps"] - 1 and a["lesson"]["structure"] == "random walk"
+    assert ["".join("0" if x else "1" for x in row) for row in walk.maze] == a["grid"]
+    note = client.post("/api/maze/generate", json={**body, "algorithm": "sidewinder"}).json()["lesson_note"]
+    assert "sidewinder has none yet" in note
+    big = client.post("/api/maze/generate", json={**body, "rows": 40, "cols": 40}).json()["lesson_note"]
+    assert "up to 900 cells" in big

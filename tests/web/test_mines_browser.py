@@ -83,7 +83,10 @@ def test_play_no_guess_game_to_a_win(page: Any) -> None:
 def test_errors_show_and_keys_work(page: Any) -> None:
     page.goto(f"{page.base}/mines?level=custom&rows=3&cols=3&mines=50&seed=1")
     page.wait_for_function("() => document.querySelector('#status').classList.contains('error')")
-    assert "'mines' must be between 1 and 8" in page.locator("#status").inner_text()
+    # a link whose board cannot be made: a beginner board to play, and the reason, in words
+    text = page.locator("#status").inner_text()
+    assert "could not be made (Mines must be between 1 and 8, got 50): a beginner board instead" in text, text
+    page.wait_for_function("document.querySelector('#board').dataset.rows === '9'")
     page.locator("#level").select_option("beginner")
     board_ready(page, 0)
     page.keyboard.press("ArrowDown")

@@ -225,3 +225,31 @@ def _app() -> Any:
 
 
 _APP = _app()
+
+
+def test_teach_adds_the_steps_of_the_same_search(client):
+    import base64
+
+    import numpy as np
+
+    from mazekit.search.teach import teach
+
+    grid = ["0000", "0110", "0000"]
+    body = {"grid": grid, "start": [0, 0], "goal": [2, 3], "algorithm": "astar", "teach": True}
+    a = client.post("/api/search", json=body).json()
+    lesson = a["lesson"]
+    order = np.frombuffer(base64.b64decode(a["order"]["data"]), dtype=a["order"]["dtype"]).reshape(3, 4)
+    walk = teach(np.array([[ch == "0" for ch in row] for row in grid]), (0, 0), (2, 3), algorithm="astar")
+    assert lesson["code"] == list(walk.code) and lesson["structure"] == "priority queue"
+    assert [s["cell"] for s in lesson["steps"]] == [r * 4 + c for r, c in (s.cell for s in walk.steps)]
+    # the steps follow the trace the page animates
+    assert all(order.flat[s["cell"]] == s["at"] for s in lesson["steps"])
+    assert lesson["steps"][0]["text"] == walk.steps[0].text and lesson["steps"][-1]["goal"] is True
+    assert "lesson" not in client.post("/api/search", json={**body, "teach": False}).json()
+
+
+def test_teach_says_why_not(client):
+    big = {"grid": ["0" * 70] * 70, "start": [0, 0], "goal": [69, 69], "algorithm": "bfs", "teach": True}
+    assert "up to 3,600 cells" in client.post("/api/search", json=big).json()["lesson_note"]
+    border = {"grid": ["000", "000"], "start": [0, 0], "goal": "border", "algorithm": "bfs", "teach": True}
+    assert "goal cell" in client.post("/api/search", json=border).json()["lesson_note"]

@@ -128,6 +128,7 @@ def test_a_time_limit_above_the_playgrounds_cap_says_how_to_raise_it(browser):
             line = pg.locator("#solver-status").inner_text()
             assert "no solution within the time limit (1 s)" in line, line
             assert "3 s asked, the playground allows 1 s" in line and "--solver-seconds 3" in line, line
+            assert pg.input_value("#time-limit") == "1"  # the box shows the limit that ran
         finally:
             context.close()
 
@@ -300,19 +301,19 @@ def test_the_status_says_shortened_only_once_the_shorter_solution_is_shown(page)
 
 
 def test_shortening_on_a_short_window_brings_the_bar_and_stop_into_view(page):
-    # "Shorten it" sits under the board; on a short window the solver's panel (the bar, Stop)
-    # is then scrolled out of sight, and a run brings it back
-    page.set_viewport_size({"width": 1000, "height": 420})
+    # on a short window the solver's panel (the bar, Stop) may be scrolled out of sight when
+    # "Shorten it" is pressed (a key, or a click from a scrolled page): a run brings it back
+    page.set_viewport_size({"width": 1000, "height": 300})
     open_level(page, "c=mazekit&i=2")
     page.click("#solve")
     page.locator("#player-box").wait_for(state="visible", timeout=90_000)
-    page.locator("#shorten").scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, 0)")
     in_view = (
         "(sel) => { const b = document.querySelector(sel).getBoundingClientRect();"
         " return b.top >= 0 && b.bottom <= innerHeight; }"
     )
     assert not page.evaluate(in_view, "#solver-status")
-    page.click("#shorten")
+    page.evaluate("document.querySelector('#shorten').click()")
     assert page.evaluate(in_view, "#solver-status") and page.evaluate(in_view, "#stop")
     page.wait_for_function("document.querySelector('#solver-status').textContent.startsWith('The solver')")
 

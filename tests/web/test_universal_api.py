@@ -96,7 +96,7 @@ def test_example(client: Any) -> None:
         ("/api/universal", {"grid": JULIA, "time_limit": 0}, "'time_limit' must be between"),
         ("/api/universal", {"grid": ["0" * 60] * 41 + ["x" + "0" * 59]}, "limit"),
         ("/api/universal/verify", {"grid": JULIA, "commands": "UDX"}, "'commands' has 'X' at position 3"),
-        ("/api/universal/verify", {"grid": JULIA, "commands": "udlr"}, "'commands' has 'u' at position 1"),
+        ("/api/universal/verify", {"grid": JULIA, "commands": "udxl"}, "'commands' has 'x' at position 3"),
         ("/api/universal/verify", {"grid": JULIA, "commands": 12}, "'commands' must be a string"),
         ("/api/universal/verify", {"grid": JULIA}, "missing field 'commands'"),
         ("/api/universal/verify", {"grid": JULIA, "commands": "U", "trace": 1}, "'trace' must be true or false"),
@@ -129,3 +129,10 @@ def test_verify_route_matches_the_library(client: Any, maze: Any, commands: str)
     trace = unpack(v["trace"])
     assert trace.shape == (len(commands) + 1, verdict.total)
     assert int((trace[-1] == -1).sum()) == verdict.reached
+
+
+def test_lower_case_commands_read_as_upper_case(client):
+    lower = client.post("/api/universal/verify", json={"grid": JULIA, "commands": "rdldrdllldd"}).json()
+    upper = client.post("/api/universal/verify", json={"grid": JULIA, "commands": "RDLDRDLLLDD"}).json()
+    lower.pop("time_ms"), upper.pop("time_ms")
+    assert lower == upper

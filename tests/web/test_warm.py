@@ -85,13 +85,25 @@ def test_wait_ends_when_the_room_is_ready_or_on_a_stop_or_a_timeout(monkeypatch)
     assert w.wait("sokoban", timeout=10) and w.state("sokoban") == "ready"
 
 
-def test_reports_only_a_room_that_took_time(monkeypatch):
+def test_reports_a_room_that_compiled_and_the_end_once(monkeypatch):
     lines: list[str] = []
-    monkeypatch.setattr(W, "_run_hook", lambda room: time.sleep(2.1 if room == "mines" else 0))
+    monkeypatch.setattr(W, "COMPILED_SECONDS", 1.0)
+    monkeypatch.setattr(W, "_run_hook", lambda room: time.sleep(1.2 if room == "mines" else 0))
     w = W.Warming([("search", 2.0, 0), ("mines", 34.0, 0)], workers=1, processes=False, report=lines.append)
     w.start()
     w.join(10)
-    assert len(lines) == 1 and lines[0].startswith("the mines room is ready (compiled in 2 s"), lines
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("the mines room is ready (its kernels compiled in 1 s"), lines
+    assert lines[1].startswith("every room is ready ("), lines
+
+
+def test_a_warm_restart_names_no_room(monkeypatch):
+    lines: list[str] = []
+    monkeypatch.setattr(W, "_run_hook", lambda room: time.sleep(0.3 if room == "sokoban" else 0))
+    w = W.Warming([("search", 2.0, 0), ("sokoban", 80.0, 0)], workers=2, processes=False, report=lines.append)
+    w.start()
+    w.join(10)
+    assert lines == ["every room is ready (0 s after the start)"], lines
 
 
 def test_the_child_compiles_a_room_then_the_hook_runs_here(ran):

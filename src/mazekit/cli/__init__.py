@@ -110,7 +110,7 @@ def _plain_help(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _attach_negative_values(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if args.command is None:
@@ -137,6 +137,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     return status
+
+
+_NEGATIVE = re.compile(r"-\d[\dx.,]*")
+
+
+def _attach_negative_values(argv: list[str]) -> list[str]:
+    """``-s -5x10`` -> ``-s-5x10`` (``--size -5x10`` -> ``--size=-5x10``): argparse takes a
+    value that starts with a dash for an option and answers "expected one argument"; attached,
+    the value reaches the option's own check, which says what is wrong with it.
+
+    >>> _attach_negative_values(["maze", "generate", "-s", "-5x10", "--seed", "-1"])
+    ['maze', 'generate', '-s-5x10', '--seed=-1']
+    """
+    out: list[str] = []
+    for word in argv:
+        prev = out[-1] if out else ""
+        if _NEGATIVE.fullmatch(word) and prev.startswith("-") and not _NEGATIVE.fullmatch(prev) and "=" not in prev:
+            if prev.startswith("--"):
+                out[-1] = f"{prev}={word}"
+                continue
+            if len(prev) == 2:
+                out[-1] = prev + word
+                continue
+        out.append(word)
+    return out
 
 
 def _prog_of(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str:

@@ -116,12 +116,14 @@ def run_tasks(
     label: str,
     unit: str,
     solved: Callable[[Mapping[str, Any]], bool] | None = None,
+    solved_word: str = "solved",
     quiet: bool = False,
 ) -> BatchReport:
     """Run the tasks with a progress bar (done/total, solved so far, rate, ETA) on stderr.
 
-    ``solved(result)`` says whether a task's result counts as solved (for the
-    bar's note). After Ctrl-C, one line says what was kept and how to resume.
+    ``solved(result)`` says whether a task's result counts as solved, and ``solved_word``
+    what that is called (for the bar's note). After Ctrl-C, one line says what was kept
+    and how to resume.
     """
     options = _capped(options, len(tasks), quiet=quiet)
     solved_so_far = 0
@@ -138,7 +140,7 @@ def run_tasks(
                 bar.say(f"{record['id']}: failed: {record.get('error', '')}")
             elif solved is not None and solved(record["result"]):
                 solved_so_far += 1
-            bar.update(report.done, note=f"solved {solved_so_far}" if solved is not None else None)
+            bar.update(report.done, note=f"{solved_word} {solved_so_far}" if solved is not None else None)
 
         report = run_batch(tasks, fn, options, progress=progress)
     if report.skipped and not quiet:

@@ -36,6 +36,8 @@ h1 { font-size: 20px; margin: 0 0 6px; }
 #t { width: 480px; }
 button { font: inherit; padding: 3px 14px; }
 canvas { image-rendering: pixelated; image-rendering: crisp-edges; box-shadow: 0 1px 6px #0003; background: #fff; }
+#legend { display: flex; flex-wrap: wrap; gap: 4px 14px; margin-top: 10px; color: #555; font-size: 13px; }
+#legend i { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; border: 1px solid #0002; }
 </style>
 </head>
 <body>
@@ -47,6 +49,7 @@ canvas { image-rendering: pixelated; image-rendering: crisp-edges; box-shadow: 0
 <span id="label"></span>
 </div>
 <canvas id="c"></canvas>
+<div id="legend"></div>
 <script>
 "use strict";
 const D = __DATA__;
@@ -61,6 +64,16 @@ else { canvas.width = C; canvas.height = R; canvas.style.width = (C * D.cell) + 
 slider.max = D.last + 1; slider.value = D.last + 1;
 const hash = location.hash.match(/t=(\d+)/); if (hash) slider.value = Math.min(+hash[1], D.last + 1);
 function rgb(c) { return "rgb(" + c[0] + "," + c[1] + "," + c[2] + ")"; }
+const ramp = "linear-gradient(90deg," + [0, 0.5, 1].map((f) => rgb(D.ramp[Math.round(f * (D.ramp.length - 1))])).join(",") + ")";
+const keys = D.mode === "generate"
+  ? [[rgb(D.colors.wall), "wall"], [rgb(D.colors.free), "carved"], [rgb(D.colors.fresh), "carved just now"]]
+  : [[rgb(D.colors.wall), "wall"], [rgb(D.colors.free), "free"], [ramp, "visited (early \u2192 late)"], [rgb(D.colors.route), "route"]];
+if (D.start) keys.push([rgb(D.colors.start), "start"]);
+if (D.goal) keys.push([rgb(D.colors.goal), "goal"]);
+for (const [bg, text] of keys) {
+  const item = document.createElement("span"), swatch = document.createElement("i");
+  swatch.style.background = bg; item.append(swatch, text); document.getElementById("legend").append(item);
+}
 function colour(i, t) {
   const o = order[i], free = grid[i];
   if (D.mode === "generate") {

@@ -51,6 +51,8 @@ def run(
     passable = as_passable(passable)
     pg = Padded(passable, conn)
     s = check_point(start, pg.shape, name="start")
+    if not passable[s] and algorithm != "dijkstra":
+        raise ValueError(f"start {s} is a wall")
     goal_pt = None if goal is None else check_point(goal, pg.shape, name="goal")
     if not (diagonal > 0 and math.isfinite(diagonal)):
         raise ValueError(f"diagonal must be a positive number, got {diagonal!r}")

@@ -51,6 +51,12 @@ def astar(
         ``path``, ``length``, ``cost``; trace: ``order`` (closing order),
         ``parent``, ``distance`` (G of every cell reached).
 
+    Raises
+    ------
+    ValueError
+        A start or goal outside the grid, or a start on a wall (a goal on a wall is
+        an answer: no route).
+
     Notes
     -----
     Ties between equal F go to the larger G (the cell further along), then to
@@ -99,6 +105,8 @@ def _astar_unit4(passable: ArrayLike, start: Point, goal: Point) -> SearchResult
     rows, cols = grid.shape
     cells = rows * cols
     s = check_point(start, (rows, cols), name="start")
+    if not grid[s]:
+        raise ValueError(f"start {s} is a wall")
     g = check_point(goal, (rows, cols), name="goal")
     si, gi = s[0] * cols + s[1], g[0] * cols + g[1]
     state = np.zeros(cells, dtype=np.int32 if cells < 2**27 else np.int64)
@@ -150,7 +158,7 @@ def greedy(
     """Greedy best-first search: always expand the cell that looks closest (H alone).
 
     This is the maze article's first "A*": fast when the way is open, but its
-    route is not always a shortest one. Parameters as :func:`astar`.
+    route is not always a shortest one. Parameters and errors as :func:`astar`.
 
     Notes
     -----

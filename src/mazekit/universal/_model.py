@@ -15,7 +15,7 @@ COMMANDS = "UDLR"
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _CODE = np.full(256, -1, dtype=np.int8)
 for _k, _ch in enumerate(COMMANDS):
-    _CODE[ord(_ch)] = _k
+    _CODE[ord(_ch)] = _CODE[ord(_ch.lower())] = _k  # lower case reads as upper case
 
 #: The characters of a maze file: 0 free, 1 obstacle, x the exit (free).
 LEGEND = {"0": True, "1": False, "x": True}
@@ -52,10 +52,12 @@ def read_maze(data: bytes | str) -> tuple[NDArray[np.bool_], Point]:
 
 
 def encode(string: str) -> NDArray[np.int8]:
-    """Commands ``U D L R`` -> codes 0..3; a ValueError names any other character.
+    """Commands ``U D L R`` (or ``u d l r``) -> codes 0..3; a ValueError names any other character.
 
     >>> encode("UDLR").tolist()
     [0, 1, 2, 3]
+    >>> encode("uurr").tolist()
+    [0, 0, 3, 3]
     """
     raw = string.encode("ascii", errors="replace")
     codes = _CODE[np.frombuffer(raw, dtype=np.uint8)]

@@ -106,6 +106,7 @@ class Warming:
         self._parts = {name: list(range(parts if self.processes else 0)) for name, _, parts in rooms}
         self._running = dict.fromkeys(queue, 0)
         self._began: dict[str, float] = {}
+        self._t0 = time.perf_counter()
         self._lock = threading.Lock()
         self._turn = threading.Condition(self._lock)  # a part ended: its room's last step may start
         self._children: set[subprocess.Popen[bytes]] = set()
@@ -145,6 +146,7 @@ class Warming:
 
     def start(self) -> None:
         """Start the workers (daemon threads); returns at once."""
+        self._t0 = time.perf_counter()
         for i in range(min(self.workers, len(self._queue))):
             thread = threading.Thread(target=self._work, name=f"mazekit-warm-up-{i}", daemon=True)
             thread.start()
@@ -212,10 +214,18 @@ class Warming:
                 ok = False
                 log.exception("warming up the %s room failed", room)
         self._state[room] = "ready" if ok else "failed"
-        self._done[room].set()
         took = time.perf_counter() - self._began[room]
-        if self._report is not None and ok and took > 2.0 and not self._stopping:
-            self._report(f"the {room} room is ready (compiled in {took:.0f} s, once per installation)")
+        with self._lock:
+            self._done[room].set()
+            last = all(event.is_set() for event in self._done.values())
+        if self._report is None or self._stopping:
+            return
+        # A compile takes tens of seconds; loading compiled kernels a second or two. Only a room
+        # that compiled is named; the end of the warm-up is said once, for every room alike.
+        if ok and took > COMPILED_SECONDS:
+            self._report(f"the {room} room is ready (its kernels compiled in {took:.0f} s, once per installation)")
+        if last:
+            self._report(f"every room is ready ({time.perf_counter() - self._t0:.0f} s after the start)")
 
     def _compile_in_child(self, room: str, part: int | None = None) -> None:
         try:
@@ -235,6 +245,10 @@ class Warming:
         if child.returncode != 0 and not self._stopping:
             last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
             log.warning("compiling the %s room in a child process failed (%s); compiling here", room, last[0])
+
+
+#: A room's warm-up longer than this compiled its kernels (loading them from the cache is quicker).
+COMPILED_SECONDS = 8.0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -36,7 +36,7 @@ from ._common import (
     pack,
 )
 
-__all__ = ["ALGORITHMS", "ROUTES", "Generated", "make_maze"]
+__all__ = ["ALGORITHMS", "ROUTES", "Generated", "carving_lesson", "make_maze"]
 
 #: The generators the page offers: the keys of :data:`mazekit.generate.GENERATORS`, in its order.
 ALGORITHMS: tuple[str, ...] = tuple(GENERATORS)
@@ -125,6 +125,37 @@ def make_maze(algorithm: str, rows: int, cols: int, *, seed: int, braid: float =
     return Generated(np.asarray(maze, dtype=bool), order, steps, extra, False)
 
 
+def carving_lesson(algorithm: str, rows: int, cols: int, seed: int) -> dict[str, Any]:
+    """The generator's core loop step by step (``mazekit.generate.teach``) for the maze
+    :func:`make_maze` makes with this seed: ``{"lesson": ...}``, or ``{"lesson_note": why not}``.
+
+    Grid squares are flat indices ``r * (2 * cols + 1) + c``.
+    """
+    from ...generate import teach as T
+
+    if algorithm not in T.ALGORITHMS:
+        return {"lesson_note": f"the step-by-step panes show {', '.join(T.ALGORITHMS)}; {algorithm} has none yet"}
+    if rows * cols > T.MAX_CELLS:
+        return {"lesson_note": f"the step-by-step panes show mazes of up to {T.MAX_CELLS} cells (30 x 30)"}
+    walk = T.teach_generator(algorithm, rows, cols, rng=np.random.default_rng(seed))
+    width = 2 * cols + 1
+    steps = [
+        {
+            "at": s.at,
+            "cell": None if s.cell is None else list(s.cell),
+            "wall": None if s.wall is None else s.wall[0] * width + s.wall[1],
+            "size": s.size,
+            "first": list(s.first),
+            "marks": [r * width + c for r, c in s.marks],
+            "line": s.line,
+            "lines": list(s.lines),
+            "text": s.text,
+        }
+        for s in walk.steps
+    ]
+    return {"lesson": {"algorithm": algorithm, "code": list(walk.code), "structure": walk.structure, "steps": steps}}
+
+
 def _ends(maze: NDArray[np.bool_]) -> tuple[Point | None, Point | None]:
     """The first and the last free square in reading order (``mazekit maze solve``'s defaults)."""
     free = np.flatnonzero(maze.ravel())
@@ -160,11 +191,14 @@ async def generate_route(request: Request, body: dict[str, Any]) -> Response:
     want_exit = field_bool(body, "exit", False)
     t0 = time.perf_counter()
 
-    def work() -> tuple[Generated, Any]:
-        made = make_maze(algorithm, rows, cols, seed=seed, braid=braid, rooms=rooms)
-        return made, metrics(made.maze, cells=None if made.plain else True)
+    teach = field_bool(body, "teach", False)
 
-    made, m = await run_in_threadpool(work)
+    def work() -> tuple[Generated, Any, dict[str, Any]]:
+        made = make_maze(algorithm, rows, cols, seed=seed, braid=braid, rooms=rooms)
+        lesson = carving_lesson(algorithm, rows, cols, seed) if teach else {}
+        return made, metrics(made.maze, cells=None if made.plain else True), lesson
+
+    made, m, lesson = await run_in_threadpool(work)
     took = time.perf_counter() - t0
     start, goal = _ends(made.maze)
     text = format_grid(made.maze).splitlines()
@@ -201,6 +235,7 @@ async def generate_route(request: Request, body: dict[str, Any]) -> Response:
         },
         "time_ms": round(took * 1000, 3),
     }
+    payload.update(lesson)
     return answer(payload)
 
 

@@ -23,6 +23,7 @@ from starlette.routing import Route
 from ... import articles, examples
 from ...grid import Point, format_grid
 from ...search import SearchResult
+from ...search.teach import MAX_CELLS, Walkthrough, teach
 from ._common import (
     ApiError,
     Limits,
@@ -37,7 +38,7 @@ from ._common import (
     pack,
 )
 
-__all__ = ["ALGORITHMS", "HEURISTICS", "ROUTES", "run_search", "trace"]
+__all__ = ["ALGORITHMS", "HEURISTICS", "ROUTES", "lesson", "run_search", "teach_search", "trace"]
 
 #: The algorithms the page offers (the keys of :data:`mazekit.search.SOLVERS`).
 ALGORITHMS = ("bfs", "dfs", "dfs-random", "greedy", "astar", "dijkstra")
@@ -95,6 +96,57 @@ def run_search(
     return search.solve(passable, start, goal, algorithm=algorithm, connectivity=conn, rng=seed)
 
 
+def _cell(p: Point | None, cols: int) -> int:
+    return -1 if p is None else p[0] * cols + p[1]
+
+
+def _num(x: float | None) -> float | None:
+    return None if x is None or not np.isfinite(x) else round(float(x), 4)
+
+
+def lesson(walk: Walkthrough, cols: int) -> dict[str, Any]:
+    """A walkthrough as the page's panes read it: cells as flat indices ``r * cols + c``.
+
+    ``steps[i]``: ``at`` (its place in ``order``), ``cell``, ``parent``, ``g``/``h``/``f``,
+    ``line`` and ``lines`` (0-based pseudocode lines), ``size`` and ``first`` (the open list's
+    first entries ``[cell, g, h, f, stale]``), ``text``; the lists ``added``, ``updated``,
+    ``walls``, ``seen``, ``dropped`` when not empty, ``goal`` when it is the goal.
+    """
+    steps = []
+    for st in walk.steps:
+        out: dict[str, Any] = {
+            "at": st.at,
+            "cell": _cell(st.cell, cols),
+            "parent": _cell(st.parent, cols),
+            "g": _num(st.g),
+            "h": _num(st.h),
+            "f": _num(st.f),
+            "line": st.line,
+            "lines": list(st.lines),
+            "size": st.size,
+            "first": [[_cell(e.cell, cols), _num(e.g), _num(e.h), _num(e.f), e.stale] for e in st.first],
+            "text": st.text,
+        }
+        for name in ("added", "updated", "walls", "seen", "dropped"):
+            cells = getattr(st, name)
+            if cells:
+                out[name] = [_cell(c, cols) for c in cells]
+        if st.goal:
+            out["goal"] = True
+        steps.append(out)
+    g = np.where(np.isfinite(walk.g), walk.g, -1.0)
+    return {
+        "algorithm": walk.algorithm,
+        "code": list(walk.code),
+        "structure": walk.structure,
+        "rule": walk.rule,
+        "steps": steps,
+        "g": pack(g.astype(np.float32)),
+        "h": pack(np.nan_to_num(walk.h, nan=-1.0).astype(np.float32)),
+        "parent": pack(walk.parent.astype(np.int32)),
+    }
+
+
 def trace(result: SearchResult) -> dict[str, Any]:
     """The packed trace of a search: ``order`` and ``discovered`` (-1 never), ``steps``.
 
@@ -114,6 +166,42 @@ def trace(result: SearchResult) -> dict[str, Any]:
         "order": pack(order.astype(dtype)),
         "discovered": pack(discovered.reshape(order.shape).astype(dtype)),
     }
+
+
+def teach_search(
+    passable: NDArray[np.bool_],
+    start: Point,
+    goal: Point | None,
+    *,
+    algorithm: str,
+    connectivity: int,
+    heuristic: str = "default",
+    weights: NDArray[np.float64] | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The step-by-step record of the search :func:`run_search` runs, for the room's panes:
+    ``{"lesson": ...}``, or ``{"lesson_note": why not}`` (a border goal, a grid too large)."""
+    if goal is None:
+        return {"lesson_note": "the step-by-step panes need a goal cell, not the border"}
+    if passable.size > MAX_CELLS:
+        return {
+            "lesson_note": f"the step-by-step panes show grids of up to {MAX_CELLS:,} cells "
+            f"(60 x 60); this one has {passable.size:,}"
+        }
+    passable = passable.copy()
+    passable[start] = True
+    guided = algorithm in ("astar", "greedy") and (weights is not None or heuristic != "default")
+    walk = teach(
+        passable,
+        start,
+        goal,
+        algorithm=algorithm,
+        connectivity=connectivity,
+        cost=weights if algorithm == "dijkstra" or guided else None,
+        heuristic=None if heuristic == "default" else heuristic,
+        rng=seed,
+    )
+    return {"lesson": lesson(walk, passable.shape[1])}
 
 
 @endpoint
@@ -148,7 +236,21 @@ async def search_route(request: Request, body: dict[str, Any]) -> Response:
             seed=seed,
         )
         took = time.perf_counter() - t0
-        return result, took, trace(result) if body.get("trace", True) is not False else {}
+        traced = trace(result) if body.get("trace", True) is not False else {}
+        if body.get("teach") is True:
+            traced.update(
+                teach_search(
+                    grid.passable,
+                    start,
+                    goal,
+                    algorithm=algorithm,
+                    connectivity=connectivity,
+                    heuristic=heuristic,
+                    weights=weights,
+                    seed=seed,
+                )
+            )
+        return result, took, traced
 
     # in a worker thread: a big grid must not hold up the other requests (or a solver's progress)
     result, took, traced = await run_in_threadpool(work)

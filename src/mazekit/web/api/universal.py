@@ -81,10 +81,13 @@ def read_universal(body: dict[str, Any], limits: Limits) -> tuple[NDArray[np.boo
 
 
 def commands_field(body: dict[str, Any], key: str = "commands") -> str:
-    """A string of ``U D L R`` (spaces and newlines ignored); anything else is an :class:`ApiError`.
+    """A string of ``U D L R`` (lower case read as upper case, spaces and newlines ignored);
+    anything else is an :class:`ApiError`.
 
     >>> commands_field({"commands": "UD LR"})
     'UDLR'
+    >>> commands_field({"commands": "uurrdd"})
+    'UURRDD'
     >>> commands_field({"commands": "UDx"})
     Traceback (most recent call last):
     ...
@@ -93,11 +96,11 @@ def commands_field(body: dict[str, Any], key: str = "commands") -> str:
     raw = field_text(body, key, max_len=2 * MAX_COMMANDS)
     string = "".join(raw.split())
     for k, ch in enumerate(string):
-        if ch not in "UDLR":
+        if ch.upper() not in ("U", "D", "L", "R"):
             raise ApiError(f"{key!r} has {ch!r} at position {k + 1}: commands are U, D, L, R")
     if len(string) > MAX_COMMANDS:
         raise ApiError(f"{key!r} has {len(string)} commands; the limit is {MAX_COMMANDS}")
-    return string
+    return string.upper()
 
 
 def walk(

@@ -27,7 +27,7 @@ export const css = (rgb) => `rgb(${rgb[0] | 0}, ${rgb[1] | 0}, ${rgb[2] | 0})`;
 /** The top bar: brand, one link per room (the current one marked), and a "Copy link" button. */
 export function header(current) {
   const bar = el("header", { class: "top" });
-  bar.append(el("a", { class: "brand", href: "/" }, ["maze", el("span", {}, ["kit"]), " playground"]));
+  bar.append(el("a", { class: "brand", href: "/" }, ["maze", el("span", {}, ["kit"]), el("em", {}, [" playground"])]));
   const nav = el("nav", { "aria-label": "rooms" });
   for (const [name, title] of ROOMS) {
     const a = el("a", { href: `/${name}` }, [title]);
@@ -35,6 +35,8 @@ export function header(current) {
     nav.append(a);
   }
   bar.append(nav);
+  // on a phone the links scroll sideways: keep the current room's in view
+  requestAnimationFrame(() => { const here = nav.querySelector("[aria-current]"); if (here) nav.scrollLeft = here.offsetLeft - nav.offsetLeft - 8; });
   if (current) {
     const share = el("button", { class: "share", type: "button", title: "Copy a link that reproduces this view" }, ["Copy link"]);
     share.addEventListener("click", async () => {
@@ -77,8 +79,20 @@ export async function api(path, body) {
   }
   let data;
   try { data = await res.json(); } catch { throw new ApiError(res.status, `the server answered ${res.status} without JSON`); }
-  if (!res.ok) throw new ApiError(res.status, data.error || `error ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, data.error ? plain(data.error) : `error ${res.status}`);
   return data;
+}
+
+// The API's messages name the JSON field at fault ('level.text': ...); a room says it in words.
+const FIELDS = { "level.text": "the pasted level", "level.index": "the level number", "level.collection": "the collection",
+  lurd: "the moves", moves: "the moves", time_limit: "the time limit", cell: "the cell", grid: "the grid", weights: "the weights" };
+
+/** An API error message as a room shows it: the leading field name in words. */
+export function plain(message) {
+  return message.replace(/^'([a-z_]+(?:\.[a-z_]+)*)'(:?)/, (all, key, colon) => {
+    const words = FIELDS[key] || key.split(".").pop().replace(/_/g, " ");
+    return (words[0].toUpperCase() + words.slice(1)) + colon;
+  });
 }
 
 const TYPED = { int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array,
@@ -121,6 +135,16 @@ export function encodeGrid(rows) {
 export function decodeGrid(text) {
   return text.split("-").map((row) => row.replace(/(\d*)([wf])|[^wf\d]+|\d+$/g, (_, n, ch) =>
     (ch ? (ch === "w" ? "1" : "0").repeat(Math.min(+(n || 1), 4096)) : "")));
+}
+
+/** Say under the room's header what a link asked that the room could not do (and what it shows
+ *  instead); nothing when `notes` is empty. The note stays until closed. */
+export function linkNotice(notes, instead = "showing the rest of it with defaults") {
+  if (!notes.length) return;
+  const close = el("button", { type: "button", class: "close", "aria-label": "close" }, ["×"]);
+  const box = el("p", { class: "link-note", role: "alert" }, [`The link's ${notes.join("; ")}: ${instead}.`, close]);
+  close.addEventListener("click", () => box.remove());
+  document.querySelector("main").before(box);
 }
 
 /** Show a message in a status line; kind "error" | "good" | "" (plain). */

@@ -6,10 +6,21 @@ export function rgba(rgb, alpha = 255) {
   return ((alpha << 24) | ((rgb[2] & 255) << 16) | ((rgb[1] & 255) << 8) | (rgb[0] & 255)) >>> 0;
 }
 
+/** A `fit` for GridView: the width of `box` (less `side` px kept for a panel beside the board on
+ *  wide screens) and the height left in the window below the top of `box` (less `below` px). */
+export function fitIn(box, { side = 0, below = 40 } = {}) {
+  return () => {
+    const wide = window.innerWidth > 820;
+    const top = box.getBoundingClientRect().top + window.scrollY;
+    return { width: box.clientWidth - 24 - (wide ? side : 0), height: window.innerHeight - top - below };
+  };
+}
+
 export class GridView {
   /**
    * @param {HTMLCanvasElement} canvas
-   * @param {{maxWidth?: number, maxHeight?: number, minCell?: number, maxCell?: number}} opts
+   * @param {{maxWidth?: number, maxHeight?: number, minCell?: number, maxCell?: number,
+   *          fit?: () => {width: number, height: number}}} opts  fit: the space the room has for the board now
    */
   constructor(canvas, opts = {}) {
     this.canvas = canvas;
@@ -27,7 +38,12 @@ export class GridView {
   /** Set the grid size; picks the cell size that fits the box (or `cell` when given). */
   resize(rows, cols, cell = null) {
     this.rows = rows; this.cols = cols;
-    const { maxWidth, maxHeight, minCell, maxCell } = this.opts;
+    let { maxWidth, maxHeight, minCell, maxCell } = this.opts;
+    if (this.opts.fit) {  // the room's room for the board now (the window's size, the panels beside)
+      const room = this.opts.fit();
+      maxWidth = Math.min(maxWidth, Math.max(120, room.width));
+      maxHeight = Math.min(maxHeight, Math.max(120, room.height));
+    }
     this.cell = cell || Math.max(minCell, Math.min(maxCell, Math.floor(Math.min(maxWidth / cols, maxHeight / rows))));
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(cols * this.cell * dpr);

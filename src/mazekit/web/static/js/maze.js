@@ -1,8 +1,9 @@
 // Mazes room: pick one of the sixteen generators, watch the carving, then watch a search solve it.
 // The server makes the maze (POST /api/maze/generate) and solves it (POST /api/search); this page draws.
-import { $, api, COLORS, patiently, css, el, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
-import { GridView, rgba } from "./gridview.js";
+import { $, api, COLORS, patiently, css, el, header, heat, legend, linkNotice, stats, status, typing, unpack, urlState } from "./common.js";
+import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
+import { CarvePanes } from "./teach.js";
 
 const GENERATORS = {
   backtracker: ["Recursive backtracker", "Depth-first search with a stack: long winding corridors, few dead ends."],
@@ -33,6 +34,7 @@ const S = {
   drag: null, busy: false, again: false, solvedInUrl: false,
 };
 const statusLine = $("#status");
+const panes = new CarvePanes(), teachOn = $("#teach-on");
 const algSel = $("#alg"), solverSel = $("#solver"), colourSel = $("#colour");
 for (const [k, [name]] of Object.entries(GENERATORS)) algSel.append(el("option", { value: k }, [name]));
 for (const [k, v] of Object.entries(SOLVERS)) solverSel.append(el("option", { value: k }, [v]));
@@ -42,10 +44,10 @@ const title = el("h3", {}, [""]);
 const canvas = el("canvas", { class: "grid", "data-view": "0", "aria-label": "maze" });
 const dl = el("dl", { class: "stats", id: "maze-stats" });
 $("#stage").append(el("div", { class: "view" }, [title, canvas, dl]));
-const view = new GridView(canvas, { maxWidth: 760, maxHeight: 600 });
+const view = new GridView(canvas, { maxWidth: 760, maxHeight: 600, fit: fitIn($("#stage"), { below: 50 }) });
 view.pointer = { down: pointerDown, move: pointerMove, up: pointerUp };
 
-const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FRESH = rgba(COLORS.fresh), FRONTIER = rgba(COLORS.frontier);
+const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FRESH = rgba(COLORS.fresh), FRONTIER = rgba(COLORS.frontier), ROUTE = rgba(COLORS.route);
 const HEAT = Array.from({ length: 256 }, (_, i) => rgba(heat(i / 255)));
 const mix = (a, b, f) => [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
 const AGE = Array.from({ length: 256 }, (_, i) => rgba(mix(heat(i / 255), COLORS.free, 0.55)));
@@ -100,14 +102,20 @@ function draw(t) {
   } else {
     for (let i = 0; i < n; i++) px[i] = free[i] ? FREE : WALL;
   }
+  const res = S.search, routeShown = S.phase === "solve" && res && res.found && t >= res.steps;
+  // small squares: the route's own squares are coloured (a line a pixel or two wide would cover
+  // the corridors round it); big ones get a line down the middle
+  const thin = view.cell < 4;
+  if (routeShown && thin) for (const [r, c] of res.path) px[r * m.shape[1] + c] = ROUTE;
   const finished = S.phase === "solve" || !m.order || t >= m.steps;
   view.overlay = () => {
-    const res = S.search;
-    if (S.phase === "solve" && res && res.found && t >= res.steps) view.path(res.path, css(COLORS.route));
+    if (routeShown && !thin) view.path(res.path, css(COLORS.route), Math.max(1, view.cell * 0.3));
+    if (S.phase !== "solve" && teachOn.checked) carveMarks(t);
     if (finished && S.start) view.marker(S.start[0], S.start[1], css(COLORS.start), "S");
     if (finished && S.goal) view.marker(S.goal[0], S.goal[1], css(COLORS.goal), "G");
   };
   view.flush();
+  if (S.phase !== "solve" && teachOn.checked) panes.show(t);
   showStats(t);
 }
 
@@ -141,6 +149,26 @@ function ended() {
   }
 }
 
+/** The generator's step on the maze: what its structure holds (blue squares), the cell it
+ *  joined (a blue ring) and the wall it opened (an orange square). */
+function carveMarks(t) {
+  const step = panes.current(t), ctx = view.ctx, s = view.cell, C = S.maze.shape[1];
+  if (!step) return;
+  ctx.save();
+  ctx.fillStyle = "rgba(47, 111, 221, 0.45)";
+  for (const i of step.marks) ctx.fillRect((i % C) * s, Math.floor(i / C) * s, s, s);
+  if (step.wall !== null) { ctx.fillStyle = css(COLORS.route); ctx.fillRect((step.wall % C) * s, Math.floor(step.wall / C) * s, s, s); }
+  if (step.cell) {
+    const r = 2 * step.cell[0] + 1, c = 2 * step.cell[1] + 1, lw = Math.max(1.5, s * 0.25);
+    ctx.strokeStyle = "#fff"; ctx.lineWidth = lw + 2;
+    ctx.strokeRect(c * s - lw / 2, r * s - lw / 2, s + lw, s + lw);
+    ctx.strokeStyle = "#2f6fdd"; ctx.lineWidth = lw;
+    ctx.strokeRect(c * s - lw / 2, r * s - lw / 2, s + lw, s + lw);
+  }
+  ctx.restore();
+  canvas.dataset.step = String(panes.k + 1);
+}
+
 // ---- generating ----
 function clampInt(v, lo, hi, fallback) {
   const n = Math.round(+v);
@@ -151,7 +179,7 @@ async function generate({ instant = false, solveAfter = false } = {}) {
   if (S.busy) { S.again = true; return; }  // the controls changed while a request was out: run once more after it
   const body = {
     algorithm: algSel.value, rows: +$("#rows").value, cols: +$("#cols").value,
-    seed: +$("#seed").value, braid: algSel.value === "caves" ? 0 : +$("#braid").value,
+    seed: +$("#seed").value, braid: algSel.value === "caves" ? 0 : +$("#braid").value, teach: teachOn.checked,
   };
   S.busy = true;
   status(statusLine, "generating…");
@@ -162,6 +190,7 @@ async function generate({ instant = false, solveAfter = false } = {}) {
     a.free = new Uint8Array(R * C);
     a.grid.forEach((row, r) => { for (let c = 0; c < C; c++) a.free[r * C + c] = row[c] === "1" ? 0 : 1; });
     S.maze = a; S.start = a.start; S.goal = a.goal; S.search = null; S.phase = "carve";
+    panes.load(a.lesson || null, a.lesson_note ? `${a.lesson_note[0].toUpperCase()}${a.lesson_note.slice(1)}.` : "");
     view.resize(R, C);
     title.textContent = `${GENERATORS[a.algorithm][0]}${a.braid ? `, braided ${a.braid}` : ""}`;
     showLegend();
@@ -202,6 +231,7 @@ async function solve({ instant = false } = {}) {
     const a = await api("/api/search", { grid: gridRows(), start: S.start, goal: S.goal, algorithm: solverSel.value, seed: S.maze.seed });
     a.order = unpack(a.order); a.discovered = unpack(a.discovered);
     S.search = a; S.phase = "solve";
+    panes.load(null, "The panes follow the carving: press Replay carving to see it again step by step.");
     showLegend();
     player.load(a.steps, { instant });
     S.solvedInUrl = true; saveUrl();
@@ -216,6 +246,7 @@ async function solve({ instant = false } = {}) {
 function replay() {
   if (!S.maze) return;
   S.phase = "carve"; S.search = null; S.solvedInUrl = false; saveUrl(); showLegend();
+  panes.load(S.maze.lesson || null, S.maze.lesson_note || "");
   if (S.maze.order) { status(statusLine, "replaying the carving…"); player.load(S.maze.steps); }
   else { player.load(0); status(statusLine, "caves makes a plain grid: there is no carving to replay"); }
 }
@@ -253,16 +284,29 @@ function saveUrl() {
 }
 
 async function loadUrl() {
+  const notes = [];
   const alg = urlState.get("alg", "backtracker");
   algSel.value = alg in GENERATORS ? alg : "backtracker";
+  if (algSel.value !== alg) notes.push(`generator "${alg}" is not one of mazekit's ${Object.keys(GENERATORS).length}`);
   const solver = urlState.get("solver", "astar");
   solverSel.value = solver in SOLVERS ? solver : "astar";
+  if (solverSel.value !== solver) notes.push(`solver "${solver}" is not one of ${Object.keys(SOLVERS).join(", ")}`);
   colourSel.value = urlState.get("colour") === "plain" ? "plain" : "age";
-  $("#rows").value = clampInt(urlState.get("rows", 20), 1, 1000, 20);
-  $("#cols").value = clampInt(urlState.get("cols", 30), 1, 1000, 30);
-  $("#seed").value = clampInt(urlState.get("seed", 7), 0, 4294967295, 7);
-  const braid = +urlState.get("braid", 0);
-  $("#braid").value = Number.isFinite(braid) ? Math.max(0, Math.min(1, braid)) : 0;
+  const whole = (key, lo, hi, fallback) => {
+    const text = urlState.get(key);
+    if (text === null) return fallback;
+    const n = Number(text);
+    if (Number.isInteger(n) && n >= lo && n <= hi) return n;
+    notes.push(`${key}=${text} is not a whole number from ${lo} to ${fmt(hi)}`);
+    return fallback;
+  };
+  $("#rows").value = whole("rows", 1, 1000, 20);
+  $("#cols").value = whole("cols", 1, 1000, 30);
+  $("#seed").value = whole("seed", 0, 4294967295, 7);
+  const braid = Number(urlState.get("braid", 0));
+  if (!(braid >= 0 && braid <= 1)) notes.push(`braid=${urlState.get("braid")} is not a fraction from 0 to 1`);
+  $("#braid").value = braid >= 0 && braid <= 1 ? braid : 0;
+  linkNotice(notes);
   syncControls();
   const solved = urlState.get("solved") === "1";
   const start = urlState.get("start"), goal = urlState.get("goal");
@@ -291,6 +335,11 @@ function syncControls() {
 $("#generate").addEventListener("click", () => generate());
 $("#solve").addEventListener("click", () => solve());
 $("#replay").addEventListener("click", () => replay());
+teachOn.addEventListener("change", () => {
+  $("#teach-body").classList.toggle("hidden", !teachOn.checked);
+  if (teachOn.checked && S.maze && !S.maze.lesson && !S.maze.lesson_note) generate({ instant: player.t >= player.total });
+  else draw(player.t);
+});
 $("#new-seed").addEventListener("click", () => { $("#seed").value = Math.floor(Math.random() * 4294967295); generate(); });
 algSel.addEventListener("change", () => { syncControls(); generate(); });
 solverSel.addEventListener("change", () => { saveUrl(); if (S.phase === "solve") solve(); });

@@ -1,7 +1,7 @@
 // Minesweeper room: the game lives on the server (/api/mines/*); this page draws its views,
 // sends clicks and keys, animates openings in flood order, shows hints and probabilities.
 import { $, api, COLORS, css, el, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
-import { GridView, rgba } from "./gridview.js";
+import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
 // View codes sent by the server (docs/playground/mines.md).
@@ -27,7 +27,7 @@ const S = {
   anim: null, hint: null, prob: null, showProbs: false, queue: Promise.resolve(), seedDirty: false, busy: false,
 };
 const statusLine = $("#status"), canvas = $("#board");
-const view = new GridView(canvas, { maxWidth: 900, maxHeight: 600, maxCell: 40, minCell: 6 });
+const view = new GridView(canvas, { maxWidth: 900, maxHeight: 600, maxCell: 40, minCell: 6, fit: fitIn(canvas.closest(".stage"), { side: 330, below: 110 }) });
 
 // ---- legends ----
 $("#legend").append(legend([
@@ -229,7 +229,7 @@ function settings() {
   return body;
 }
 
-async function newGame({ seed = null, moves = [] } = {}) {
+async function newGame({ seed = null, moves = [], note = "" } = {}) {
   const body = settings();
   const typed = $("#seed").value.trim();
   if (seed !== null) body.seed = seed;
@@ -243,9 +243,21 @@ async function newGame({ seed = null, moves = [] } = {}) {
     $("#seed").value = String(v.seed); S.seedDirty = false;
     S.prob = null;
     take(v, { flood: false });
-    if (v.state === "ready") status(statusLine, v.no_guess ? "Click any cell: the no-guess board is laid out around your first click." : "Click any cell to start.");
-    else if (v.state === "playing") status(statusLine, `Replayed ${v.moves.length} move${v.moves.length === 1 ? "" : "s"} from the link.`);
-  } catch (e) { fail(e); }
+    if (v.state === "ready") status(statusLine, note + (v.no_guess ? "Click any cell: the no-guess board is laid out around your first click." : "Click any cell to start."));
+    else if (v.state === "playing") status(statusLine, `${note}Replayed ${v.moves.length} move${v.moves.length === 1 ? "" : "s"} from the link.`);
+    else if (note) status(statusLine, note);
+    if (note) statusLine.classList.add("error");
+    saveUrl();
+  } catch (e) {
+    setBusy(false);
+    // a link that cannot be replayed still gives a board to play, and says why
+    if (moves.length) return newGame({ seed, note: `${note}The link's moves could not be replayed (${e.message}): the board without them. ` });
+    if (e.status === 400 && $("#level").value === "custom") {
+      $("#level").value = "beginner"; syncCustom();
+      return newGame({ seed, note: `${note}The link's board could not be made (${e.message}): a beginner board instead. ` });
+    }
+    fail(e);
+  }
   finally { setBusy(false); }
 }
 
@@ -359,8 +371,9 @@ function saveUrl() {
 }
 
 function loadUrl() {
-  const level = urlState.get("level", "beginner");
+  const level = urlState.get("level", "beginner"), notes = [];
   $("#level").value = level in LEVELS || level === "custom" ? level : "beginner";
+  if ($("#level").value !== level) notes.push(`level=${level} is not beginner, intermediate, expert or custom`);
   if (level === "custom") {
     for (const k of ["rows", "cols", "mines"]) if (urlState.get(k)) $(`#${k}`).value = urlState.get(k);
   }
@@ -368,8 +381,13 @@ function loadUrl() {
   $("#first-click").value = urlState.get("fc") === "zero" ? "zero" : "safe";
   syncCustom();
   if (urlState.get("p") === "1") toggleProbs();
-  const seed = urlState.get("seed");
-  newGame({ seed: seed !== null && /^\d+$/.test(seed) ? +seed : null, moves: decodeMoves(urlState.get("m")) });
+  const seed = urlState.get("seed"), m = urlState.get("m");
+  const good = seed !== null && /^\d+$/.test(seed) && +seed < 2 ** 32;
+  if (seed !== null && !good) notes.push(`seed=${seed} is not a whole number below 2^32 (a random board instead)`);
+  const moves = good || seed === null ? decodeMoves(m) : [];
+  if (m && !moves.length && seed !== null && !good) notes.push("moves belong to that seed's board: left out");
+  else if (m && moves.length !== m.split("_").length) notes.push(`moves ${m.split("_").filter((x) => !/^[ofc]\d+\.\d+$/.test(x)).join(", ")} are not like o3.4 (open), f3.4 (flag) or c3.4 (chord)`);
+  newGame({ seed: good ? +seed : null, moves, note: notes.length ? `The link's ${notes.join("; ")}. ` : "" });
 }
 
 function syncCustom() {

@@ -2,7 +2,7 @@
 // The page keeps only the move string (LURD, upper case a push) and asks the server for the
 // board after it: it never applies a rule of the game itself. Undo/redo are edits of that string.
 import { $, api, capNote, COLORS, css, el, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
-import { GridView, rgba } from "./gridview.js";
+import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
 header("sokoban");
@@ -30,7 +30,7 @@ const S = {
 
 const statusLine = $("#status"), solverLine = $("#solver-status"), solverBar = $("#solver-bar");
 const collSel = $("#collection"), levelSel = $("#level");
-const view = new GridView($("#board"), { maxWidth: 640, maxHeight: 520, maxCell: 56 });
+const view = new GridView($("#board"), { maxWidth: 640, maxHeight: 520, maxCell: 56, fit: fitIn($("#board").parentElement, { below: 60 }) });
 const LEGEND = [
   [COLORS.wall, "wall"], [COLORS.free, "floor"], [COLORS.goal, "goal"], [COL.box, "box"],
   [COL.boxHome, "box on a goal"], [COL.player, "player"],
@@ -124,7 +124,9 @@ async function openLevel(source, index, moves = "") {
     return true;
   } catch (e) {
     Object.assign(S, before);
-    status(statusLine, e.message, "error");
+    // the server counts levels from 0, the room from 1
+    const range = /^The level number (\d+) is out of range: (.*) has (\d+) level\(s\), numbered from 0$/.exec(e.message);
+    status(statusLine, range ? `There is no level ${+range[1] + 1}: ${range[2]} has ${range[3]} level${range[3] === "1" ? "" : "s"}` : e.message, "error");
     return false;
   }
 }
@@ -135,6 +137,7 @@ function fetchState(moves, extra = {}) {
 
 // ---------------------------------------------------------------- drawing
 function show(a) {
+  if (a.lurd && statusLine.textContent.startsWith("Restarted")) status(statusLine, "");  // moved on since
   S.answer = a;
   const [rows, cols] = a.shape;
   if (view.rows !== rows || view.cols !== cols) view.resize(rows, cols);
@@ -182,10 +185,31 @@ function showStats(moves, pushes, boxes) {
 
 const PIX = { "#": rgba(COLORS.wall), "-": rgba(COLORS.free), ".": rgba(COLORS.free), x: rgba(COLORS.free), " ": rgba(COL.outside) };
 
+// The walls that touch the level's floor (the 8 cells round them): the rest of the walls, like
+// the cells outside them, are drawn as the outside, so every level looks alike whether its file
+// fills the space round it with walls (the assignment's map) or leaves it blank (XSB).
+function innerWalls(a) {
+  if (a._inner) return a._inner;
+  const [rows, cols] = a.shape, out = new Uint8Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    if (a.board[r][c] !== "#") continue;
+    for (let dr = -1; dr <= 1 && !out[r * cols + c]; dr++) for (let dc = -1; dc <= 1; dc++) {
+      const ch = a.board[r + dr]?.[c + dc];
+      if (ch === "-" || ch === "." || ch === "x") { out[r * cols + c] = 1; break; }
+    }
+  }
+  a._inner = out;
+  return out;
+}
+
 // Boxes the board's deadlock rule names (``dead_boxes``): ringed, and the legend says so.
 function draw(player, boxes, stuck = []) {
   const a = S.answer, [rows, cols] = a.shape, px = view.pixels;
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) px[r * cols + c] = PIX[a.board[r][c]] ?? PIX[" "];
+  const inner = innerWalls(a);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const ch = a.board[r][c];
+    px[r * cols + c] = ch === "#" && !inner[r * cols + c] ? PIX[" "] : PIX[ch] ?? PIX[" "];
+  }
   view.overlay = (ctx, v) => {
     const s = v.cell;
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
@@ -349,6 +373,7 @@ function solve() {
   runSocket("/api/sokoban/solve", { level: levelRef(), moves: S.moves, time_limit: tl }, "solver", {
     started: (m) => {
       limit = m.time_limit ?? limit;
+      if (limit < tl) $("#time-limit").value = String(limit);  // the box shows what runs (capNote says why)
       status(solverLine, m.queued ? `waiting for a free solver slot: place ${m.position} in line…` : `solver started (time limit ${limit} s${capNote(limit, tl)})`);
     },
     progress: (m) => {
@@ -385,6 +410,7 @@ function shorten(full, whose) {
   runSocket("/api/sokoban/optimise", { level: levelRef(), lurd: full, time_limit: tl }, "optimiser", {
     started: (m) => {
       limit = m.time_limit ?? limit;
+      if (limit < tl) $("#time-limit").value = String(limit);  // the box shows what runs (capNote says why)
       stats($("#solver-stats"), [["moves", fmt(m.before_moves)], ["pushes", fmt(m.before_pushes)]]);
       status(solverLine, m.queued ? `waiting for a free solver slot: place ${m.position} in line…`
         : `shortening ${whose} (${fmt(m.before_moves)} moves, ${fmt(m.before_pushes)} pushes) for up to ${limit} s${capNote(limit, tl)}…`);
@@ -424,6 +450,7 @@ async function showSolution(m) {
     label: m.label || "The solver's solution" };
   playerBox.classList.remove("hidden");
   $("#win").classList.add("hidden");
+  if (statusLine.textContent.startsWith("Restarted")) status(statusLine, "");  // a new playback: the restart is old news
   const out = $("#lurd");
   out.textContent = `${m.from ? `your moves: ${m.from}\n` : ""}${(m.label || "the solver's solution").toLowerCase()}: ${m.lurd}`; out.classList.remove("hidden");
   player.load(m.moves);
@@ -560,12 +587,20 @@ async function init() {
     status(statusLine, `Could not load the level list: ${e.message}`, "error");
     return;
   }
-  const c = urlState.get("c"), t = urlState.get("t"), i = Math.max(0, Math.floor(+urlState.get("i", 0)) || 0), m = urlState.get("m", "");
+  const c = urlState.get("c"), t = urlState.get("t"), m = urlState.get("m", "");
+  const i = Math.max(0, Math.floor(+urlState.get("i", 0)) || 0);
   if (t) { $("#paste").value = t; $("#paste-box").open = true; }
-  const source = t ? { text: t } : { collection: S.collections.some((x) => x.name === c) ? c : S.collections[0].name };
+  const known = S.collections.some((x) => x.name === c);
+  const source = t ? { text: t } : { collection: known ? c : S.collections[0].name };
+  if (c && !t && !known) {
+    // an unknown collection: say so, and open the first level of the first one
+    const names = S.collections.map((x) => x.name).join(", ");
+    if (await openLevel(source, 0)) status(statusLine, `The link's collection "${c}" is not one of ${names}: showing ${names.split(",")[0]}'s first level instead.`, "error");
+    return;
+  }
   if (!(await openLevel(source, i, m))) {
     const msg = statusLine.textContent;
-    if (await openLevel({ collection: S.collections[0].name }, 0)) status(statusLine, `The link's level could not be opened: ${msg}`, "error");
+    if (await openLevel({ collection: S.collections[0].name }, 0)) status(statusLine, `The link's level could not be opened (${msg}): showing the first level instead.`, "error");
   }
 }
 

@@ -2,7 +2,7 @@
 // The server finds strings (POST /api/universal), checks them and walks every robot through them
 // (POST /api/universal/verify); this page only draws the positions it gets back.
 import { $, api, capNote, COLORS, css, decodeGrid, el, encodeGrid, header, legend, stats, status, typing, unpack, urlState } from "./common.js";
-import { GridView, rgba } from "./gridview.js";
+import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 
 const GENERATORS = ["backtracker", "prim", "kruskal", "wilson", "aldous-broder", "hunt-and-kill", "growing-tree",
@@ -29,7 +29,7 @@ const canvas = el("canvas", { class: "grid", "data-view": "0", "aria-label": "ma
 const cmdLine = el("div", { class: "cmdline", id: "cmdline", "aria-label": "commands played" });
 const dl = el("dl", { class: "stats", id: "walk-stats" });
 $("#stage").append(el("div", { class: "view" }, [title, canvas, cmdLine, dl]));
-const view = new GridView(canvas, { maxWidth: 640, maxHeight: 480, maxCell: 40 });
+const view = new GridView(canvas, { maxWidth: 640, maxHeight: 480, maxCell: 40, fit: fitIn($("#stage"), { below: 120 }) });
 view.pointer = { down: pointerDown, move: pointerMove, up: pointerUp };
 
 const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FREED_PX = rgba(FREED), STUCK_PX = rgba(STUCK), EXIT_PX = rgba([255, 226, 222]);
@@ -329,7 +329,7 @@ async function loadUrl() {
   }
   if (!ok) await loadArticle();
   if (cmd) {
-    cmdBox.value = cmd;
+    cmdBox.value = cmd.toUpperCase();
     await play({ instant: true });
     liveVerify();
   } else {
@@ -346,7 +346,11 @@ $("#empty").addEventListener("click", () => emptyGrid());
 $("#load-gen").addEventListener("click", () => loadGenerated());
 $("#method").addEventListener("change", () => saveUrl());
 for (const b of document.querySelectorAll("[data-brush]")) b.addEventListener("click", () => setBrush(b.dataset.brush));
-cmdBox.addEventListener("input", () => { liveVerify(); saveUrl(); });
+cmdBox.addEventListener("input", () => {
+  // u d l r read as U D L R: shown in upper case as they are typed
+  if (/[udlr]/.test(cmdBox.value)) { const at = cmdBox.selectionStart; cmdBox.value = cmdBox.value.toUpperCase(); cmdBox.setSelectionRange(at, at); }
+  liveVerify(); saveUrl();
+});
 cmdBox.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); play(); } });
 window.addEventListener("keydown", (ev) => {
   if (typing(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
