@@ -54,8 +54,8 @@ def search_is_cached() -> bool:
 
 
 def search_callees() -> set[str]:
-    """The kernels the search loop calls (:mod:`.kernels.expand`'s own kernels and the steps it
-    inlines call them by name), where :func:`~.warmup.compile_share` stands them in."""
+    """The kernels the search loop calls by name (those :mod:`.kernels.expand`'s own kernels
+    call), where :func:`~.warmup.compile_share` stands them in."""
     own = {n for n, k in vars(expand).items() if isinstance(k, _jit.Kernel) and k.__module__ == expand.__name__}
     names: set[str] = set()
     for name in own:
