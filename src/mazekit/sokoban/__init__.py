@@ -72,6 +72,7 @@ def __getattr__(name: str) -> Any:
         return solve
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
     "DIRECTIONS",
     "STEPS",
