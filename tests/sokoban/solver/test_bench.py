@@ -155,3 +155,21 @@ def test_try_options_reads_relays(monkeypatch):
         with pytest.raises(SystemExit) as e:
             _options("0", [bad])
         assert e.value.code == 2
+
+
+def test_the_corpus_sample_is_stratified_and_fixed_by_its_seed(monkeypatch):
+    """Every collection gets its floor (all of a smaller one), the rest goes in proportion to the
+    sizes, and the same seed draws the same levels."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_sokoban_corpus as B
+
+    sizes = {"big": 1623, "mid": 100, "small": 12}
+    take = B.allocate(sizes, 300, 20)
+    assert sum(take.values()) == 300 and take["small"] == 12 and take["mid"] >= 20
+    assert (take["big"] - 20) / 1603 == pytest.approx((take["mid"] - 20) / 80, abs=0.02)  # the rest in proportion
+    assert B.allocate(sizes, 5000, 20) == sizes  # more than there is: all of it
+    levels = {name: [f"{name} {i}" for i in range(n)] for name, n in sizes.items()}
+    one, again = B.sample(levels, 300, 20, seed=7), B.sample(levels, 300, 20, seed=7)
+    assert one == again and len(one) == 300 and len({(n, k) for n, k, _ in one}) == 300
+    assert one != B.sample(levels, 300, 20, seed=8)
+    assert all(text == f"{name} {k - 1}" for name, k, text in one)  # numbers count from 1
