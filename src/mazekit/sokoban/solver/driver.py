@@ -304,7 +304,7 @@ def run_search(
 
     See :func:`~.search.search_level` for the arguments it shares. It stops early when it stalls
     (``stall``); ``fixed_slice`` and ``max_expansions`` make a run independent of the clock (the
-    tests and ``benchmarks/solver_trace.py`` use them). ``watch`` is given the :class:`Search`
+    tests and ``benchmarks/probes/solver_trace.py`` use them). ``watch`` is given the :class:`Search`
     before it runs, to read its histories and counters during or after the run.
 
     >>> from mazekit.sokoban import parse_level

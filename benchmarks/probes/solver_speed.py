@@ -1,8 +1,8 @@
 """How fast the Sokoban solver expands states, on a fixed set of searches: the speed half of the
 proof that a restructuring changed nothing (``solver_trace.py`` is the other half).
 
-    python benchmarks/solver_speed.py                      # this checkout
-    python benchmarks/solver_speed.py --src ../other/src   # another checkout's solver, same searches
+    python benchmarks/probes/solver_speed.py                      # this checkout
+    python benchmarks/probes/solver_speed.py --src ../other/src   # another checkout's solver, same searches
 
 Each search of the first core's portfolio and the plain best-first search runs on the first
 levels of XSokoban in fixed slices up to an expansion cap (so the work is the same whatever the
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LEVELS = Path(os.environ.get("MAZEKIT_LEVELS", HERE.parents[1] / "shared" / "levels"))
+LEVELS = Path(os.environ.get("MAZEKIT_LEVELS", HERE.parents[2] / "shared" / "levels"))
 
 
 def searches(levels: int, cap: int) -> list[tuple[object, object, bool]]:

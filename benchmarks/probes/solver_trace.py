@@ -1,7 +1,7 @@
 """Record, or check, what the Sokoban solver does on a fixed set of levels, exactly.
 
-    python benchmarks/solver_trace.py record benchmarks/_build/trace.json
-    python benchmarks/solver_trace.py check benchmarks/_build/trace.json
+    python benchmarks/probes/solver_trace.py record benchmarks/_build/trace.json
+    python benchmarks/probes/solver_trace.py check benchmarks/_build/trace.json
 
 The proof that a change to the solver changed nothing: each level of the chosen
 collections is searched with each option set of the portfolio, with the plain
@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-LEVELS = Path(os.environ.get("MAZEKIT_LEVELS", HERE.parents[1] / "shared" / "levels"))
+LEVELS = Path(os.environ.get("MAZEKIT_LEVELS", HERE.parents[2] / "shared" / "levels"))
 FILES = {
     "microban": "microban.xsb",
     "microban_ii": "microban_ii.xsb",
