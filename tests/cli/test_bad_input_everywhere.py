@@ -112,11 +112,11 @@ def test_pictures_without_pillow_are_one_line_and_exit_2(argv, tmp_path, monkeyp
     [
         (
             ["maze", "generate", "-s", "-5x10"],
-            "mazekit maze generate: --size must be RxC (two positive integers), got '-5x10'",
+            "mazekit maze generate: --size must be RxC (two positive integers, like 12x32), got '-5x10'",
         ),
         (
             ["maze", "generate", "--size", "-5x10"],
-            "mazekit maze generate: --size must be RxC (two positive integers), got '-5x10'",
+            "mazekit maze generate: --size must be RxC (two positive integers, like 12x32), got '-5x10'",
         ),
     ],
 )

@@ -41,9 +41,9 @@ class Prepared:
 
     >>> from mazekit.sokoban import parse_level
     >>> from mazekit.sokoban.problem import as_problem
-    >>> p = Prepared(as_problem(parse_level("#######\\n#@$ $.#\\n#   . #\\n#######")))
-    >>> p.areas().forder.size, p.goal_regions()  # two goals side by side: one area
-    (2, [8])
+    >>> p = Prepared(as_problem(parse_level("########\\n#@$$ ..#\\n#      #\\n########")))
+    >>> p.areas().forder.size, p.goal_regions()  # two goals side by side: one area; one region
+    (2, [22])
     """
 
     def __init__(self, problem: Problem, *, areas: GoalAreas | None = None) -> None:
