@@ -11,8 +11,8 @@ levels drawn at random with ``--seed``. The levels are solved through the comman
 ``mazekit sokoban solve --results``, one core each (``--jobs 2``: two levels at a time), so that an
 interrupted run resumes where it stopped (``--fresh`` starts over). The report gives solved/total
 per collection and overall, and the levels gained and lost against the last run kept in
-``benchmarks/sokoban_corpus.json`` (written with the section: a level that flips is worth a
-second run before it is called lost).
+``benchmarks/sokoban_corpus.json`` (``sokoban_corpus_all.json`` for ``--all``; written with the
+section, each its own: a level that flips is worth a second run before it is called lost).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from _harness import BUILD, command_line, load, machine, write_section
 HERE = Path(__file__).resolve().parent
 LEVELS = Path(os.environ.get("MAZEKIT_LEVELS", HERE.parents[1] / "shared" / "levels"))
 CORPUS = LEVELS / "corpus"
-LAST = HERE / "sokoban_corpus.json"
+#: The last run's outcome level by level, for the sample and for the whole corpus.
+LAST = {False: HERE / "sokoban_corpus.json", True: HERE / "sokoban_corpus_all.json"}
 
 
 def collections() -> dict[str, list[str]]:
@@ -109,11 +110,11 @@ def table(chosen: list[tuple[str, int, str]], records: dict[tuple[str, int], dic
     return "\n".join(rows), outcome
 
 
-def changes(outcome: dict[str, bool], setting: str) -> str:
+def changes(outcome: dict[str, bool], setting: str, whole: bool) -> str:
     """The levels gained and lost against the last run of the same setting."""
-    if not LAST.exists():
+    if not LAST[whole].exists():
         return "No earlier run to compare with."
-    last = json.loads(LAST.read_text())
+    last = json.loads(LAST[whole].read_text())
     if last.get("setting") != setting:
         return f"The last run was another setting ({last.get('setting')}): no comparison."
     before = last["levels"]
@@ -163,19 +164,53 @@ def main(argv: list[str]) -> int:
     wall = time.perf_counter() - t0
     body, outcome = table(chosen, records)
     print(body)
-    compared = changes(outcome, setting)
+    compared = changes(outcome, setting, args.all)
     print(compared)
     if args.no_write:
         return 0
-    text = (
-        f"`{command_line('benchmarks/run.py sokoban_corpus', argv)}` at {commit()}, "
-        f"{time.strftime('%Y-%m-%d')}; {machine()}; {load_before} before.\n\n"
-        f"{setting}, through `mazekit sokoban solve --results` ({wall / 60:.0f} min).\n\n"
-        f"{body}\n\n{compared}\n"
-    )
-    write_section("sokoban_corpus", "Sokoban solver on a broad corpus", text)
-    LAST.write_text(json.dumps({"setting": setting, "commit": commit(), "levels": outcome}, indent=0) + "\n")
+    run = {
+        "setting": setting,
+        "command": command_line("benchmarks/run.py sokoban_corpus", argv),
+        "commit": commit(),
+        "date": time.strftime("%Y-%m-%d"),
+        "load": load_before,
+        "minutes": round(wall / 60),
+        "compared": compared,
+        "levels": outcome,
+    }
+    LAST[args.all].write_text(json.dumps(run, indent=0) + "\n")
+    write_section("sokoban_corpus", "Sokoban solver on a broad corpus", section())
     return 0
+
+
+def section() -> str:
+    """The results page's section: the sample's and the whole corpus's last runs side by side."""
+    runs = [json.loads(LAST[w].read_text()) for w in (False, True) if LAST[w].exists()]
+    names = sorted({key.rsplit(":", 1)[0] for r in runs for key in r["levels"]})
+    heads = ["sample" if len(r["levels"]) < 1000 else "whole corpus" for r in runs]
+    rows = ["| collection | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(runs)]
+
+    def cell(levels: dict[str, bool]) -> str:
+        won = sum(levels.values())
+        return f"{won}/{len(levels)} ({won / len(levels):.0%})" if levels else "-"
+
+    for name in names:
+        mine = [{k: v for k, v in r["levels"].items() if k.rsplit(":", 1)[0] == name} for r in runs]
+        rows.append(f"| {name} | " + " | ".join(cell(m) for m in mine) + " |")
+    rows.append("| **all** | " + " | ".join(f"**{cell(r['levels'])}**" for r in runs) + " |")
+    lines = [
+        f"- {head}: `{r['command']}` at {r['commit']}, {r['date']}, {r['minutes']} min; {r['setting']}; "
+        f"{r['load']} before. {r['compared']}"
+        for head, r in zip(heads, runs, strict=True)
+    ]
+    return (
+        f"{machine()}. Levels of eight collections (`../shared/levels/corpus/`), solved through "
+        "`mazekit sokoban solve --results` at 10 s a level, one core each, two at a time.\n\n"
+        + "\n".join(rows)
+        + "\n\n"
+        + "\n".join(lines)
+        + "\n"
+    )
 
 
 if __name__ == "__main__":
