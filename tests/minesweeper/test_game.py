@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mazekit.cli.mines import result_line
-from mazekit.minesweeper import Board, Game, next_move, three_bv, three_bv_solved
+from mazekit.minesweeper import Board, Game, next_move, result_line, three_bv, three_bv_solved
 from tests.strategies import seeds
 
 
