@@ -40,14 +40,15 @@ BenchProgress = Callable[[int, int, float], None]
 #: per board and rule, 2 workers: 0.19, 0.95 and 5.9 ms a game).
 COST: dict[str, float] = {"beginner": 1.0, "intermediate": 5.0, "expert": 30.0}
 
-#: The best published win rates (first click in a corner), by (level, rule).
+#: The best published win rates, by (level, rule); expert: JSMinesweeper's Java solver
+#: (safe: corner start; zero: open start at (3, 3)).
 PUBLISHED: dict[tuple[str, str], str] = {
     ("beginner", "safe"): "91.7%",
     ("intermediate", "safe"): "78.1%",
-    ("expert", "safe"): "39.6-41.1%",
+    ("expert", "safe"): "41% (JSMinesweeper)",
     ("beginner", "zero"): "97.1%",
     ("intermediate", "zero"): "88.9%",
-    ("expert", "zero"): "52.8-54%",
+    ("expert", "zero"): "54.3% (JSMinesweeper)",
 }
 
 

@@ -192,12 +192,12 @@ def _guess(view: NDArray[np.int8], n_mines: int, d: Decision) -> tuple[str, tupl
         return (f"{head}; every way the game can go from here was searched: best play wins {100 * d.win:.0f}%.", (), o)
     if d.rule == "look-ahead":
         return (
-            f"{head}; nothing is proved, and of the cells nearly as safe as the safest it gives the best chance "
-            f"to survive this guess and the next (the next move is proved {100 * o.progress:.0f}% of the time).",
+            f"{head}; of the cells nearly as safe, it best survives this guess and the next "
+            f"(the next move is proved {100 * o.progress:.0f}% of the time).",
             (),
             o,
         )
-    return (f"{head}; nothing is proved, and no cell is safer.", (), o)
+    return (f"{head}; no cell is safer.", (), o)
 
 
 def hint(position: ArrayLike | Game, total_mines: int | None = None, *, options: SolverOptions = DEFAULT) -> Hint:

@@ -108,8 +108,8 @@ class SolverOptions:
     look: int = 8
     margin: float = 0.05
     look_nodes: int = 20_000
-    endgame: int = 500
-    endgame_work: int = 100_000
+    endgame: int = 2_000
+    endgame_work: int = 400_000
     skip_dead: bool = True
     fifty: bool = True
     deep: int = 0
