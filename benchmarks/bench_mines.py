@@ -110,7 +110,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=10000)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--seeds", type=int, nargs="+", default=[61, 1206])
+    p.add_argument(
+        "--seeds", nargs="+", default=["61", "1206"], help="seeds, each as SEED or SEED:EXPERT_GAMES (default --games)"
+    )
     p.add_argument("--small-games", type=int, help="games for beginner and intermediate (default: --games)")
     p.add_argument("--noguess", type=int, default=100, help="no-guess boards to time (0: skip)")
     p.add_argument("--results", type=Path, help="replace the Minesweeper section of this file")
@@ -118,8 +120,9 @@ def main() -> int:
     parts = []
     runs = []
     small = args.small_games or args.games
-    expert = {seed: seed_rows(args.games, seed, args.workers, ("expert",)) for seed in args.seeds}  # first
-    for seed in args.seeds:
+    seeds = {int(x.split(":")[0]): int(x.split(":")[1]) if ":" in x else args.games for x in args.seeds}
+    expert = {seed: seed_rows(n, seed, args.workers, ("expert",)) for seed, n in seeds.items()}  # first
+    for seed in seeds:
         rows, _ = seed_rows(small, seed, args.workers, ("beginner", "intermediate"))
         big, run = expert[seed]
         rows += big
@@ -132,7 +135,7 @@ def main() -> int:
     if args.results:
         cmd = (
             f"python benchmarks/bench_mines.py --games {args.games} --small-games {small} --workers {args.workers} "
-            f"--seeds {' '.join(map(str, args.seeds))} --noguess {args.noguess}"
+            f"--seeds {' '.join(args.seeds)} --noguess {args.noguess}"
         )
         when = "; ".join(
             f"seed {s} expert: {r['date']}, {r['seconds']} s, load average "

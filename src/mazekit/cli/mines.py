@@ -138,7 +138,10 @@ def hint_text(data: bytes | str) -> str:
     closed = int((view < 0).sum())
     if mines > closed:
         raise InputError(1, f"{mines} mines do not fit in the {closed} closed cells")
-    h = hint(with_proved_flags(view, mines, flags), mines)
+    try:
+        h = hint(with_proved_flags(view, mines, flags), mines)
+    except ValueError as exc:  # no layout agrees with the numbers
+        raise InputError(1, str(exc)) from None
     if h.move is None:
         return h.reason + "\n"
     r, c = h.move.cell

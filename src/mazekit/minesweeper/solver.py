@@ -283,7 +283,9 @@ def _decide(view: ArrayLike, total_mines: int, options: SolverOptions) -> Decisi
     prob = np.empty(pp.know.shape[0], dtype=np.float64)
     work = pp.rows * pp.cols * 8
     info = np.zeros(2, dtype=np.float64)
-    K.probability_kernel.pick(work)(pp.know, pp.offsets, int(total_mines), prob, int(options.max_nodes), info)
+    st = K.probability_kernel.pick(work)(pp.know, pp.offsets, int(total_mines), prob, int(options.max_nodes), info)
+    if st == 2:
+        raise ValueError(f"no layout of {total_mines} mines agrees with the numbers of the view")
     closed = pp.know == CLOSED
     grid = pp.unpad(prob).astype(np.float64)
     grid[np.asarray(view) != CLOSED] = np.nan
@@ -325,7 +327,8 @@ def next_move(
 
     ``position`` is a view (with ``total_mines``, the board's mines) or a
     :class:`~mazekit.minesweeper.Game` (its view and mines; flags on proved
-    mines count as known). None when no cell is closed.
+    mines count as known). None when no cell is closed; ``ValueError`` when
+    no layout of mines agrees with the view.
 
     >>> next_move([[-1, -1], [-1, -1]], 1)
     Move(kind='open', cell=(0, 0), p_mine=0.25)

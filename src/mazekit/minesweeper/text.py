@@ -68,9 +68,9 @@ def parse_open(data: bytes | str) -> tuple[Board, Point]:
 
 #: An example input of :func:`parse_view` (``mazekit mines hint``).
 VIEW_EXAMPLE = """\
-4 5 3
-01###
-12###
+4 5 4
+1####
+#####
 #####
 #####
 """
@@ -84,7 +84,7 @@ def parse_view(data: bytes | str) -> tuple[NDArray[np.int8], int, NDArray[np.boo
 
     >>> view, mines, flags = parse_view(VIEW_EXAMPLE)
     >>> view[0].tolist(), mines, int(flags.sum())
-    ([0, 1, -1, -1, -1], 3, 0)
+    ([1, -1, -1, -1, -1], 4, 0)
     """
     lines = split_lines(decode_text(data))
     if not lines or not lines[0].strip():
