@@ -24,7 +24,6 @@ from .hint import GuessOutlook, Hint, first_click_reason, guess_outlook, hint
 from .noguess import generate_no_guess
 from .solver import (
     DEFAULT,
-    Decision,
     Deduction,
     Move,
     PlayResult,
@@ -42,7 +41,6 @@ __all__ = [
     "DEFAULT",
     "LEVELS",
     "Board",
-    "Decision",
     "Deduction",
     "FirstClick",
     "Game",

@@ -181,9 +181,9 @@ def _guess(view: NDArray[np.int8], n_mines: int, d: Decision) -> tuple[str, tupl
     head = f"the best guess: safe {100 * o.safe:.0f}%, and opens an area {100 * o.opens:.0f}% of the time"
     if d.rule == "coin flip":
         other = _coin_partner(view, d.prob, cell)
-        where = f" and {_at(other)}" if other is not None else ""
+        where = f"this cell or {_at(other)}" if other is not None else "this cell or its twin"
         return (
-            f"{head}; a coin flip: one mine lies between this cell{where}, and no cell can ever tell which, "
+            f"{head}; a coin flip: one mine is in {where}, and no cell can ever tell which, "
             "so it is taken now, before any other risk.",
             () if other is None else (other,),
             o,
