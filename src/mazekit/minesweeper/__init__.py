@@ -20,7 +20,7 @@ from .board import (
     three_bv_solved,
 )
 from .game import Game, State, opening_order, result_line
-from .hint import GuessOutlook, Hint, first_click_reason, guess_outlook, hint
+from .hints import GuessOutlook, Hint, first_click_reason, guess_outlook, hint
 from .noguess import generate_no_guess
 from .solver import (
     DEFAULT,
