@@ -18,17 +18,20 @@ The solver, in order of cost:
    ``I`` closed cells lie away from the frontier and ``M`` mines remain. A cell
    of probability 0 (1) is proved safe (a mine): this is every deduction the
    position allows.
-3. **Guessing** when nothing is proved. With few layouts left (at most
-   :data:`ENDGAME`), an exhaustive search over the sets of layouts still
-   possible picks the cell with the best chance to *win*. Otherwise a 1-ply
-   look-ahead: the :data:`LOOK` safest cells (within :data:`MARGIN` of the
+3. **Guessing** when nothing is proved (options: :class:`SolverOptions`). A
+   forced coin flip (two cells, one mine, that nothing can ever tell apart) is
+   taken first: it must be taken sooner or later and costs the same now. With
+   few layouts left (at most ``endgame``), an exhaustive search over the sets
+   of layouts still possible picks the cell with the best chance to *win*.
+   Otherwise a look-ahead: the ``look`` safest cells (within ``margin`` of the
    safest; ties: the best chance of a zero, which favours corners and edges
    away from the frontier) are scored by the chance of surviving this guess
    and the next one: for each value ``v`` the cell may show, the exact count
    of layouts with the cell open showing ``v`` gives ``P(v)``, and the view
    after it either proves a cell safe (the next move is free) or its safest
-   cell is the next guess. A cell whose value is already determined (a dead
-   cell) teaches nothing, so it scores low unless nothing better exists.
+   cell is the next guess (with ``deep``, that view's own look-ahead: two
+   plies). A dead cell (it can show one number only, and opening it proves
+   nothing) is passed over while another candidate remains.
 """
 
 from __future__ import annotations
