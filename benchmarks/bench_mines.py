@@ -41,8 +41,10 @@ next, dead cells passed over). Safe rule: first click in the top-left corner (th
 corner start); zero rule: first click at (2, 2). Game i uses the board seeded by (seed, i); the
 seeds below were not used while the solver was developed (seed 100 was). The interval is
 Wilson's 95%. JSMinesweeper's Java solver, the strongest published, reports 41% (classic expert,
-safe corner start) and 54.3% (modern expert, open start at (3, 3)). How each figure was reached,
-with paired differences: benchmarks/notes/2026-12-06-minesweeper.md."""
+safe corner start) and 54.3% (modern expert, open start at (3, 3)). Before the coin flips, the dead
+cells and the larger end game, on seed 0 (100,000 games a board): expert 40.65% (40.34-40.95%)
+safe and 53.48% (53.17-53.79%) zero; beginner 91.84% / 97.14%, intermediate 78.45% / 89.11%. How
+each figure was reached, with paired differences: benchmarks/notes/2026-12-06-minesweeper.md."""
 
 
 def noguess_timing(n: int) -> str:
@@ -168,14 +170,17 @@ def from_results(paths: list[Path], cpu_games: int, noguess: int) -> str:
     parts = [f"Seed {seed}:\n\n{format_table(rows)}" for seed, rows in by_seed.items()]
     if len(by_seed) > 1:
         parts.insert(0, f"All seeds together ({', '.join(map(str, by_seed))}):\n\n{format_table(pooled(by_seed))}")
-    cmds = "; ".join(
-        f"`mazekit mines bench --board expert --seed {seed} --games N --jobs 2 --results {p.name}`"
-        for seed, p in zip(by_seed, paths, strict=False)
+    seeds = " and ".join(map(str, by_seed))
+    cmds = (
+        f"For each seed S ({seeds}): `nice -n 10 mazekit mines bench --board expert --seed S --games N --jobs 2 "
+        "--results mines-expert-S.jsonl` with N grown 25,000 at a time (each run resumes from its results file) "
+        "and `... --board beginner --board intermediate --games 10000 ...`; then `python benchmarks/bench_mines.py "
+        f"--from-results {' '.join(p.name for p in paths)} --results benchmarks/RESULTS.md`"
     )
     load = os.getloadavg()
     return (
         "## Minesweeper\n\n"
-        f"{cmds} (games grown 25,000 at a time, both seeds in turn, each run resuming from its results file); "
+        f"{cmds}; "
         f"{platform.machine()}, Python {platform.python_version()}, 2 worker processes at `nice -n 10` on a "
         f"2-core machine shared with other engineers' jobs (load average {load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f} "
         f"when this was written, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). ms/game is the tasks' "
