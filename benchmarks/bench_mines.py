@@ -7,9 +7,12 @@ Game i of a board uses the seed (seed, i): the same command gives the same games
 "safe" rule clicks first in the top-left corner (the literature's corner start); "zero"
 clicks first at (2, 2), two cells in from the corner (see
 mazekit.minesweeper.bench.first_click_cell). Each seed's rows are kept in
-benchmarks/_build/mines-SEED-GAMES.json, so a run cut short resumes where it stopped;
-with --results, the Minesweeper section of that file (between its BEGIN/END markers)
-is replaced, and nothing else in it.
+benchmarks/_build/mines-SEED-GAMES-LEVELS.json (a seed played before is not played
+again); with --results, the Minesweeper section of that file (between its BEGIN/END
+markers) is replaced, and nothing else in it. With --from-results, the section is written
+from the results files of `mazekit mines bench --results FILE` runs (which resume task by
+task, so the games can be grown in steps on a busy machine): how RESULTS.md's figures
+were made.
 """
 
 from __future__ import annotations
