@@ -1,52 +1,53 @@
 """Minesweeper solver benchmark: win rates on the classic boards beside the best published.
 
-    python benchmarks/run.py mines --games 100000 --workers 2 --noguess 100
+    python benchmarks/bench_mines.py --games 100000 --small-games 20000 --seeds 61 1206 --workers 2 \\
+        --results benchmarks/RESULTS.md
 
-Game i of a board uses the seed (seed, i): the same command gives the same games.
-The "safe" rule clicks first in the top-left corner (the literature's corner
-start); "zero" clicks first at (2, 2), two cells in from the corner (measured
-best, see mazekit.minesweeper.bench.first_click_cell). The "mines" section of
-benchmarks/RESULTS.md (or of --results FILE) is replaced, unless --no-write.
+Game i of a board uses the seed (seed, i): the same command gives the same games. The
+"safe" rule clicks first in the top-left corner (the literature's corner start); "zero"
+clicks first at (2, 2), two cells in from the corner (see
+mazekit.minesweeper.bench.first_click_cell). Each seed's rows are kept in
+benchmarks/_build/mines-SEED-GAMES-LEVELS.json (a seed played before is not played
+again); with --results, the Minesweeper section of that file (between its BEGIN/END
+markers) is replaced, and nothing else in it. With --from-results, the section is written
+from the results files of `mazekit mines bench --results FILE` runs (which resume task by
+task, so the games can be grown in steps on a busy machine): how RESULTS.md's figures
+were made.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import platform
 import sys
 import time
 from pathlib import Path
 
-import _harness as H
-
-from mazekit.minesweeper.bench import bench, format_table
+from mazekit.minesweeper.bench import BenchRow, bench, format_table
 from mazekit.minesweeper.noguess import generate_no_guess
 
-#: How the solver got here (measured with this script's boards; kept in the results section).
-BEFORE_AFTER = """\
-Before and after (10,000 games each, seeds (0, i), same machine and contention). The safe-rule boards
-are the same games before and after; the zero rule's first click moved from the centre to (2, 2),
-so its boards differ.
+HERE = Path(__file__).resolve().parent
+BUILD = HERE / "_build"
+BEGIN, END = "<!-- BEGIN mines -->", "<!-- END mines -->"
 
-| board | first click | no look-ahead (before) | look-ahead + end game (after) | published best |
-|---|---|---:|---:|---:|
-| beginner 9x9/10 | safe, corner | 91.89% | 92.19% | 91.7% |
-| intermediate 16x16/40 | safe, corner | 77.16% | 78.13% | 78.1% |
-| expert 30x16/99 | safe, corner | 38.33% | 40.60% | 39.6-41.1% |
-| beginner 9x9/10 | zero (centre before, (2, 2) after) | 95.89% | 97.18% | 97.1% |
-| intermediate 16x16/40 | zero | 87.68% | 89.63% | 88.9% |
-| expert 30x16/99 | zero | 48.77% | 53.44% | 52.8-54% |
-
-Paired measurements of each change (same seeds (100, i), expert unless said; difference of win rates
-with its 95% half-width): look-ahead vs safest cell +2.41 +- 0.66 points (safe rule, 10k games),
-intermediate safe +0.74 +- 0.41; end-game search +0.69 +- 0.58 (expert safe, 10k), intermediate safe
-+0.21 +- 0.32 (20k), beginner safe +0.07 +- 0.19 (20k); wider look-ahead (12 cells within 0.1) -0.31 +- 0.24,
-narrower (4 within 0.02) -0.38 +- 0.35; no look-ahead past 5,000 instead of 20,000 search nodes
--0.08 +- 0.15 (but 25% faster). Zero-rule first click (20k games each): beginner corner 95.9%, (1,1) 96.8%, (2,2) 97.2%,
-(3,3) 96.9%, edge 96.6%, centre 96.3%; intermediate corner 85.3%, (1,1) 87.1%, (2,2) 88.7%, (3,3) 88.4%,
-edge 87.5%, centre 86.7%; expert (2,2) 52.3%, (3,3) 52.4%, centre 50.6%.
-"""
+#: What the solver does, for the results page.
+METHOD = """\
+The solver plays every game to the end: local rules, then exact probabilities over the frontier
+with the global mine count (the cells off the frontier counted exactly, as one pool); when nothing
+is proved, a forced coin flip (two cells, one mine, that nothing can tell apart) is taken first;
+else an exhaustive end-game search when at most 2,000 layouts remain; else a one-ply look-ahead (the
+8 safest cells within 0.05 of the safest, scored by the chance of surviving this guess and the
+next, dead cells passed over). Safe rule: first click in the top-left corner (the literature's
+corner start); zero rule: first click at (2, 2). Game i uses the board seeded by (seed, i); the
+seeds below were not used while the solver was developed (seed 100 was). The interval is
+Wilson's 95%. JSMinesweeper's Java solver, the strongest published, reports 41% (classic expert,
+safe corner start) and 54.3% (modern expert, open start at (3, 3)). Before the coin flips, the dead
+cells and the larger end game, on seed 0 (100,000 games a board): expert 40.65% (40.34-40.95%)
+safe and 53.48% (53.17-53.79%) zero; beginner 91.84% / 97.14%, intermediate 78.45% / 89.11%. How
+each figure was reached, with paired differences: benchmarks/notes/2026-12-06-minesweeper.md."""
 
 
 def noguess_timing(n: int) -> str:
@@ -69,50 +70,193 @@ def noguess_timing(n: int) -> str:
     return head + "\n".join(lines) + "\n"
 
 
-def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(
-        prog="run.py mines", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    p.add_argument("--games", type=int, default=10000)
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--noguess", type=int, default=200, help="no-guess boards to time (0: skip)")
-    p.add_argument("--results", type=Path, default=H.RESULTS, help="the results page (default benchmarks/RESULTS.md)")
-    p.add_argument("--no-write", action="store_true", help="print only, do not touch the results page")
-    args = p.parse_args(argv)
+def seed_rows(games: int, seed: int, workers: int, levels: tuple[str, ...]) -> tuple[list[BenchRow], dict[str, object]]:
+    """The rows of one seed: from its file when done before, else played now (and kept)."""
+    path = BUILD / f"mines-{seed}-{games}-{'-'.join(levels)}.json"
+    if path.exists():
+        saved = json.loads(path.read_text())
+        return [BenchRow(**r) for r in saved["rows"]], saved["run"]
     t0 = time.perf_counter()
     load0 = os.getloadavg()
-    rows = bench(args.games, seed=args.seed, workers=args.workers)
-    load1 = os.getloadavg()
-    table = format_table(rows)
-    print(table)
+    rows = bench(games, levels=levels, seed=seed, workers=workers)
+    run = {
+        "seconds": round(time.perf_counter() - t0),
+        "load": [round(x, 1) for x in (*load0, *os.getloadavg())],
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
+    BUILD.mkdir(exist_ok=True)
+    path.write_text(json.dumps({"rows": [dataclasses.asdict(r) for r in rows], "run": run}, indent=1))
+    return rows, run
+
+
+def batch_rows(paths: list[Path]) -> dict[int, list[BenchRow]]:
+    """Rows by seed from ``mazekit mines bench --results FILE`` files (one JSON line per task of
+    games, its id ``LEVEL-RULE-seedS-gamesA-B``): the games of each (level, rule) from 0 on,
+    as far as they are done without a gap. ``seconds`` is the tasks' time summed."""
+    done: dict[tuple[int, str, str], dict[int, dict[str, int | float]]] = {}
+    for path in paths:
+        for line in path.read_text().splitlines():
+            rec = json.loads(line)
+            if rec.get("status") != "done":
+                continue
+            level, rule, seed_part, games_part = rec["id"].split("-")[:4]
+            start = int(games_part.removeprefix("games"))
+            done.setdefault((int(seed_part.removeprefix("seed")), level, rule), {})[start] = rec["result"]
+    out: dict[int, list[BenchRow]] = {}
+    order = {name: i for i, name in enumerate(("beginner", "intermediate", "expert"))}
+    for (seed, level, rule), parts in sorted(done.items(), key=lambda kv: (kv[0][0], order[kv[0][1]], kv[0][2])):
+        games = wins = guesses = 0
+        seconds = 0.0
+        while games in parts:  # contiguous from game 0
+            r = parts[games]
+            wins, guesses, seconds = wins + int(r["wins"]), guesses + int(r["guesses"]), seconds + float(r["seconds"])
+            games += int(r["games"])
+        out.setdefault(seed, []).append(BenchRow(level, rule, games, wins, guesses, seconds))
+    return out
+
+
+def pooled(by_seed: dict[int, list[BenchRow]]) -> list[BenchRow]:
+    """The rows of all seeds added up, board by board."""
+    total: dict[tuple[str, str], BenchRow] = {}
+    for rows in by_seed.values():
+        for r in rows:
+            t = total.get((r.level, r.rule))
+            total[(r.level, r.rule)] = (
+                r
+                if t is None
+                else BenchRow(
+                    r.level, r.rule, t.games + r.games, t.wins + r.wins, t.guesses + r.guesses, t.seconds + r.seconds
+                )
+            )
+    return list(total.values())
+
+
+def replace_section(results: Path, section: str) -> None:
+    """Put ``section`` between the Minesweeper markers (or in place of an unmarked
+    "## Minesweeper" section, or at the end); leave the rest of the file as it is."""
+    text = results.read_text() if results.exists() else ""
+    block = f"{BEGIN}\n{section.rstrip()}\n{END}"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    elif "\n## Minesweeper\n" in text:
+        head, rest = text.split("\n## Minesweeper\n", 1)
+        cut = rest.find("\n## ")
+        cut_marker = rest.find("\n<!-- ")
+        ends = [c for c in (cut, cut_marker) if c >= 0]
+        tail = rest[min(ends) :] if ends else "\n"
+        text = head + "\n" + block + "\n" + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    tmp = results.with_suffix(".md.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, results)
+
+
+def cpu_ms(games: int, seed: int = 7) -> str:
+    """A table of the CPU time (process time, one core) per expert game, both rules: the
+    benchmark's ms/game is wall time on a shared machine."""
+    from mazekit.minesweeper.bench import play_games, warm_up
+
+    warm_up()
+    lines = ["| board | first click | games | CPU ms/game (one core) |", "|---|---|---:|---:|"]
+    for rule in ("safe", "zero"):
+        t = time.process_time()
+        play_games("expert", rule, 0, games, seed)  # type: ignore[arg-type]
+        lines.append(f"| expert 30x16/99 | {rule} | {games:,} | {1000 * (time.process_time() - t) / games:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def from_results(paths: list[Path], cpu_games: int, noguess: int) -> str:
+    """The section from ``mazekit mines bench --results`` files: each seed, and all together."""
+    by_seed = batch_rows(paths)
+    parts = [f"Seed {seed}:\n\n{format_table(rows)}" for seed, rows in by_seed.items()]
+    if len(by_seed) > 1:
+        parts.insert(0, f"All seeds together ({', '.join(map(str, by_seed))}):\n\n{format_table(pooled(by_seed))}")
+    seeds = " and ".join(map(str, by_seed))
+    cmds = (
+        f"For each seed S ({seeds}): `nice -n 10 mazekit mines bench --board expert --seed S --games N --jobs 2 "
+        "--results mines-expert-S.jsonl` with N grown 25,000 at a time (each run resumes from its results file) "
+        "and `... --board beginner --board intermediate --games 10000 ...`; then `python benchmarks/bench_mines.py "
+        f"--from-results {' '.join(p.name for p in paths)} --results benchmarks/RESULTS.md`"
+    )
+    load = os.getloadavg()
+    return (
+        "## Minesweeper\n\n"
+        f"{cmds}; "
+        f"{platform.machine()}, Python {platform.python_version()}, 2 worker processes at `nice -n 10` on a "
+        f"2-core machine shared with other engineers' jobs (load average {load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f} "
+        f"when this was written, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). ms/game is the tasks' "
+        "wall time under that contention; the CPU time of a game on one core is in the table after.\n\n"
+        + METHOD
+        + "\n\n"
+        + "\n".join(parts)
+        + "\n"
+        + (cpu_ms(cpu_games) + "\n" if cpu_games else "")
+        + (noguess_timing(noguess) if noguess else "")
+    )
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=10000)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument(
+        "--seeds", nargs="+", default=["61", "1206"], help="seeds, each as SEED or SEED:EXPERT_GAMES (default --games)"
+    )
+    p.add_argument("--small-games", type=int, help="games for beginner and intermediate (default: --games)")
+    p.add_argument("--noguess", type=int, default=100, help="no-guess boards to time (0: skip)")
+    p.add_argument("--results", type=Path, help="replace the Minesweeper section of this file")
+    p.add_argument(
+        "--from-results", type=Path, nargs="+", help="write the section from these `mines bench --results` files"
+    )
+    p.add_argument("--cpu-games", type=int, default=1000, help="expert games timed on one core (0: skip)")
+    args = p.parse_args()
+    if args.from_results:
+        section = from_results(args.from_results, args.cpu_games, args.noguess)
+        print(section)
+        if args.results:
+            replace_section(args.results, section)
+        return 0
+    parts = []
+    runs = []
+    small = args.small_games or args.games
+    seeds = {int(x.split(":")[0]): int(x.split(":")[1]) if ":" in x else args.games for x in args.seeds}
+    expert = {seed: seed_rows(n, seed, args.workers, ("expert",)) for seed, n in seeds.items()}  # first
+    for seed in seeds:
+        rows, _ = seed_rows(small, seed, args.workers, ("beginner", "intermediate"))
+        big, run = expert[seed]
+        rows += big
+        runs.append((seed, run))
+        table = format_table(rows)
+        print(f"seed {seed}\n{table}", flush=True)
+        parts.append(f"Seed {seed}:\n\n{table}")
     ng = noguess_timing(args.noguess) if args.noguess else ""
     print(ng)
-    if not args.no_write:
-        cmd = H.command_line("benchmarks/run.py", ["mines", *argv])
+    if args.results:
+        cmd = (
+            f"python benchmarks/bench_mines.py --games {args.games} --small-games {small} --workers {args.workers} "
+            f"--seeds {' '.join(args.seeds)} --noguess {args.noguess}"
+        )
+        when = "; ".join(
+            f"seed {s} expert: {r['date']}, {r['seconds']} s, load average "
+            f"{'/'.join(map(str, r['load'][:3]))} at the start, {'/'.join(map(str, r['load'][3:]))} at the end"
+            for s, r in runs
+        )
         section = (
-            f"`{cmd}` (also `mazekit mines bench --games N`); {platform.machine()}, Python "
-            f"{platform.python_version()}, {args.workers} worker processes on a shared 2-core machine, "
-            f"{time.perf_counter() - t0:.0f} s in all; load average (1/5/15 min) "
-            f"{load0[0]:.1f}/{load0[1]:.1f}/{load0[2]:.1f} at the start, "
-            f"{load1[0]:.1f}/{load1[1]:.1f}/{load1[2]:.1f} at the end (other engineers at work), so "
-            "ms/game is wall time under contention.\n\n"
-            "The solver plays every game to the end: local rules, then exact probabilities over the frontier "
-            "with the global mine count; when nothing is proved, an exhaustive end-game search if at most 500 "
-            "layouts remain, else a 1-ply look-ahead (the 8 safest cells within 0.05 of the safest, scored by "
-            "the chance of surviving this guess and the next; the chance of each value a cell may show is "
-            "counted exactly). Safe rule: first click in the top-left corner (the literature's corner start); "
-            "zero rule: first click at (2, 2), two cells in from the corner (measured best; see below). "
-            "Game i uses the board seeded by (seed, i). The interval is Wilson's 95%.\n\n"
-            + table
-            + "\n"
-            + BEFORE_AFTER
+            "## Minesweeper\n\n"
+            f"`{cmd}` (also `mazekit mines bench --games N --seed S`); {platform.machine()}, Python "
+            f"{platform.python_version()}, {args.workers} worker processes on a 2-core machine shared with "
+            f"other engineers' jobs ({when}), so ms/game is wall time under contention.\n\n"
+            + METHOD
+            + "\n\n"
+            + "\n".join(parts)
             + "\n"
             + ng
         )
-        H.write_section("mines", "Minesweeper", section, args.results)
+        replace_section(args.results, section)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -104,15 +104,15 @@ def minesweeper() -> list[str]:
         return str(Decimal(cells(board, rule)[3].rstrip("%")).quantize(Decimal("0.1"), ROUND_HALF_UP))
 
     def best(board: str, rule: str) -> str:
-        return cells(board, rule)[5].rstrip("%")
+        return cells(board, rule)[5].split(" (")[0].rstrip("%")  # "41% (JSMinesweeper)"
 
-    games = row("mines", "beginner 9x9/10")[2]
+    expert, small = cells(boards[2], "safe")[2], cells(boards[0], "safe")[2]  # games (both seeds)
     return [
-        f"Over {games} games per board it wins "
+        f"({expert} expert games per rule, {small} beginner and intermediate) it wins "
         + " / ".join(f"{rate(b, 'safe')}%" for b in boards)
-        + " (safe first click) and "
+        + " (safe first click in the corner) and "
         + " / ".join(f"{rate(b, 'zero')}%" for b in boards)
-        + " (zero first click)",
+        + " (first click opening an area at (2, 2))",
         "beside the best published "
         + " / ".join(best(b, "safe") for b in boards)
         + "% and "

@@ -20,6 +20,7 @@ COMMANDS = [
     ["maze", "render", "FILE", "--png", "OUT"],
     ["universal", "FILE"],
     ["mines", "open", "FILE", "-o", "OUT"],
+    ["mines", "hint", "FILE", "-o", "OUT"],
     ["sokoban", "run", "FILE", "-o", "OUT"],
     ["sokoban", "replay", "FILE", "--level", "1", "R"],
     ["sokoban", "render", "FILE", "--level", "1", "--png", "OUT"],

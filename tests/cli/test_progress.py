@@ -111,7 +111,7 @@ def test_share_drives_the_eta_when_the_units_are_uneven() -> None:
     p, clock = make(out)
     clock.t += 10
     p.update(50, share=0.25)  # half the games, a quarter of the work
-    assert out.getvalue() == "\rwork  50/100 items  25%  5.00/s  ETA 30 s"
+    assert out.getvalue() == "\rwork  50/100 items  25% of the work  5.00/s  ETA 30 s"  # not "50/100 ... 25%"
 
 
 def test_hidden_draws_nothing_while_the_answer_is_written() -> None:

@@ -104,8 +104,7 @@ def universal_target(data: bytes) -> None:
 
 def mines_target(data: bytes) -> None:
     """``mazekit mines open``'s reader and answer, and ``Board.parse`` (which promises ValueError)."""
-    from mazekit.cli.mines import open_text
-    from mazekit.minesweeper import Board
+    from mazekit.minesweeper import Board, open_text
 
     try:
         out = open_text(data)

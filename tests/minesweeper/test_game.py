@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mazekit.cli.mines import result_line
-from mazekit.minesweeper import Board, Game, next_move, three_bv, three_bv_solved
+from mazekit.minesweeper import Board, Game, next_move, result_line, three_bv, three_bv_solved
 from tests.strategies import seeds
 
 
@@ -123,3 +122,38 @@ def test_three_bv_solved_counts_openings_once_and_lonely_numbers() -> None:
     border_number = nothing.copy()
     border_number[1, 2] = True  # a number beside the opening, opened alone: the opening is not done
     assert three_bv_solved(mines, border_number) == 0
+
+
+def test_next_move_and_hint_take_a_game() -> None:
+    """``next_move(game)`` and ``hint(game)`` need no mine count; a flag counts only when proved."""
+    from mazekit.minesweeper import hint
+
+    first = hint(Game(4, 4, 2, first_click="zero", rng=1))
+    assert first.rule == "first click" and first.proved and "zero" in first.reason
+    game = Game(board=Board.parse(".*..\n....\n....\n...*"))
+    game.open((2, 0))
+    view = game.view()
+    assert next_move(game) == next_move(view, game.n_mines)
+    with pytest.raises(TypeError, match="total_mines"):
+        next_move(view)
+    game.toggle_flag((3, 3))  # not proved: ignored
+    assert next_move(game) == next_move(view, game.n_mines)
+    while not game.over:
+        mv = next_move(game)
+        assert mv is not None
+        game.toggle_flag(mv.cell) if mv.kind == "flag" else game.open(mv.cell)
+    assert hint(game).move is None and "over" in hint(game).reason
+
+
+@pytest.mark.parametrize("rule", ["safe", "zero"])
+def test_mine_room_is_the_most_mines_any_first_click_allows(rule: str) -> None:
+    from mazekit.minesweeper import generate, mine_room
+
+    for rows, cols in [(2, 2), (2, 5), (3, 3), (9, 9), (1, 7)]:
+        room = mine_room(rows, cols, rule)  # type: ignore[arg-type]
+        for r in range(rows):
+            for c in range(cols):
+                if room > 0:
+                    assert generate(rows, cols, room, click=(r, c), first_click=rule, rng=0).n_mines == room  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            Game(rows, cols, room + 1, first_click=rule)  # type: ignore[arg-type]

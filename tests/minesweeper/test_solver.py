@@ -143,7 +143,7 @@ def test_lookahead_maximises_two_step_survival(case: tuple[np.ndarray, int]) -> 
     info = np.zeros(2)
     K.probability_kernel.py_func(pp.know, pp.offsets, total, prob, 2_000_000, info)
     know = pp.know.copy()
-    g = K.lookahead_kernel.py_func(know, prob, pp.offsets, total, 2_000_000, info[0], 64, 1.0)
+    g = K.lookahead_kernel.py_func(know, prob, pp.offsets, total, 2_000_000, info[0], 64, 1.0, False, 0)
     assert (know == pp.know).all()  # the view is restored
     pick = pp.point(int(g))
     scores = {}

@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from mazekit.cli.mines import EXAMPLE, open_text, result_line
-from mazekit.minesweeper import Game, probabilities
-from mazekit.web.api.mines import EXAMPLES, GameStore, flood_sequence, view_codes
+from mazekit.minesweeper import Game, open_text, probabilities, result_line
+from mazekit.minesweeper import opening_order as flood_sequence
+from mazekit.minesweeper.text import EXAMPLE
+from mazekit.web.api.mines import EXAMPLES, GameStore, view_codes
 from tests.strategies import seeds
 
 

@@ -231,7 +231,8 @@ class Progress:
             share = self.share if self.share is not None else (self.done / total if total else 1.0)
             share = min(max(share, 0.0), 1.0)
             parts.append(f"{self.done:,}/{total:,} {self.unit}".rstrip())
-            parts.append(f"{100 * share:.0f}%")
+            # with uneven units the share of the work done is not done/total: say which it is
+            parts.append(f"{100 * share:.0f}%" + (" of the work" if self.share is not None else ""))
             if self.done == 0:
                 parts.append(duration(elapsed))
             elif elapsed > 0:

@@ -5,6 +5,11 @@ clicked cell, 1-based), then R rows of ``.`` (no mine) and ``*`` (mine).
 Output: R rows, each open cell as its density digit (0-8) and each closed cell
 as ``#``; the single line ``BOOM`` when the clicked cell is a mine.
 
+``mazekit mines hint [FILE]``: input a line ``R C M`` (rows, columns, mines),
+then R rows of ``#`` (closed), ``F`` (flagged) and ``0``-``8`` (open). Output:
+the solver's move (1-based) and its reason, e.g. ``open row 3, column 4: the
+best guess: safe 82%, and opens an area 40% of the time; ...``.
+
 ``mazekit mines play``: a terminal game (cursor keys or hjkl move, space or
 Enter opens, f flags, c chords (opening a number chords too), ? shows the
 solver's hint, n new game, q quits); the time, 3BV and 3BV/s show at the end.
@@ -28,22 +33,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..grid import decode_text, parse_char_rows, parse_header, split_lines
 from ._batch import add_batch_options, batch_options, run_tasks
 from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, renamed_flag, write_output
 from ._progress import Progress
 
 if TYPE_CHECKING:
-    from ..minesweeper import Board, Game
-
-EXAMPLE = """\
-5 6 5 1
-..*...
-......
-....*.
-......
-......
-"""
+    from ..minesweeper import Game
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -60,6 +55,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("file", nargs="?", help="input file (default: stdin)")
     o.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
     o.set_defaults(func=run_open)
+
+    h = msub.add_parser("hint", help="the solver's move on a position, with its reason")
+    h.add_argument("file", nargs="?", help="input file (default: stdin)")
+    h.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
+    h.set_defaults(func=run_hint)
 
     g = msub.add_parser("play", help="play in the terminal")
     g.add_argument("--board", dest="level", choices=["beginner", "intermediate", "expert"], help="a classic board")
@@ -116,54 +116,50 @@ def _no_action(p: argparse.ArgumentParser) -> int:
 
 
 # ------------------------------------------------------------------ open
-def open_text(data: bytes | str) -> str:
-    """The article's answer for one input.
-
-    >>> print(open_text(EXAMPLE), end="")
-    01####
-    0112##
-    0001##
-    000111
-    000000
-    >>> open_text("1 2 1 2\\n.*\\n")
-    'BOOM\\n'
-    """
-    board, seed = parse_open(data)
-    if board.mines[seed]:
-        return "BOOM\n"
-    return board.render(board.open(seed))
-
-
-def parse_open(data: bytes | str) -> tuple[Board, tuple[int, int]]:
-    """The board and the (0-based) clicked cell of an ``open`` input."""
-    lines = split_lines(decode_text(data))
-    if not lines or not lines[0].strip():
-        raise InputError(1, "empty input: expected 'R C r c'")
-    rows, cols, r, c = parse_header(lines[0], 1, ["R", "C", "r", "c"])
-    if rows < 1 or cols < 1:
-        raise InputError(1, f"the board must have at least one row and one column, got {rows}x{cols}")
-    if not (1 <= r <= rows and 1 <= c <= cols):
-        raise InputError(
-            1, f"the clicked cell ({r}, {c}) is outside the {rows}x{cols} board (rows and columns count from 1)"
-        )
-    grid = parse_char_rows(lines, rows, cols, first=1, legend={".": True, "*": False})
-    for extra in range(1 + rows, len(lines)):
-        if lines[extra].strip():
-            raise InputError(extra + 1, f"unexpected text after the {rows} rows of the board")
-    from ..minesweeper import Board
-
-    return Board.from_mines(~grid.passable), (r - 1, c - 1)  # the only 1-based code
-
-
 def run_open(args: argparse.Namespace) -> int:
+    from ..minesweeper.text import open_text
+
     check_outputs(args.output)
     write_output(args.output, open_text(read_input(args.file)))
+    return 0
+
+
+def hint_text(data: bytes | str) -> str:
+    """``mines hint``'s answer for one position: the move (1-based) and its reason.
+
+    >>> print(hint_text("1 2 1\\n1#\\n"), end="")
+    flag row 1, column 2: mine: the 1 at row 1, column 1 has exactly 1 closed neighbour: it must be a mine.
+    >>> print(hint_text("1 3 1\\n1F#\\n")[:45])
+    open row 1, column 3: safe: no layout of mine
+    """
+    from ..minesweeper import hint, with_proved_flags
+    from ..minesweeper.text import parse_view
+
+    view, mines, flags = parse_view(data)
+    closed = int((view < 0).sum())
+    if mines > closed:
+        raise InputError(1, f"{mines} mines do not fit in the {closed} closed cells")
+    try:
+        h = hint(with_proved_flags(view, mines, flags), mines)
+    except ValueError as exc:  # no layout agrees with the numbers
+        raise InputError(1, str(exc)) from None
+    if h.move is None:
+        return h.reason + "\n"
+    r, c = h.move.cell
+    return f"{h.move.kind} row {r + 1}, column {c + 1}: {h.reason}\n"  # the only 1-based code
+
+
+def run_hint(args: argparse.Namespace) -> int:
+    check_outputs(args.output)
+    write_output(args.output, hint_text(read_input(args.file)))
     return 0
 
 
 def run_render(args: argparse.Namespace) -> int:
     check_scale(args.scale, 8)
     check_outputs(args.output)
+    from ..minesweeper.text import parse_open
+
     board, seed = parse_open(read_input(args.file))
     from ..render.minesweeper import draw_minesweeper
 
@@ -179,7 +175,7 @@ def run_render(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ play
 def game_size(args: argparse.Namespace) -> tuple[int, int, int]:
     """(rows, cols, mines) from --level or --size/--mines."""
-    from ..minesweeper import LEVELS
+    from ..minesweeper import LEVELS, mine_room
 
     if args.level and (args.size or args.mines is not None):
         raise UsageError("give either --level or --size/--mines, not both")
@@ -195,7 +191,7 @@ def game_size(args: argparse.Namespace) -> tuple[int, int, int]:
         raise UsageError("--mines needs --size")
     else:
         rows, cols, mines = LEVELS[args.level or "beginner"]
-    room = rows * cols - (9 if args.first_click == "zero" else 1)
+    room = mine_room(rows, cols, args.first_click)
     if not 1 <= mines <= room:
         raise UsageError(f"--mines must be between 1 and {room} for a {rows}x{cols} board, got {mines}")
     return rows, cols, mines
@@ -223,47 +219,24 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def result_line(game: Game) -> str:
-    """The line shown when a game ends: time, 3BV, 3BV/s and efficiency.
-
-    A lost game counts the 3BV the player did (:meth:`Game.three_bv_solved`).
-
-    >>> from mazekit.minesweeper import Board, Game
-    >>> t = iter([0.0, 2.0])
-    >>> g = Game(board=Board.parse("*..\\n...\\n..."), clock=lambda: next(t))
-    >>> _ = g.open((2, 2))
-    >>> result_line(g)
-    'won in 2.0 s: 3BV 1, 3BV/s 0.50, 1 clicks, efficiency 100%'
-    """
-    secs = max(game.elapsed, 1e-9)
-    bv, done = game.three_bv(), game.three_bv_solved()
-    if game.state == "won":
-        return (
-            f"won in {game.elapsed:.1f} s: 3BV {bv}, 3BV/s {bv / secs:.2f}, "
-            f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%"
-        )
-    return (
-        f"lost in {game.elapsed:.1f} s: 3BV {done} of {bv} done, 3BV/s {done / secs:.2f}, "
-        f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%"
-    )
-
-
 _KEYS_HELP = "arrows/hjkl move  space open  f flag  c chord  ? hint  n new  q quit"
 GENERATING = "generating a no-guess board…"
 GENERATING_COMPILING = "generating a no-guess board… (the first time also compiles, once per installation)"
 
 
-def no_guess_message(rows: int, cols: int) -> str:
+def no_guess_message(rows: int, cols: int, mines: int) -> str:
     """What the game shows while it lays out a no-guess board: the compile is
     mentioned when a kernel the layout will run compiled is not in numba's cache:
     the solver that checks the board (compiled once the plain-Python work adds up,
     which a 16x30 board's first attempts do), and the generator's loop when the
     board is large enough to run it compiled from the start (its work is
-    ``rows * cols * 50``, see :func:`~mazekit.minesweeper.generate_no_guess`)."""
+    :func:`~mazekit.minesweeper.noguess.noguess_work`)."""
     from .._jit import THRESHOLD
     from ..minesweeper import _kernels as K
+    from ..minesweeper.noguess import noguess_work
 
-    cached = K.solve_kernel.is_cached() and (rows * cols * 50 < THRESHOLD or K.noguess_kernel.is_cached())
+    big = noguess_work(rows, cols, mines) >= THRESHOLD
+    cached = K.solve_kernel.is_cached() and (not big or K.noguess_kernel.is_cached())
     return GENERATING if cached else GENERATING_COMPILING
 
 
@@ -282,13 +255,17 @@ def _say_waiting(scr: Any, game: Game) -> None:  # pragma: no cover - by hand in
         scr.refresh()
 
     show(GENERATING)
-    message = no_guess_message(game.rows, game.cols)  # imports numba the first time: the line above is up already
+    message = no_guess_message(
+        game.rows, game.cols, game.n_mines
+    )  # imports numba the first time: the line above is up already
     if message != GENERATING:
         show(message)
 
 
 def _tui(scr: Any, new_game: Callable[[], Game], summary: list[str]) -> None:  # pragma: no cover - by hand in tmux
     import curses
+
+    from ..minesweeper import result_line
 
     curses.curs_set(0)
     scr.keypad(True)
@@ -362,6 +339,8 @@ def _draw_board(scr: Any, game: Game, cursor: tuple[int, int], message: str) -> 
     """The header, the board (the cursor's cell reversed) and the footer."""
     import curses
 
+    from ..minesweeper import result_line
+
     scr.erase()
     height, width = scr.getmaxyx()
     status = {"ready": "ready", "playing": "playing", "won": "WON", "lost": "BOOM"}[game.state]
@@ -402,12 +381,12 @@ def _game_key(scr: Any, game: Game, key: int, cursor: tuple[int, int]) -> tuple[
         game.toggle_flag(cursor)
     elif key == ord("c"):
         game.chord(cursor)
-    elif key == ord("?") and game.board is not None:
-        from ..minesweeper import next_move
+    elif key == ord("?"):
+        from ..minesweeper import hint
 
-        mv = next_move(game.view(), game.n_mines)
-        if mv is not None:
-            return mv.cell, f"hint: {mv.kind} here (mine probability {100 * mv.p_mine:.1f}%)"
+        h = hint(game)
+        if h.move is not None:
+            return h.move.cell, f"hint: {h.move.kind} here: {h.reason}"
     return cursor, ""
 
 

@@ -258,6 +258,79 @@ def _lchoose(n, k):  # type: ignore[no-untyped-def]
 
 
 @njit
+def next_placement(order, lo, m, ccount, ccons, need, left, state, pos, min_mines, max_mines, max_nodes):  # type: ignore[no-untyped-def]
+    """Advance a backtracking search over mine placements to its next placement.
+
+    The variables ``order[lo], ..., order[lo + m - 1]`` (``m >= 1``) are given 0 or 1
+    in that order; ``state[d]`` is 1 + the value of the ``d``-th (0 while unset), and
+    each constraint's ``need`` (mines still missing) and ``left`` (variables still
+    unset) follow every step (``ccount``/``ccons`` as :func:`constraints_kernel`
+    gives them). A branch is cut as soon as a constraint cannot be met or the mines
+    cannot end between ``min_mines`` and ``max_mines``. ``pos`` holds the search's
+    depth, mines and nodes visited: zero it (and ``state[:m + 1]``) to start.
+
+    Returns 1 with a placement in ``state`` (the next call resumes after it), 0 when
+    every placement has been listed, -1 when more than ``max_nodes`` nodes were
+    visited (everything applied is undone). Shared by :func:`probability_kernel`
+    (one frontier component) and :func:`endgame_kernel` (all closed cells).
+    """
+    depth = pos[0]
+    mines = pos[1]
+    nodes = pos[2]
+    if depth == m:
+        depth -= 1  # resume after the placement returned last time
+    while depth >= 0:
+        s = state[depth]
+        f = order[lo + depth]
+        if s > 0:
+            x = s - 1
+            for j in range(ccount[f]):
+                c = ccons[f, j]
+                need[c] += x
+                left[c] += 1
+            mines -= x
+        if s == 2:
+            state[depth] = 0
+            depth -= 1
+            continue
+        state[depth] = s + 1
+        ok = True
+        for j in range(ccount[f]):
+            c = ccons[f, j]
+            need[c] -= s
+            left[c] -= 1
+            if need[c] < 0 or need[c] > left[c]:
+                ok = False
+        mines += s
+        nodes += 1
+        if nodes > max_nodes:
+            for d in range(m):
+                sd = state[d]
+                if sd > 0:
+                    g = order[lo + d]
+                    for j in range(ccount[g]):
+                        c = ccons[g, j]
+                        need[c] += sd - 1
+                        left[c] += 1
+                state[d] = 0
+            pos[0] = 0
+            pos[1] = 0
+            pos[2] = nodes
+            return -1
+        if ok and mines <= max_mines and mines + (m - depth - 1) >= min_mines:
+            depth += 1
+            if depth == m:
+                pos[0] = depth
+                pos[1] = mines
+                pos[2] = nodes
+                return 1
+    pos[0] = 0
+    pos[1] = 0
+    pos[2] = nodes
+    return 0
+
+
+@njit
 def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # type: ignore[no-untyped-def]
     """Exact mine probabilities of every closed cell, from ``know`` and the mine count.
 
@@ -325,6 +398,7 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
     rem_need = need[:nc].copy()
     rem_left = csize[:nc].copy()
     state = np.zeros(maxm + 1, np.int64)
+    walk = np.zeros(3, np.int64)  # next_placement's depth, mines and nodes
     status = 0
     lscale = 0.0
     total_nodes = 0
@@ -332,62 +406,27 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
     for a in range(ncomp):
         lo = cstart[a]
         m = cstart[a + 1] - lo
-        depth = 0
-        mines = 0
-        nodes = 0
         for d in range(m + 1):
             state[d] = 0
+        walk[0] = 0
+        walk[1] = 0
+        walk[2] = 0
         while True:
-            if depth == m:
+            found = next_placement(
+                order, lo, m, ccount, ccons, rem_need, rem_left, state, walk, 0, remaining, max_nodes
+            )
+            if found == 1:
+                mines = walk[1]
                 cnt[a, mines] += 1.0
                 for d in range(m):
                     if state[d] == 2:
                         cellk[order[lo + d], mines] += 1.0
-                depth -= 1
                 continue
-            s = state[depth]
-            f = order[lo + depth]
-            if s > 0:
-                v = s - 1
-                for j in range(ccount[f]):
-                    c = ccons[f, j]
-                    rem_need[c] += v
-                    rem_left[c] += 1
-                mines -= v
-            if s == 2:
-                state[depth] = 0
-                depth -= 1
-                if depth < 0:
-                    break
-                continue
-            v = s
-            state[depth] = s + 1
-            ok = True
-            for j in range(ccount[f]):
-                c = ccons[f, j]
-                rem_need[c] -= v
-                rem_left[c] -= 1
-                if rem_need[c] < 0 or rem_need[c] > rem_left[c]:
-                    ok = False
-            mines += v
-            nodes += 1
-            if ok and mines <= remaining:
-                depth += 1
-            if nodes > max_nodes:
-                # undo what is applied and give up on this component
-                for d in range(m):
-                    sd = state[d]
-                    if sd > 0:
-                        g = order[lo + d]
-                        for j in range(ccount[g]):
-                            c = ccons[g, j]
-                            rem_need[c] += sd - 1
-                            rem_left[c] += 1
-                    state[d] = 0
+            if found == -1:
                 failed[a] = True
                 status = 1
-                break
-        total_nodes += nodes
+            break
+        total_nodes += walk[2]
         if failed[a]:
             # a stand-in: one placement count at the expected number of mines,
             # and local estimates for the cells (nothing is proved for them)
@@ -588,19 +627,12 @@ def zero_chance(know, prob, offsets, i):  # type: ignore[no-untyped-def]
 
 
 @njit
-def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin):  # type: ignore[no-untyped-def]
-    """The guess that best survives two moves: this one and the next guess, if any.
+def _candidates(know, prob, offsets, look, margin, cand, zs):  # type: ignore[no-untyped-def]
+    """The look-ahead's candidates, best first, into ``cand``; returns how many.
 
-    Candidates are the closed cells whose mine probability is within ``margin``
-    of the lowest: the ``look`` best by (probability, chance of a zero), at
-    most two of them away from the frontier. For a candidate ``c`` and each
-    value ``v`` it may show, the view with ``c`` open showing ``v`` is counted
-    exactly (:func:`probability_kernel`): ``P(c safe, shows v) = Z_v / Z``. If
-    that view proves a cell safe (or finishes the game), the next move is free;
-    else the next move is a guess whose survival chance is the view's best
-    safety. The score ``sum_v P(v) * next_survival`` is the chance of surviving
-    both; ties go to the safer cell, then to the better chance of a zero.
-    ``know`` is restored before returning. Returns the chosen cell.
+    The closed cells whose mine probability is within ``margin`` of the lowest:
+    the ``look`` best by (probability, chance of a zero), at most two of them
+    away from the frontier. ``zs`` receives each candidate's chance of a zero.
     """
     n = know.shape[0]
     best = 2.0
@@ -608,7 +640,6 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
         if know[i] == UNKNOWN and prob[i] < best:
             best = prob[i]
     chosen = np.zeros(n, np.bool_)
-    zs = np.zeros(n, np.float64)
     inner = np.zeros(n, np.bool_)
     for i in range(n):
         if know[i] == UNKNOWN and prob[i] <= best + margin:
@@ -619,7 +650,6 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
                     edge = True
                     break
             inner[i] = not edge
-    cand = np.empty(max(look, 1), np.int64)
     nc = 0
     ninner = 0
     while nc < look:
@@ -638,55 +668,170 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
             ninner += 1
         cand[nc] = pick
         nc += 1
-    if nc == 1:
-        return cand[0]
-    prob2 = np.empty(n, np.float64)
+    return nc
+
+
+@njit
+def _after(know, prob2):  # type: ignore[no-untyped-def]
+    """The next move on a view with probabilities ``prob2``: (free, safety of the safest
+    closed cell); free when a cell is proved safe or only mines are left."""
+    low = 2.0
+    others = False
+    for i in range(know.shape[0]):
+        if know[i] == UNKNOWN:
+            p = prob2[i]
+            if p == 0.0:
+                return True, 1.0
+            if p < 1.0:
+                others = True
+                if p < low:
+                    low = p
+    if not others:
+        return True, 1.0
+    return False, 1.0 - low
+
+
+@njit
+def _score(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch):  # type: ignore[no-untyped-def]
+    """The look-ahead's score of opening ``c``: ``sum_v P(c shows v) * next(v)``.
+
+    ``next(v)`` is 1 when the view after it proves a move, else the chance to
+    survive the next guess: its safest cell's safety, or with ``deep > 0`` the
+    best one-ply score of that view over ``deep`` candidates (two plies). Values
+    stop once the score cannot reach ``top``. Returns ``(score, values, gains,
+    complete)``: the values it may show, whether one of them proves a move, and
+    whether every value was counted. ``know`` is restored.
+    """
+    prob2 = scratch[0]
     info = np.zeros(2, np.float64)
-    pick = cand[0]
+    flagged = 0
+    closed = 0
+    for k in range(8):
+        x = know[c + offsets[k]]
+        if x == KNOWN_MINE:
+            flagged += 1
+        elif x == UNKNOWN:
+            closed += 1
+    score = 0.0
+    left = 1.0 - prob[c]
+    values = 0
+    gains = False
+    complete = True
+    for v in range(flagged, flagged + closed + 1):
+        if score + left < top - 1e-9:
+            complete = False
+            break
+        know[c] = v
+        st = probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
+        if st == 2:
+            continue
+        pv = math.exp(info[0] - base_logz)
+        if pv <= 0.0:
+            continue
+        values += 1
+        left -= pv
+        free, nxt = _after(know, prob2)
+        if free:
+            gains = True
+        elif deep > 0:
+            nxt = _best_one_ply(know, prob2, offsets, total_mines, max_nodes, info[0], deep, margin, scratch[1])
+        score += pv * nxt
+    know[c] = UNKNOWN
+    return score, values, gains, complete
+
+
+@njit
+def _best_one_ply(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, prob3):  # type: ignore[no-untyped-def]
+    """The best one-ply score of the position ``know`` (probabilities ``prob``)."""
+    n = know.shape[0]
+    cand = np.empty(max(look, 1), np.int64)
+    zs = np.zeros(n, np.float64)
+    nc = _candidates(know, prob, offsets, look, margin, cand, zs)
+    scratch = np.empty((2, n), np.float64)
     top = -1.0
     for j in range(nc):
         c = cand[j]
-        flagged = 0
-        closed = 0
-        for k in range(8):
-            x = know[c + offsets[k]]
-            if x == KNOWN_MINE:
-                flagged += 1
-            elif x == UNKNOWN:
-                closed += 1
+        if 1.0 - prob[c] < top - 1e-9:
+            continue
+        sc, _v, _g, _c = _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, margin, scratch, prob3)
+        if sc > top:
+            top = sc
+    return top
+
+
+@njit
+def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, margin, scratch, prob3):  # type: ignore[no-untyped-def]
+    """:func:`_score` with one ply (a separate function: the compiled code may not recurse)."""
+    info = np.zeros(2, np.float64)
+    flagged = 0
+    closed = 0
+    for k in range(8):
+        x = know[c + offsets[k]]
+        if x == KNOWN_MINE:
+            flagged += 1
+        elif x == UNKNOWN:
+            closed += 1
+    score = 0.0
+    left = 1.0 - prob[c]
+    for v in range(flagged, flagged + closed + 1):
+        if score + left < top - 1e-9:
+            break
+        know[c] = v
+        st = probability_kernel(know, offsets, total_mines, prob3, max_nodes, info)
+        if st == 2:
+            continue
+        pv = math.exp(info[0] - base_logz)
+        if pv <= 0.0:
+            continue
+        left -= pv
+        _free, nxt = _after(know, prob3)
+        score += pv * nxt
+    know[c] = UNKNOWN
+    return score, 0, False, True
+
+
+@njit
+def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep):  # type: ignore[no-untyped-def]
+    """The guess that best survives two moves: this one and the next guess, if any.
+
+    Candidates are the closed cells whose mine probability is within ``margin``
+    of the lowest: the ``look`` best by (probability, chance of a zero), at
+    most two of them away from the frontier. For a candidate ``c`` and each
+    value ``v`` it may show, the view with ``c`` open showing ``v`` is counted
+    exactly (:func:`probability_kernel`): ``P(c safe, shows v) = Z_v / Z``. If
+    that view proves a cell safe (or finishes the game), the next move is free;
+    else the next move is a guess whose survival chance is the view's best
+    safety (with ``deep > 0``: the best one-ply score of that view over ``deep``
+    candidates, a two-ply look-ahead). The score ``sum_v P(v) * next_survival``
+    is the chance of surviving both; ties go to the safer cell, then to the
+    better chance of a zero. With ``skip_dead``, a *dead* candidate (it can show
+    only one number, and opening it proves nothing) is passed over while another
+    one remains: the risk buys no progress, and later information may decide it
+    for free. ``know`` is restored before returning. Returns the chosen cell.
+    """
+    n = know.shape[0]
+    cand = np.empty(max(look, 1), np.int64)
+    zs = np.zeros(n, np.float64)
+    nc = _candidates(know, prob, offsets, look, margin, cand, zs)
+    if nc == 1:
+        return cand[0]
+    scratch = np.empty((2, n), np.float64)
+    pick = -1
+    fallback = -1
+    top = -1.0
+    for j in range(nc):
+        c = cand[j]
         # the score cannot exceed the chance that c is safe: prune hopeless candidates
         if 1.0 - prob[c] < top - 1e-9:
             continue
-        score = 0.0
-        left = 1.0 - prob[c]
-        for v in range(flagged, flagged + closed + 1):
-            if score + left < top - 1e-9:
-                break
-            know[c] = v
-            st = probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
-            if st == 2:
-                continue
-            pv = math.exp(info[0] - base_logz)
-            left -= pv
-            low = 2.0
-            free = False
-            others = False
-            for i in range(n):
-                if know[i] == UNKNOWN:
-                    p = prob2[i]
-                    if p == 0.0:
-                        free = True
-                        break
-                    if p < 1.0:
-                        others = True
-                        if p < low:
-                            low = p
-            if free or not others:
-                score += pv
-            else:
-                score += pv * (1.0 - low)
-        know[c] = UNKNOWN
-        if score > top + 1e-9:
+        score, values, gains, complete = _score(
+            know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch
+        )
+        if skip_dead and complete and values <= 1 and not gains:
+            if fallback < 0:
+                fallback = c
+            continue
+        if pick < 0 or score > top + 1e-9:
             better = True
         elif score < top - 1e-9:
             better = False
@@ -697,7 +842,75 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
         if better:
             top = score
             pick = c
+    if pick < 0:
+        pick = fallback if fallback >= 0 else cand[0]
     return pick
+
+
+@njit
+def _near(a, b, width):  # type: ignore[no-untyped-def]
+    """True when padded cells ``a`` and ``b`` touch (king's move)."""
+    return abs(a // width - b // width) <= 1 and abs(a % width - b % width) <= 1
+
+
+@njit
+def fifty_kernel(know, prob, offsets, width):  # type: ignore[no-untyped-def]
+    """A forced coin flip, or -1: a closed cell ``a`` of a pair ``{a, b}`` that nothing can decide.
+
+    The pair holds exactly one mine (an open number sees no other closed cell
+    and misses one mine), every open number next to one of them is next to the
+    other, and no other closed cell touches just one of them. Then every layout
+    with the mine on ``a`` has a twin with it on ``b``, now and after any other
+    cell is opened: the flip is independent of the rest of the game and must be
+    taken sooner or later. Taking it first costs nothing and spares the other
+    risks of a game lost on it. Returns the lower-index cell of the first pair.
+    """
+    n = know.shape[0]
+    rows = n // width
+    for a in range(n):
+        if know[a] != UNKNOWN or abs(prob[a] - 0.5) > 1e-9:
+            continue
+        ra = a // width
+        ca = a % width
+        for dr in range(0, 3):
+            for dc in range(-2, 3):
+                if dr == 0 and dc <= 0:
+                    continue
+                if ra + dr >= rows or ca + dc < 0 or ca + dc >= width:
+                    continue
+                b = a + dr * width + dc
+                if know[b] == UNKNOWN and abs(prob[b] - 0.5) <= 1e-9 and _coin_flip(know, offsets, width, a, b):
+                    return a
+    return -1
+
+
+@njit
+def _coin_flip(know, offsets, width, a, b):  # type: ignore[no-untyped-def]
+    """The test of :func:`fifty_kernel` for the pair ``{a, b}``."""
+    pinned = False
+    for side in range(2):
+        x = a if side == 0 else b
+        y = b if side == 0 else a
+        for k in range(8):
+            u = x + offsets[k]
+            if u == y:
+                continue
+            ku = know[u]
+            if ku == BORDER or ku == KNOWN_MINE:
+                continue
+            if not _near(u, y, width):
+                return False  # a closed cell or a number that sees only one of them
+            if ku >= 0 and not pinned:
+                unknown = 0
+                missing = int(ku)
+                for j in range(8):
+                    w = know[u + offsets[j]]
+                    if w == UNKNOWN:
+                        unknown += 1
+                    elif w == KNOWN_MINE:
+                        missing -= 1
+                pinned = unknown == 2 and missing == 1
+    return pinned
 
 
 @njit
@@ -734,49 +947,18 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
     # list the layouts by backtracking over the closed cells
     lay = np.empty((max_layouts, ncl), np.int8)
     state = np.zeros(ncl + 1, np.int64)
+    walk = np.zeros(3, np.int64)
+    seq = np.arange(ncl)
     nsol = 0
-    depth = 0
-    mines = 0
-    work = 0
     while True:
-        if depth == ncl:
-            if mines == remaining:
-                if nsol == max_layouts:
-                    return 0
-                for j in range(ncl):
-                    lay[nsol, j] = state[j] - 1
-                nsol += 1
-            depth -= 1
-            continue
-        s = state[depth]
-        if s > 0:
-            x = s - 1
-            for t in range(ccount[depth]):
-                c = ccons[depth, t]
-                need[c] += x
-                left[c] += 1
-            mines -= x
-        if s == 2:
-            state[depth] = 0
-            depth -= 1
-            if depth < 0:
-                break
-            continue
-        x = s
-        state[depth] = s + 1
-        ok = True
-        for t in range(ccount[depth]):
-            c = ccons[depth, t]
-            need[c] -= x
-            left[c] -= 1
-            if need[c] < 0 or need[c] > left[c]:
-                ok = False
-        mines += x
-        work += 1
-        if work > max_work:
+        found = next_placement(seq, 0, ncl, ccount, ccons, need, left, state, walk, remaining, remaining, max_work)
+        if found == -1 or (found == 1 and nsol == max_layouts):
             return 0
-        if ok and mines <= remaining and mines + (ncl - depth - 1) >= remaining:
-            depth += 1
+        if found == 0:
+            break
+        for j in range(ncl):
+            lay[nsol, j] = state[j] - 1
+        nsol += 1
     if nsol == 0:
         return 0
     # each layout's value of each closed cell (9: a mine)
@@ -964,7 +1146,11 @@ class Policy(NamedTuple):
     search nodes (a position too costly to look ahead from), :func:`choose_kernel`'s (``tol``).
     When at most ``endgame`` layouts remain, :func:`endgame_kernel` searches for the best
     guess exhaustively (within ``endgame_work`` positions; if it gives up, the look-ahead
-    guesses). ``max_nodes`` bounds the probabilities' search."""
+    guesses). ``max_nodes`` bounds the probabilities' search. ``skip_dead``: the look-ahead
+    passes over dead cells (see :func:`lookahead_kernel`); ``fifty``: a forced coin flip
+    (:func:`fifty_kernel`) is taken before any other guess. ``deep`` > 0: a two-ply
+    look-ahead over ``deep`` candidates at the second ply, from positions whose
+    probabilities took at most ``deep_nodes`` search nodes (small frontiers)."""
 
     guess: bool
     tol: float
@@ -974,6 +1160,10 @@ class Policy(NamedTuple):
     look_nodes: int
     endgame: int
     endgame_work: int
+    skip_dead: bool
+    fifty: bool
+    deep: int
+    deep_nodes: int
 
 
 class Work(NamedTuple):
@@ -989,7 +1179,49 @@ class Work(NamedTuple):
 @njit
 def proofs_only(max_nodes):  # type: ignore[no-untyped-def]
     """The policy that makes proved moves only and stops when stuck."""
-    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0)
+    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, False, False, 0, 0)
+
+
+#: The rule that chose a guess (:func:`guess_kernel`'s ``out[1]``).
+BY_SAFEST, BY_LOOKAHEAD, BY_ENDGAME, BY_COIN_FLIP = 0, 1, 2, 3
+
+
+@njit
+def guess_kernel(know, prob, offsets, width, height, total_mines, policy, info, out):  # type: ignore[no-untyped-def]
+    """The cell to open when nothing is proved, as ``policy`` says (see :class:`Policy`).
+
+    ``prob`` and ``info`` are :func:`probability_kernel`'s for ``know``. Writes the
+    rule that chose the cell to ``out[1]`` (``BY_*``) and, for the end-game search,
+    the chance to win to ``out[2]`` (else -1). Returns the cell.
+    """
+    out[2] = -1.0
+    if policy.fifty:
+        g = fifty_kernel(know, prob, offsets, width)
+        if g >= 0:
+            out[1] = BY_COIN_FLIP
+            return g
+    if policy.endgame > 0 and info[0] <= math.log(policy.endgame + 0.5):
+        if endgame_kernel(know, offsets, total_mines, policy.endgame, policy.endgame_work, out) == 1:
+            out[2] = out[1]
+            out[1] = BY_ENDGAME
+            return int(out[0])
+    if policy.look > 0 and info[1] <= policy.look_nodes:
+        out[1] = BY_LOOKAHEAD
+        deep = policy.deep if info[1] <= policy.deep_nodes else 0
+        return lookahead_kernel(
+            know,
+            prob,
+            offsets,
+            total_mines,
+            policy.max_nodes,
+            info[0],
+            policy.look,
+            policy.margin,
+            policy.skip_dead,
+            deep,
+        )
+    out[1] = BY_SAFEST
+    return choose_kernel(know, prob, offsets, width, height, policy.tol)
 
 
 @njit
@@ -1007,7 +1239,8 @@ def solve_kernel(field, first, policy, work):  # type: ignore[no-untyped-def]
     stuck; ``opened`` counts the open cells at the end.
     """
     dens, know, offsets, width, height, total_mines = field
-    guess, tol, max_nodes, look, margin, look_nodes, endgame, endgame_work = policy
+    guess = policy.guess
+    max_nodes = policy.max_nodes
     queue, safe, mark, prob = work
     n = know.shape[0]
     safe_cells = 0
@@ -1020,7 +1253,7 @@ def solve_kernel(field, first, policy, work):  # type: ignore[no-untyped-def]
             opened += 1
     guesses = 0
     info = np.zeros(2, np.float64)
-    egout = np.zeros(2, np.float64)
+    egout = np.zeros(3, np.float64)
     if first >= 0 and know[first] == UNKNOWN:
         if dens[first] == MINE:
             return -1, 1, opened
@@ -1047,16 +1280,7 @@ def solve_kernel(field, first, policy, work):  # type: ignore[no-untyped-def]
             continue
         if not guess:
             return 0, guesses, opened
-        g = -1
-        if endgame > 0 and info[0] <= math.log(endgame + 0.5):
-            if endgame_kernel(know, offsets, total_mines, endgame, endgame_work, egout) == 1:
-                g = int(egout[0])
-        if g >= 0:
-            pass
-        elif look > 0 and info[1] <= look_nodes:
-            g = lookahead_kernel(know, prob, offsets, total_mines, max_nodes, info[0], look, margin)
-        else:
-            g = choose_kernel(know, prob, offsets, width, height, tol)
+        g = guess_kernel(know, prob, offsets, width, height, total_mines, policy, info, egout)
         guesses += 1
         if dens[g] == MINE:
             return -1, guesses, opened

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _kernels as K
 from .board import LEVELS, FirstClick, _padded, generate
-from .solver import CLOSED, ENDGAME, ENDGAME_WORK, LOOK, LOOK_NODES, MARGIN, MAX_NODES, TOL, _buffers
+from .solver import CLOSED, DEFAULT, SolverOptions, _buffers
 
 __all__ = [
     "CHUNK",
@@ -40,14 +40,15 @@ BenchProgress = Callable[[int, int, float], None]
 #: per board and rule, 2 workers: 0.19, 0.95 and 5.9 ms a game).
 COST: dict[str, float] = {"beginner": 1.0, "intermediate": 5.0, "expert": 30.0}
 
-#: The best published win rates (first click in a corner), by (level, rule).
+#: The best published win rates, by (level, rule); expert: JSMinesweeper's Java solver
+#: (safe: corner start; zero: open start at (3, 3)).
 PUBLISHED: dict[tuple[str, str], str] = {
     ("beginner", "safe"): "91.7%",
     ("intermediate", "safe"): "78.1%",
-    ("expert", "safe"): "39.6-41.1%",
+    ("expert", "safe"): "41% (JSMinesweeper)",
     ("beginner", "zero"): "97.1%",
     ("intermediate", "zero"): "88.9%",
-    ("expert", "zero"): "52.8-54%",
+    ("expert", "zero"): "54.3% (JSMinesweeper)",
 }
 
 
@@ -102,26 +103,23 @@ def play_games(
     seed: int = 0,
     *,
     click: tuple[int, int] | None = None,
-    look: int = LOOK,
-    margin: float = MARGIN,
-    look_nodes: int = LOOK_NODES,
-    endgame: int = ENDGAME,
+    options: SolverOptions = DEFAULT,
     outcomes: np.ndarray | None = None,
 ) -> tuple[int, int]:
     """Play games ``start..stop-1`` of a level (first click: :func:`first_click_cell`).
 
     Game ``i`` uses the board drawn from the seed ``(seed, i)`` and the level's
     size, so any split of the games over processes gives the same results.
-    ``click`` replaces the first click, ``look`` and ``margin`` the solver's
-    guessing options; ``outcomes[i - start]`` receives 1 for each win (for
-    paired comparisons). Returns ``(wins, guesses)``.
+    ``click`` replaces the first click, ``options`` the solver's guessing
+    options; ``outcomes[i - start]`` receives 1 for each win (for paired
+    comparisons). Returns ``(wins, guesses)``.
     """
     rows, cols, mines = LEVELS[level]
     kernel = K.solve_kernel.compiled()
     wins = guesses = 0
     n = (rows + 2) * (cols + 2)
     work = _buffers(n)
-    policy = K.Policy(True, TOL, MAX_NODES, look, margin, look_nodes, endgame, ENDGAME_WORK)
+    policy = options.policy()
     if click is None:
         click = first_click_cell(level, rule)
     first = (click[0] + 1) * (cols + 2) + click[1] + 1

@@ -14,7 +14,17 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..grid import Point, check_point
 
-__all__ = ["LEVELS", "Board", "FirstClick", "density", "generate", "protected_cells", "three_bv", "three_bv_solved"]
+__all__ = [
+    "LEVELS",
+    "Board",
+    "FirstClick",
+    "density",
+    "generate",
+    "mine_room",
+    "protected_cells",
+    "three_bv",
+    "three_bv_solved",
+]
 
 FirstClick = Literal["safe", "zero"]
 
@@ -221,6 +231,20 @@ def _three_bv_parts(m: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int, NDArr
     near_zero = density(zero) > 0
     lonely = ~m & ~zero & ~near_zero
     return np.asarray(zlab, dtype=np.int32), int(n_open), lonely
+
+
+def mine_room(rows: int, cols: int, first_click: FirstClick = "safe") -> int:
+    """The most mines a ``rows x cols`` board holds under a first-click rule, wherever the
+    first click falls: every cell but those the rule keeps free ("safe": the click;
+    "zero": the click and its neighbours, up to 9 cells).
+
+    >>> mine_room(9, 9), mine_room(9, 9, "zero"), mine_room(2, 5, "zero")
+    (80, 72, 4)
+    """
+    if first_click not in ("safe", "zero"):
+        raise ValueError(f"first_click must be 'safe' or 'zero', got {first_click!r}")
+    kept = 1 if first_click == "safe" else min(rows, 3) * min(cols, 3)
+    return max(rows * cols - kept, 0)
 
 
 def protected_cells(shape: tuple[int, int], click: Point | None, rule: FirstClick) -> NDArray[np.bool_]:

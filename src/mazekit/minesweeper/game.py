@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..grid import Point, check_point
-from .board import Board, FirstClick, generate, three_bv_solved
+from .board import Board, FirstClick, generate, mine_room, three_bv_solved
 from .solver import CLOSED
 
-__all__ = ["Game", "State"]
+__all__ = ["Game", "State", "opening_order", "result_line"]
 
 State = Literal["ready", "playing", "won", "lost"]
 
@@ -69,7 +69,7 @@ class Game:
             raise ValueError(f"first_click must be 'safe' or 'zero', got {first_click!r}")
         if board is not None:
             rows, cols, mines = board.rows, board.cols, board.n_mines
-        elif rows < 1 or cols < 1 or not 0 <= mines <= rows * cols - (9 if first_click == "zero" else 1):
+        elif rows < 1 or cols < 1 or not 0 <= mines <= mine_room(rows, cols, first_click):
             raise ValueError(f"cannot lay {mines} mines on a {rows}x{cols} board with first click {first_click!r}")
         self.rows, self.cols, self.n_mines = rows, cols, mines
         self.first_click: FirstClick = first_click
@@ -238,3 +238,89 @@ class Game:
     def _finish(self, state: State) -> None:
         self.state = state
         self.finished = self._clock()
+
+
+def result_line(game: Game) -> str:
+    """The line shown when a game ends: time, 3BV, 3BV/s and efficiency.
+
+    A lost game counts the 3BV the player did (:meth:`Game.three_bv_solved`).
+
+    >>> t = iter([0.0, 2.0])
+    >>> g = Game(board=Board.parse("*..\\n...\\n..."), clock=lambda: next(t))
+    >>> _ = g.open((2, 2))
+    >>> result_line(g)
+    'won in 2.0 s: 3BV 1, 3BV/s 0.50, 1 clicks, efficiency 100%'
+    """
+    secs = max(game.elapsed, 1e-9)
+    bv, done = game.three_bv(), game.three_bv_solved()
+    if game.state == "won":
+        return (
+            f"won in {game.elapsed:.1f} s: 3BV {bv}, 3BV/s {bv / secs:.2f}, "
+            f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%"
+        )
+    return (
+        f"lost in {game.elapsed:.1f} s: 3BV {done} of {bv} done, 3BV/s {done / secs:.2f}, "
+        f"{game.clicks} clicks, efficiency {100 * game.efficiency():.0f}%"
+    )
+
+
+def opening_order(game: Game, before: NDArray[np.bool_], seeds: Sequence[Point]) -> tuple[list[list[int]], list[int]]:
+    """The cells a move opened (open now, closed in ``before``) in flood order, and each one's wave.
+
+    Each seed's fill is the game's own (:func:`mazekit.search.flood_order`:
+    breadth-first over cells without a mine or a flag, spreading only from
+    zeros); a chord's seeds follow one another in the game's order. ``wave`` is
+    a cell's distance in fill steps from its seed: it starts at 0 with each
+    seed and never decreases within one seed's fill. A mine that was hit is a
+    one-cell fill.
+
+    >>> g = Game(board=Board.parse("*...\\n....\\n...."))
+    >>> before = g.opened.copy()
+    >>> _ = g.open((2, 3))
+    >>> cells, wave = opening_order(g, before, [(2, 3)])
+    >>> cells[:4], wave[:4], len(cells)
+    ([[2, 3], [1, 3], [2, 2], [1, 2]], [0, 1, 1, 1], 11)
+    """
+    from ..search import flood_order
+
+    assert game.board is not None
+    new = game.opened & ~before
+    rows, cols = game.shape
+    mines = game.board.mines
+    zero = (game.density == 0) & ~mines
+    passable = ~mines & ~game.flagged
+    done = np.zeros(game.shape, dtype=bool)
+    cells: list[list[int]] = []
+    waves: list[int] = []
+    for s in seeds:
+        if not new[s] or done[s]:
+            continue
+        if mines[s]:
+            done[s] = True
+            cells.append([s[0], s[1]])
+            waves.append(0)
+            continue
+        order = flood_order(passable, s, connectivity=8, stop=~zero).ravel()
+        reached = np.flatnonzero(order >= 0)
+        reached = reached[np.argsort(order[reached], kind="stable")]
+        wave = np.full(rows * cols, -1, dtype=np.int64)
+        for i in reached.tolist():
+            r, c = divmod(i, cols)
+            if (r, c) == s:
+                w = 0
+            else:
+                w = (
+                    min(
+                        int(wave[rr * cols + cc])
+                        for rr in range(max(r - 1, 0), min(r + 2, rows))
+                        for cc in range(max(c - 1, 0), min(c + 2, cols))
+                        if zero[rr, cc] and wave[rr * cols + cc] >= 0
+                    )
+                    + 1
+                )
+            wave[i] = w
+            if new[r, c] and not done[r, c]:
+                done[r, c] = True
+                cells.append([r, c])
+                waves.append(w)
+    return cells, waves

@@ -9,13 +9,25 @@ from . import _kernels as K
 from .board import Board, FirstClick, _padded, generate, protected_cells
 from .solver import solvable
 
-__all__ = ["generate_no_guess"]
+__all__ = ["generate_no_guess", "noguess_work"]
 
 #: Search budget of the probability step while a board is being built. A frontier
 #: whose exact count needs more is treated as "stuck" (a mine is moved) instead of
 #: being enumerated: that keeps the rare slow boards fast. The finished board is
 #: still verified with the solver's full budget.
 NOGUESS_NODES = 20_000
+
+
+def noguess_work(rows: int, cols: int, mines: int) -> int:
+    """The work :func:`generate_no_guess` announces to its compiled loop (which runs it
+    compiled from :data:`mazekit._jit.THRESHOLD` on): a solver pass over the cells for
+    each of up to about one mine move per mine. An expert board (16x30/99) reaches the
+    threshold, so its first board does not crawl through seconds of plain Python.
+
+    >>> noguess_work(9, 9, 10), noguess_work(16, 30, 99)
+    (4050, 47520)
+    """
+    return rows * cols * max(mines, 50)
 
 
 def generate_no_guess(
@@ -84,7 +96,7 @@ def generate_no_guess(
         pad[1:-1, 1:-1] = board.mines
         flat = pad.reshape(-1)
         rand = gen.random(2 * moves + 2)
-        kernel = K.noguess_kernel.pick(rows * cols * 50)
+        kernel = K.noguess_kernel.pick(noguess_work(rows, cols, mines))
         done = kernel(flat, pad_prot.reshape(-1), offsets, width, rows, mines, first, rand, NOGUESS_NODES, moves)
         if done >= 0:
             result = Board.from_mines(flat.reshape(rows + 2, width)[1:-1, 1:-1].astype(bool))

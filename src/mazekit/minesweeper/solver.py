@@ -18,23 +18,26 @@ The solver, in order of cost:
    ``I`` closed cells lie away from the frontier and ``M`` mines remain. A cell
    of probability 0 (1) is proved safe (a mine): this is every deduction the
    position allows.
-3. **Guessing** when nothing is proved. With few layouts left (at most
-   :data:`ENDGAME`), an exhaustive search over the sets of layouts still
-   possible picks the cell with the best chance to *win*. Otherwise a 1-ply
-   look-ahead: the :data:`LOOK` safest cells (within :data:`MARGIN` of the
+3. **Guessing** when nothing is proved (options: :class:`SolverOptions`). A
+   forced coin flip (two cells, one mine, that nothing can ever tell apart) is
+   taken first: it must be taken sooner or later and costs the same now. With
+   few layouts left (at most ``endgame``), an exhaustive search over the sets
+   of layouts still possible picks the cell with the best chance to *win*.
+   Otherwise a look-ahead: the ``look`` safest cells (within ``margin`` of the
    safest; ties: the best chance of a zero, which favours corners and edges
    away from the frontier) are scored by the chance of surviving this guess
    and the next one: for each value ``v`` the cell may show, the exact count
    of layouts with the cell open showing ``v`` gives ``P(v)``, and the view
    after it either proves a cell safe (the next move is free) or its safest
-   cell is the next guess. A cell whose value is already determined (a dead
-   cell) teaches nothing, so it scores low unless nothing better exists.
+   cell is the next guess (with ``deep``, that view's own look-ahead: two
+   plies). A dead cell (it can show one number only, and opening it proves
+   nothing) is passed over while another candidate remains.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -43,17 +46,24 @@ from ..grid import Point, check_point
 from . import _kernels as K
 from .board import Board, _padded
 
+if TYPE_CHECKING:
+    from .game import Game
+
 __all__ = [
     "CLOSED",
+    "DEFAULT",
     "KNOWN_MINE",
+    "Decision",
     "Deduction",
     "Move",
     "PlayResult",
+    "SolverOptions",
     "deduce",
     "next_move",
     "play",
     "probabilities",
     "solvable",
+    "with_proved_flags",
 ]
 
 CLOSED = -1
@@ -61,18 +71,75 @@ KNOWN_MINE = -2
 
 #: Search nodes allowed per frontier component before falling back to estimates.
 MAX_NODES = 2_000_000
-#: Probability tolerance within which guesses count as equally safe (``look=0``).
-TOL = 1e-9
-#: Guess candidates examined by the look-ahead (0: the safest cell, no look-ahead).
-LOOK = 8
-#: How much riskier than the safest cell a look-ahead candidate may be.
-MARGIN = 0.05
-#: No look-ahead from positions whose probabilities took more search nodes than this.
-LOOK_NODES = 20_000
-#: Exhaustive end-game search when at most this many mine layouts remain (0: never).
-ENDGAME = 500
-#: Positions the end-game search may visit before it gives up.
-ENDGAME_WORK = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class SolverOptions:
+    """How the solver guesses when nothing is proved (the defaults are the benchmark's).
+
+    Parameters
+    ----------
+    look : int
+        Guess candidates examined by the look-ahead (0: the safest cell, no look-ahead).
+    margin : float
+        How much riskier than the safest cell a look-ahead candidate may be.
+    look_nodes : int
+        No look-ahead from positions whose probabilities took more search nodes than this.
+    endgame : int
+        Exhaustive end-game search when at most this many mine layouts remain (0: never).
+    endgame_work : int
+        Positions the end-game search may visit before it gives up.
+    skip_dead : bool
+        The look-ahead passes over dead cells (their number is known before they are
+        opened and opening them proves nothing) while another candidate remains.
+    fifty : bool
+        A forced coin flip (two cells, one mine, that nothing can ever tell apart) is
+        taken before any other guess.
+    deep : int
+        A two-ply look-ahead (0: one ply): for a look-ahead candidate's outcome that
+        proves nothing, the next guess is scored by its own one-ply look-ahead over
+        ``deep`` candidates, not by its safety alone.
+    deep_nodes : int
+        The two-ply look-ahead runs only where the probabilities took at most this
+        many search nodes (a small frontier: it costs a few hundred countings).
+    tol : float
+        Probability tolerance within which guesses count as equally safe (``look=0``).
+    max_nodes : int
+        Search nodes allowed per frontier component before falling back to estimates.
+    """
+
+    look: int = 8
+    margin: float = 0.05
+    look_nodes: int = 20_000
+    endgame: int = 2_000
+    endgame_work: int = 400_000
+    skip_dead: bool = True
+    fifty: bool = True
+    deep: int = 0
+    deep_nodes: int = 2_000
+    tol: float = 1e-9
+    max_nodes: int = 2_000_000
+
+    def policy(self, *, guess: bool = True) -> K.Policy:
+        """The kernels' form of these options."""
+        return K.Policy(
+            bool(guess),
+            float(self.tol),
+            int(self.max_nodes),
+            int(self.look),
+            float(self.margin),
+            int(self.look_nodes),
+            int(self.endgame),
+            int(self.endgame_work),
+            bool(self.skip_dead),
+            bool(self.fifty),
+            int(self.deep),
+            int(self.deep_nodes),
+        )
+
+
+#: The solver's options by default (the benchmark's).
+DEFAULT = SolverOptions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,52 +243,109 @@ def deduce(view: ArrayLike, total_mines: int) -> Deduction:
     return Deduction(safe, mines)
 
 
-def next_move(
-    view: ArrayLike,
-    total_mines: int,
-    *,
-    tol: float = TOL,
-    look: int = LOOK,
-    margin: float = MARGIN,
-    endgame: int = ENDGAME,
-) -> Move | None:
-    """The solver's next move from ``view``: a proved one if any, else its guess.
+def with_proved_flags(view: ArrayLike, total_mines: int, flags: ArrayLike | None) -> NDArray[np.int8]:
+    """``view`` with the flags that the view proves to be mines marked known (-2);
+    other flags are dropped (a player's flag may be wrong).
 
-    None when no cell is closed.
-
-    >>> next_move([[-1, -1], [-1, -1]], 1)
-    Move(kind='open', cell=(0, 0), p_mine=0.25)
-    >>> next_move([[1, -1, -1]], 1)
-    Move(kind='open', cell=(0, 2), p_mine=0.0)
+    >>> with_proved_flags([[1, -1, -1]], 1, [[False, True, True]]).tolist()
+    [[1, -2, -1]]
     """
+    v = np.asarray(view, dtype=np.int8)
+    if flags is None:
+        return v
+    f = np.asarray(flags, dtype=bool)
+    if f.shape != v.shape:
+        raise ValueError(f"flags must have the view's shape {v.shape}, got {f.shape}")
+    if not f.any() or not (v >= 0).any():
+        return v
+    proved = probabilities(v, total_mines) == 1.0
+    return np.where(f & proved, np.int8(KNOWN_MINE), v).astype(np.int8)
+
+
+def _position(position: ArrayLike | Game, total_mines: int | None) -> tuple[NDArray[np.int8], int]:
+    """The view and mine count of a position given as a view and a count, or as a :class:`Game`.
+
+    A game's flags count as knowledge where the view proves them (a flag on a
+    proved mine); other flags are ignored (a player's flag may be wrong).
+    """
+    from .game import Game  # game.py imports this module
+
+    if isinstance(position, Game):
+        total = position.n_mines if total_mines is None else int(total_mines)
+        return with_proved_flags(position.view(), total, position.flagged), total
+    if total_mines is None:
+        raise TypeError("total_mines is needed with a view (the board's number of mines); or pass a Game")
+    return np.asarray(position), int(total_mines)
+
+
+def _decide(view: ArrayLike, total_mines: int, options: SolverOptions) -> Decision | None:
+    """The solver's move on ``view`` and how it was chosen (None when no cell is closed)."""
     pp = _Padded(view)
     if not np.any(pp.know == CLOSED):
         return None
     prob = np.empty(pp.know.shape[0], dtype=np.float64)
     work = pp.rows * pp.cols * 8
-    logz = np.zeros(2, dtype=np.float64)
-    K.probability_kernel.pick(work)(pp.know, pp.offsets, int(total_mines), prob, MAX_NODES, logz)
+    info = np.zeros(2, dtype=np.float64)
+    st = K.probability_kernel.pick(work)(pp.know, pp.offsets, int(total_mines), prob, int(options.max_nodes), info)
+    if st == 2:
+        raise ValueError(f"no layout of {total_mines} mines agrees with the numbers of the view")
     closed = pp.know == CLOSED
+    grid = pp.unpad(prob).astype(np.float64)
+    grid[np.asarray(view) != CLOSED] = np.nan
     safe = np.flatnonzero(closed & (prob == 0.0))
     if safe.size:
-        return Move("open", pp.point(int(safe[0])), 0.0)
+        return Decision(Move("open", pp.point(int(safe[0])), 0.0), grid, "proved", -1.0)
     mine = np.flatnonzero(closed & (prob == 1.0))
     if mine.size:
-        return Move("flag", pp.point(int(mine[0])), 1.0)
-    if endgame > 0 and logz[0] <= np.log(endgame + 0.5):
-        out = np.zeros(2, dtype=np.float64)
-        if K.endgame_kernel.pick(work * 20)(pp.know, pp.offsets, int(total_mines), int(endgame), ENDGAME_WORK, out):
-            g = int(out[0])
-            return Move("open", pp.point(g), float(prob[g]))
-    if look > 0 and logz[1] <= LOOK_NODES:
-        g = int(
-            K.lookahead_kernel.pick(work * 20)(
-                pp.know, prob, pp.offsets, int(total_mines), MAX_NODES, float(logz[0]), int(look), float(margin)
-            )
+        return Decision(Move("flag", pp.point(int(mine[0])), 1.0), grid, "proved", -1.0)
+    out = np.zeros(3, dtype=np.float64)
+    g = int(
+        K.guess_kernel.pick(work * 20)(
+            pp.know, prob, pp.offsets, pp.width, pp.rows, int(total_mines), options.policy(), info, out
         )
-    else:
-        g = int(K.choose_kernel.pick(work)(pp.know, prob, pp.offsets, pp.width, pp.rows, float(tol)))
-    return Move("open", pp.point(g), float(prob[g]))
+    )
+    return Decision(Move("open", pp.point(g), float(prob[g])), grid, RULES[int(out[1])], float(out[2]))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A move with the facts behind it: every closed cell's mine probability (NaN
+    elsewhere), the rule that chose it (:data:`RULES` or "proved") and, for the end-game
+    search, the chance to win with best play (else -1)."""
+
+    move: Move
+    prob: NDArray[np.float64]
+    rule: str
+    win: float
+
+
+#: The rules that choose a guess, by the kernels' number for them.
+RULES = {K.BY_SAFEST: "safest", K.BY_LOOKAHEAD: "look-ahead", K.BY_ENDGAME: "end game", K.BY_COIN_FLIP: "coin flip"}
+
+
+def next_move(
+    position: ArrayLike | Game, total_mines: int | None = None, *, options: SolverOptions = DEFAULT
+) -> Move | None:
+    """The solver's next move: a proved one if any, else its guess.
+
+    ``position`` is a view (with ``total_mines``, the board's mines) or a
+    :class:`~mazekit.minesweeper.Game` (its view and mines; flags on proved
+    mines count as known). None when no cell is closed; ``ValueError`` when
+    no layout of mines agrees with the view.
+
+    >>> next_move([[-1, -1], [-1, -1]], 1)
+    Move(kind='open', cell=(0, 0), p_mine=0.25)
+    >>> next_move([[1, -1, -1]], 1)
+    Move(kind='open', cell=(0, 2), p_mine=0.0)
+    >>> from mazekit.minesweeper import Board, Game
+    >>> g = Game(board=Board.parse(".*.\\n...\\n..."))
+    >>> _ = g.open((2, 0))
+    >>> next_move(g)
+    Move(kind='open', cell=(0, 0), p_mine=0.0)
+    """
+    view, total = _position(position, total_mines)
+    d = _decide(view, total, options)
+    return None if d is None else d.move
 
 
 def _buffers(n: int) -> K.Work:
@@ -229,17 +353,7 @@ def _buffers(n: int) -> K.Work:
     return K.Work(np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8), np.empty(n, np.float64))
 
 
-def play(
-    board: Board,
-    click: Point,
-    *,
-    guess: bool = True,
-    tol: float = TOL,
-    max_nodes: int = MAX_NODES,
-    look: int = LOOK,
-    margin: float = MARGIN,
-    endgame: int = ENDGAME,
-) -> PlayResult:
+def play(board: Board, click: Point, *, guess: bool = True, options: SolverOptions = DEFAULT) -> PlayResult:
     """Let the solver play ``board`` from the first click ``click``.
 
     With ``guess=False`` it stops when nothing is proved (``won`` False).
@@ -252,11 +366,8 @@ def play(
     know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
     first = (check_point(click, board.shape, name="click")[0] + 1) * width + click[1] + 1
     field = K.Field(dens, know, offsets, width, board.rows, board.n_mines)
-    policy = K.Policy(
-        guess, float(tol), int(max_nodes), int(look), float(margin), LOOK_NODES, int(endgame), ENDGAME_WORK
-    )
     st, guesses, opened = K.solve_kernel.pick(board.rows * board.cols * 20)(
-        field, first, policy, _buffers(dens.shape[0])
+        field, first, options.policy(guess=guess), _buffers(dens.shape[0])
     )
     return PlayResult(bool(st == 1), int(guesses), int(opened))
 

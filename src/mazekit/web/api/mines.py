@@ -31,9 +31,9 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,9 +42,20 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ...grid import Point
-from ...minesweeper import LEVELS, Game, next_move, probabilities
-from ...minesweeper.board import FirstClick
-from ...minesweeper.solver import CLOSED, KNOWN_MINE
+from ...minesweeper import (
+    LEVELS,
+    FirstClick,
+    Game,
+    hint,
+    mine_room,
+    next_move,
+    open_text,
+    opening_order,
+    parse_open,
+    probabilities,
+    result_line,
+)
+from ...minesweeper.solver import CLOSED
 from ..jobs import run_job
 from ._common import (
     ApiError,
@@ -68,8 +79,6 @@ __all__ = [
     "NO_GUESS_DENSITY",
     "ROUTES",
     "GameStore",
-    "explain",
-    "flood_sequence",
     "view_codes",
 ]
 
@@ -209,8 +218,6 @@ def view_codes(game: Game) -> NDArray[np.int8]:
 
 
 def _view(gid: str, entry: Entry) -> dict[str, Any]:
-    from ...cli.mines import result_line
-
     g = entry.game
     laid = g.board is not None
     bv = g.three_bv() if laid else None
@@ -239,151 +246,6 @@ def _view(gid: str, entry: Entry) -> dict[str, Any]:
     }
 
 
-def flood_sequence(game: Game, before: NDArray[np.bool_], seeds: Sequence[Point]) -> tuple[list[list[int]], list[int]]:
-    """The cells a move opened (open now, closed in ``before``) in flood order, and each one's wave.
-
-    Each seed's fill is the game's own (:func:`mazekit.search.flood_order`:
-    breadth-first over cells without a mine or a flag, spreading only from
-    zeros); a chord's seeds follow one another in the game's order. ``wave`` is
-    a cell's distance in fill steps from its seed: it starts at 0 with each
-    seed and never decreases within one seed's fill. A mine that was hit is a
-    one-cell fill.
-
-    >>> from mazekit.minesweeper import Board
-    >>> g = Game(board=Board.parse("*...\\n....\\n...."))
-    >>> before = g.opened.copy()
-    >>> _ = g.open((2, 3))
-    >>> cells, wave = flood_sequence(g, before, [(2, 3)])
-    >>> cells[:4], wave[:4], len(cells)
-    ([[2, 3], [1, 3], [2, 2], [1, 2]], [0, 1, 1, 1], 11)
-    """
-    from ...search import flood_order
-
-    assert game.board is not None
-    new = game.opened & ~before
-    rows, cols = game.shape
-    mines = game.board.mines
-    zero = (game.density == 0) & ~mines
-    passable = ~mines & ~game.flagged
-    done = np.zeros(game.shape, dtype=bool)
-    cells: list[list[int]] = []
-    waves: list[int] = []
-    for s in seeds:
-        if not new[s] or done[s]:
-            continue
-        if mines[s]:
-            done[s] = True
-            cells.append([s[0], s[1]])
-            waves.append(0)
-            continue
-        order = flood_order(passable, s, connectivity=8, stop=~zero).ravel()
-        reached = np.flatnonzero(order >= 0)
-        reached = reached[np.argsort(order[reached], kind="stable")]
-        wave = np.full(rows * cols, -1, dtype=np.int64)
-        for i in reached.tolist():
-            r, c = divmod(i, cols)
-            if (r, c) == s:
-                w = 0
-            else:
-                w = (
-                    min(
-                        int(wave[rr * cols + cc])
-                        for rr in range(max(r - 1, 0), min(r + 2, rows))
-                        for cc in range(max(c - 1, 0), min(c + 2, cols))
-                        if zero[rr, cc] and wave[rr * cols + cc] >= 0
-                    )
-                    + 1
-                )
-            wave[i] = w
-            if new[r, c] and not done[r, c]:
-                done[r, c] = True
-                cells.append([r, c])
-                waves.append(w)
-    return cells, waves
-
-
-# ------------------------------------------------------------------ hints
-def _word(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _at(cell: Point) -> str:
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
-
-
-def explain(
-    view: NDArray[np.int8], n_mines: int, prob: NDArray[np.float64], kind: Literal["open", "flag"], cell: Point
-) -> tuple[str, list[list[int]]]:
-    """Why the solver's move at ``cell`` is right, and the cells the reason rests on.
-
-    A proved move is explained by one number when one number proves it (all
-    its mines are proved, or all its closed neighbours must be mines); else by
-    the count over every layout that fits the numbers and the mine count. A
-    guess names its mine probability beside the lowest one on the board.
-
-    >>> view = np.array([[1, -1, -1]], dtype=np.int8)
-    >>> prob = probabilities(view, 1)
-    >>> explain(view, 1, prob, "flag", (0, 1))[0]
-    'The 1 at row 1, column 1 has exactly 1 closed neighbour: it must be a mine.'
-    >>> explain(view, 1, prob, "open", (0, 2))[0]
-    'Proved safe: no layout of mines that fits all the numbers and the 1 mine of the board puts one here.'
-    >>> view = np.array([[0, 1, -1], [0, 1, -1], [0, 1, -1]], dtype=np.int8)
-    >>> explain(view, 1, probabilities(view, 1), "open", (0, 2))
-    ('The 1 at row 1, column 2 already touches its 1 mine (proved), so its other neighbours are safe.',
-     [[0, 1], [1, 2]])
-    """
-    rows, cols = view.shape
-    r, c = cell
-
-    def around(a: int, b: int) -> list[Point]:
-        return [
-            (i, j)
-            for i in range(max(a - 1, 0), min(a + 2, rows))
-            for j in range(max(b - 1, 0), min(b + 2, cols))
-            if (i, j) != (a, b)
-        ]
-
-    numbers = [p for p in around(r, c) if view[p] > 0]
-    closed_all = view == CLOSED
-    if kind == "open" and prob[cell] == 0.0:
-        for p in numbers:
-            nb = around(*p)
-            mines = [q for q in nb if closed_all[q] and prob[q] == 1.0]
-            if len(mines) == int(view[p]):
-                return (
-                    f"The {view[p]} at {_at(p)} already touches its {_word(len(mines), 'mine', 'mines')} "
-                    f"(proved), so its other neighbours are safe.",
-                    [list(p), *map(list, mines)],
-                )
-        return (
-            "Proved safe: no layout of mines that fits all the numbers "
-            f"and the {_word(n_mines, 'mine', 'mines')} of the board puts one here.",
-            [list(p) for p in numbers],
-        )
-    if kind == "flag":
-        for p in numbers:
-            closed = [q for q in around(*p) if closed_all[q]]
-            if len(closed) == int(view[p]):
-                return (
-                    f"The {view[p]} at {_at(p)} has exactly "
-                    f"{_word(len(closed), 'closed neighbour', 'closed neighbours')}: "
-                    f"{'it must be a mine' if len(closed) == 1 else 'they must all be mines'}.",
-                    [list(p), *map(list, closed)],
-                )
-        return (
-            "Proved a mine: every layout of mines that fits all the numbers "
-            f"and the {_word(n_mines, 'mine', 'mines')} of the board puts one here.",
-            [list(p) for p in numbers],
-        )
-    low = float(np.nanmin(prob)) if np.any(closed_all) else 0.0
-    return (
-        f"Nothing can be proved safe: the solver guesses here, mine probability {100 * prob[cell]:.1f}% "
-        f"(the lowest on the board is {100 * low:.1f}%), weighing the chance of learning "
-        "enough to go on.",
-        [],
-    )
-
-
 # ------------------------------------------------------------------ reading the request
 def _settings(body: Mapping[str, Any], limits: Limits) -> tuple[str, int, int, int, FirstClick, bool]:
     level = field_choice(body, "level", LEVEL_NAMES, "beginner")
@@ -395,7 +257,7 @@ def _settings(body: Mapping[str, Any], limits: Limits) -> tuple[str, int, int, i
         cols = field_int(body, "cols", lo=2, hi=side)
         if rows * cols > limits.max_cells:
             raise ApiError(f"a {rows}x{cols} board has {rows * cols} cells; the limit is {limits.max_cells}")
-        room = rows * cols - (9 if first_click == "zero" else 1)
+        room = mine_room(rows, cols, first_click)
         if room < 1:
             raise ApiError(f"a {rows}x{cols} board has no room for mines with first click {first_click!r}")
         mines = field_int(body, "mines", max(1, rows * cols * 10 // 64), lo=1, hi=room)
@@ -517,7 +379,7 @@ async def act_route(request: Request, body: dict[str, Any]) -> Response:
             seeds = _apply(game, action, cell)
         took = time.perf_counter() - t0
         _record(entry, action, cell, clicks)
-        opened, waves = flood_sequence(game, before, seeds) if seeds and game.board is not None else ([], [])
+        opened, waves = opening_order(game, before, seeds) if seeds and game.board is not None else ([], [])
         payload = _view(gid, entry)
         payload.update(
             {"action": action, "cell": list(cell), "opened": opened, "wave": waves, "time_ms": round(took * 1000, 3)}
@@ -530,73 +392,25 @@ async def hint_route(request: Request, body: dict[str, Any]) -> Response:
     """``POST /api/mines/hint``: a safe cell or a mine the solver proves, else its best guess, with the reason."""
     gid, entry = _entry(request, body)
     game = entry.game
-    if game.over:
-        return answer(
-            {
-                "id": gid,
-                "cell": None,
-                "kind": None,
-                "p_mine": None,
-                "proved": False,
-                "because": [],
-                "reason": "The game is over: start a new one.",
-            }
-        )
-    if game.board is None:
-        cell = (game.rows // 2, game.cols // 2)
-        rule = (
-            "the first click always opens an area (first-click rule \u201czero\u201d)"
-            if game.first_click == "zero"
-            else "the first click is never a mine (first-click rule \u201csafe\u201d)"
-        )
-        extra = " and the board is laid out around it so that logic alone solves it" if game.no_guess else ""
-        return answer(
-            {
-                "id": gid,
-                "cell": list(cell),
-                "kind": "open",
-                "p_mine": 0.0,
-                "proved": True,
-                "because": [],
-                "reason": f"Any cell is safe to start: {rule}{extra}.",
-            }
-        )
-    view = game.view()
-
-    def work() -> tuple[Any, NDArray[np.float64]]:
-        prob = probabilities(view, game.n_mines)
-        # flags on proved mines are knowledge: the solver then looks past them
-        known = game.flagged & (prob == 1.0)
-        return next_move(np.where(known, np.int8(KNOWN_MINE), view), game.n_mines), prob
-
-    if game.rows * game.cols > SLOT_CELLS:
-        move, prob = await run_job(request, work)
+    if game.board is not None and not game.over and game.rows * game.cols > SLOT_CELLS:
+        h = await run_job(request, lambda: hint(game))
     else:
-        move, prob = work()
-    if move is None:
-        return answer(
-            {
-                "id": gid,
-                "cell": None,
-                "kind": None,
-                "p_mine": None,
-                "proved": False,
-                "because": [],
-                "reason": "No cell is closed.",
-            }
-        )
-    reason, because = explain(view, game.n_mines, prob, move.kind, move.cell)
-    if move.guess and not np.isnan(prob[move.cell]):
-        move = type(move)(move.kind, move.cell, float(prob[move.cell]))
+        h = hint(game)
+    move = h.move
     return answer(
         {
             "id": gid,
-            "cell": list(move.cell),
-            "kind": move.kind,
-            "p_mine": move.p_mine,
-            "proved": not move.guess,
-            "reason": reason,
-            "because": because,
+            "cell": None if move is None else list(move.cell),
+            "kind": None if move is None else move.kind,
+            "p_mine": None if move is None else move.p_mine,
+            "proved": h.proved,
+            "rule": h.rule,
+            "reason": h.reason[:1].upper() + h.reason[1:],
+            "because": [list(p) for p in h.because],
+            "outlook": None
+            if h.outlook is None
+            else {"safe": h.outlook.safe, "opens": h.outlook.opens, "progress": h.outlook.progress},
+            "win": h.win,
         }
     )
 
@@ -628,8 +442,6 @@ async def probabilities_route(request: Request, body: dict[str, Any]) -> Respons
 @endpoint
 async def article_route(request: Request, body: dict[str, Any]) -> Response:
     """``POST /api/mines/article``: ``mazekit mines open`` on a text (the article's by default), in flood order."""
-    from ...cli.mines import open_text, parse_open
-
     limits: Limits = request.app.state.limits
     example = field_choice(body, "example", tuple(EXAMPLES), "article")
     text = field_text(body, "text", "", max_len=limits.max_body)
@@ -643,7 +455,7 @@ async def article_route(request: Request, body: dict[str, Any]) -> Response:
     game = Game(board=board)
     before = game.opened.copy()
     game.open(seed)
-    cells, waves = flood_sequence(game, before, [seed])
+    cells, waves = opening_order(game, before, [seed])
     return answer(
         {
             "input": text,
