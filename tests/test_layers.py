@@ -180,10 +180,7 @@ def upward_imports(g: dict[str, frozenset[str]]) -> list[tuple[str, str]]:
 
 #: Upward imports that another branch removes: module -> why. Each is a strict xfail below, so
 #: the mark must go once the import has.
-KNOWN_UPWARD = {
-    "mazekit.web.api.mines": "the Minesweeper branch moves cli.mines' open_text, parse_open and "
-    "result_line into the library",
-}
+KNOWN_UPWARD: dict[str, str] = {}
 
 
 def test_no_import_goes_up_the_layers() -> None:

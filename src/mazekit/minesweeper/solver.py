@@ -37,7 +37,7 @@ The solver, in order of cost:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -46,8 +46,17 @@ from ..grid import Point, check_point
 from . import _kernels as K
 from .board import Board, _padded
 
-if TYPE_CHECKING:
-    from .game import Game
+
+@runtime_checkable
+class GameLike(Protocol):
+    """What the solver reads of a :class:`~mazekit.minesweeper.Game` (game.py imports this module,
+    so the solver names the game by what it offers)."""
+
+    n_mines: int
+    flagged: NDArray[np.bool_]
+
+    def view(self) -> NDArray[np.int8]: ...
+
 
 __all__ = [
     "CLOSED",
@@ -262,15 +271,13 @@ def with_proved_flags(view: ArrayLike, total_mines: int, flags: ArrayLike | None
     return np.where(f & proved, np.int8(KNOWN_MINE), v).astype(np.int8)
 
 
-def _position(position: ArrayLike | Game, total_mines: int | None) -> tuple[NDArray[np.int8], int]:
+def _position(position: ArrayLike | GameLike, total_mines: int | None) -> tuple[NDArray[np.int8], int]:
     """The view and mine count of a position given as a view and a count, or as a :class:`Game`.
 
     A game's flags count as knowledge where the view proves them (a flag on a
     proved mine); other flags are ignored (a player's flag may be wrong).
     """
-    from .game import Game  # game.py imports this module
-
-    if isinstance(position, Game):
+    if isinstance(position, GameLike):
         total = position.n_mines if total_mines is None else int(total_mines)
         return with_proved_flags(position.view(), total, position.flagged), total
     if total_mines is None:
@@ -324,7 +331,7 @@ RULES = {K.BY_SAFEST: "safest", K.BY_LOOKAHEAD: "look-ahead", K.BY_ENDGAME: "end
 
 
 def next_move(
-    position: ArrayLike | Game, total_mines: int | None = None, *, options: SolverOptions = DEFAULT
+    position: ArrayLike | GameLike, total_mines: int | None = None, *, options: SolverOptions = DEFAULT
 ) -> Move | None:
     """The solver's next move: a proved one if any, else its guess.
 
