@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -175,15 +174,16 @@ def run_render(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ play
 def game_size(args: argparse.Namespace) -> tuple[int, int, int]:
     """(rows, cols, mines) from --level or --size/--mines."""
+    from ..grid import parse_size
     from ..minesweeper import LEVELS, mine_room
 
     if args.level and (args.size or args.mines is not None):
-        raise UsageError("give either --level or --size/--mines, not both")
+        raise UsageError("give either --board or --size/--mines, not both")
     if args.size:
-        m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", args.size)
-        if not m:
-            raise UsageError(f"--size must look like 16x30 (rows x columns), got {args.size!r}")
-        rows, cols = int(m.group(1)), int(m.group(2))
+        try:
+            rows, cols = parse_size(args.size)
+        except ValueError as e:
+            raise UsageError(f"--size {e}") from None
         if rows < 2 or cols < 2 or rows > 500 or cols > 500:
             raise UsageError(f"--size must be between 2x2 and 500x500, got {rows}x{cols}")
         mines = args.mines if args.mines is not None else max(1, rows * cols * 10 // 64)
