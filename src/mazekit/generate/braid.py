@@ -7,7 +7,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..grid import as_passable
 from ._common import RNG, check_fraction
-from ._kernels import braid_kernel
+from ._region_kernels import braid_kernel
 
 __all__ = ["braid", "rooms"]
 

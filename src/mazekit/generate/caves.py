@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._common import RNG, check_fraction
-from ._kernels import cave_step_kernel
+from ._region_kernels import cave_step_kernel
 
 __all__ = ["caves"]
 

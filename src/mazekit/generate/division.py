@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._common import RNG, cells_shape, new_canvas, order_buffer
-from ._kernels import division_kernel
+from ._region_kernels import division_kernel
 
 __all__ = ["division"]
 

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._common import RNG, cells_shape, new_canvas, order_buffer
-from ._kernels import sidewinder_kernel
+from ._region_kernels import sidewinder_kernel
 
 __all__ = ["sidewinder"]
 
