@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mazekit.minesweeper import _guess_kernels as G
 from mazekit.minesweeper import _kernels as K
 from mazekit.minesweeper import generate, next_move
 from mazekit.minesweeper.solver import _Padded
@@ -168,7 +169,7 @@ def test_the_kernels_run_the_compiled_builder() -> None:
     np.testing.assert_array_equal(prob, slow[0])
     np.testing.assert_array_equal(logz, slow[1])
     out_fast, out_slow = np.zeros(2), np.zeros(2)
-    assert K.endgame_kernel.compiled()(pp.know, pp.offsets, 3, 100, 10_000, out_fast) == K.endgame_kernel.py_func(
+    assert G.endgame_kernel.compiled()(pp.know, pp.offsets, 3, 100, 10_000, out_fast) == G.endgame_kernel.py_func(
         pp.know, pp.offsets, 3, 100, 10_000, out_slow
     )
     np.testing.assert_array_equal(out_fast, out_slow)

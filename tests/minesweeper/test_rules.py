@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 
 from mazekit.minesweeper import Board, SolverOptions, hint, next_move
+from mazekit.minesweeper import _guess_kernels as G
 from mazekit.minesweeper import _kernels as K
 from mazekit.minesweeper.solver import _Padded
 from tests.minesweeper.test_solver import _brute_force_count, _brute_force_win, _probabilities
@@ -39,7 +40,7 @@ def _layouts(view: np.ndarray, total: int) -> list[np.ndarray]:
 
 def _coin_flip(view: np.ndarray, total: int) -> int:
     pp, prob, _ = _probabilities(view, total, K.probability_kernel.compiled())
-    return int(K.fifty_kernel.py_func(pp.know, prob, pp.offsets, pp.width))
+    return int(G.fifty_kernel.py_func(pp.know, prob, pp.offsets, pp.width))
 
 
 def _has_coin_flip(view: np.ndarray, total: int) -> bool:
@@ -54,7 +55,7 @@ def test_a_coin_flip_is_forced_and_taking_it_first_costs_nothing(case: tuple[np.
     if a < 0 or (view == -1).sum() > 12:
         return  # the strategy found none in its tries
     pp, prob, _ = _probabilities(view, total)
-    assert K.fifty_kernel.compiled()(pp.know, prob, pp.offsets, pp.width) == a  # compiled = plain
+    assert G.fifty_kernel.compiled()(pp.know, prob, pp.offsets, pp.width) == a  # compiled = plain
     cell = pp.point(a)
     layouts = _layouts(view, total)
     # the other cell: the one always holding the mine when this one does not
@@ -80,7 +81,7 @@ def _guess_needed(view: np.ndarray, total: int) -> bool:
 def _lookahead(view: np.ndarray, total: int, skip_dead: bool, deep: int, kernel: object = None) -> tuple[_Padded, int]:
     pp, prob, info = _probabilities(view, total)
     know = pp.know.copy()
-    run = kernel or K.lookahead_kernel.py_func
+    run = kernel or G.lookahead_kernel.py_func
     g = run(know, prob, pp.offsets, total, 2_000_000, info[0], 8, 0.05, skip_dead, deep)  # type: ignore[operator]
     assert (know == pp.know).all()  # the view is restored
     return pp, int(g)
@@ -125,7 +126,7 @@ def test_the_lookahead_is_near_best_play_on_small_boards(deep: int) -> None:
     regrets = []
     for view in views:
         pp, g = _lookahead(view, 6, True, deep)
-        _, fast = _lookahead(view, 6, True, deep, K.lookahead_kernel.compiled())
+        _, fast = _lookahead(view, 6, True, deep, G.lookahead_kernel.compiled())
         assert g == fast  # compiled = plain
         scores = _brute_force_win(view, 6)
         best = max(scores.values())

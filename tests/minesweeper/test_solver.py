@@ -10,7 +10,9 @@ import pytest
 from hypothesis import assume, given, settings
 
 from mazekit.minesweeper import Board, generate, generate_no_guess, play, probabilities, solvable
+from mazekit.minesweeper import _guess_kernels as G
 from mazekit.minesweeper import _kernels as K
+from mazekit.minesweeper import _play_kernels as P
 from mazekit.minesweeper.board import _padded, protected_cells
 from mazekit.minesweeper.solver import _buffers, _Padded
 from tests.conftest import jit_mode
@@ -23,8 +25,8 @@ def _stuck_state(board: Board, click: tuple[int, int]) -> np.ndarray:
     know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(-1)).astype(np.int8)
     n = dens.shape[0]
     first = (click[0] + 1) * width + click[1] + 1
-    K.solve_kernel.compiled()(
-        K.Field(dens, know, offsets, width, board.rows, board.n_mines), first, K.proofs_only(2_000_000), _buffers(n)
+    P.solve_kernel.compiled()(
+        P.Field(dens, know, offsets, width, board.rows, board.n_mines), first, P.proofs_only(2_000_000), _buffers(n)
     )
     return know.reshape(board.rows + 2, width)[1:-1, 1:-1]
 
@@ -143,7 +145,7 @@ def test_lookahead_maximises_two_step_survival(case: tuple[np.ndarray, int]) -> 
     info = np.zeros(2)
     K.probability_kernel.py_func(pp.know, pp.offsets, total, prob, 2_000_000, info)
     know = pp.know.copy()
-    g = K.lookahead_kernel.py_func(know, prob, pp.offsets, total, 2_000_000, info[0], 64, 1.0, False, 0)
+    g = G.lookahead_kernel.py_func(know, prob, pp.offsets, total, 2_000_000, info[0], 64, 1.0, False, 0)
     assert (know == pp.know).all()  # the view is restored
     pick = pp.point(int(g))
     scores = {}
@@ -179,9 +181,9 @@ def test_compiled_and_interpreted_games_agree() -> None:
         with jit_mode("never"):
             slow = play(board, (0, 0))
         with jit_mode("always"):
-            before = K.solve_kernel.calls_compiled
+            before = P.solve_kernel.calls_compiled
             fast = play(board, (0, 0))
-            assert K.solve_kernel.calls_compiled == before + 1
+            assert P.solve_kernel.calls_compiled == before + 1
         assert slow == fast
 
 
@@ -260,11 +262,11 @@ def test_endgame_search_finds_the_best_chance_to_win(case: tuple[np.ndarray, int
     assume(_a_guess_to_make(view, total))  # made so by the strategy, but for one in thousands
     pp, prob, info = _probabilities(view, total)
     out = np.zeros(2)
-    if K.endgame_kernel.py_func(pp.know, pp.offsets, total, 300, 1_000_000, out) == 0:
+    if G.endgame_kernel.py_func(pp.know, pp.offsets, total, 300, 1_000_000, out) == 0:
         # it gives up only on one of its two caps: more than 300 layouts, or more than 1,000,000
         # positions searched (then, with no cap on the work, it answers)
         if np.exp(info[0]) <= 299:
-            assert K.endgame_kernel.compiled()(pp.know, pp.offsets, total, 300, 10**12, out) == 1
+            assert G.endgame_kernel.compiled()(pp.know, pp.offsets, total, 300, 10**12, out) == 1
         return
     scores = _brute_force_win(view, total)
     assert out[1] == pytest.approx(max(scores.values()), abs=1e-9)

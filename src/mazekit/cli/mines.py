@@ -232,11 +232,11 @@ def no_guess_message(rows: int, cols: int, mines: int) -> str:
     board is large enough to run it compiled from the start (its work is
     :func:`~mazekit.minesweeper.noguess.noguess_work`)."""
     from .._jit import THRESHOLD
-    from ..minesweeper import _kernels as K
+    from ..minesweeper import _play_kernels as P
     from ..minesweeper.noguess import noguess_work
 
     big = noguess_work(rows, cols, mines) >= THRESHOLD
-    cached = K.solve_kernel.is_cached() and (not big or K.noguess_kernel.is_cached())
+    cached = P.solve_kernel.is_cached() and (not big or P.noguess_kernel.is_cached())
     return GENERATING if cached else GENERATING_COMPILING
 
 

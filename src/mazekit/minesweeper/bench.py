@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _kernels as K
+from . import _play_kernels as P
 from .board import LEVELS, FirstClick, _padded, generate
 from .solver import CLOSED, DEFAULT, SolverOptions, _buffers
 
@@ -115,7 +116,7 @@ def play_games(
     comparisons). Returns ``(wins, guesses)``.
     """
     rows, cols, mines = LEVELS[level]
-    kernel = K.solve_kernel.compiled()
+    kernel = P.solve_kernel.compiled()
     wins = guesses = 0
     n = (rows + 2) * (cols + 2)
     work = _buffers(n)
@@ -127,7 +128,7 @@ def play_games(
         board = generate(rows, cols, mines, click=click, first_click=rule, rng=np.random.default_rng([seed, i]))
         dens, offsets, width = _padded(board)
         know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
-        st, g, _ = kernel(K.Field(dens, know, offsets, width, rows, mines), first, policy, work)
+        st, g, _ = kernel(P.Field(dens, know, offsets, width, rows, mines), first, policy, work)
         wins += st == 1
         if outcomes is not None:
             outcomes[i - start] = st == 1
@@ -143,7 +144,7 @@ def warm_up(_: int = 0) -> None:
 
 def solver_is_cached() -> bool:
     """False when :func:`warm_up` will compile the kernel (tens of seconds, once per installation)."""
-    return bool(K.solve_kernel.is_cached())
+    return bool(P.solve_kernel.is_cached())
 
 
 def _task(args: tuple[str, FirstClick, int, int, int]) -> tuple[str, str, int, int, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..grid import Point, check_point
-from . import _kernels as K
+from . import _play_kernels as P
 from .board import Board, FirstClick, _padded, generate, protected_cells
 from .solver import solvable
 
@@ -96,7 +96,7 @@ def generate_no_guess(
         pad[1:-1, 1:-1] = board.mines
         flat = pad.reshape(-1)
         rand = gen.random(2 * moves + 2)
-        kernel = K.noguess_kernel.pick(noguess_work(rows, cols, mines))
+        kernel = P.noguess_kernel.pick(noguess_work(rows, cols, mines))
         done = kernel(flat, pad_prot.reshape(-1), offsets, width, rows, mines, first, rand, NOGUESS_NODES, moves)
         if done >= 0:
             result = Board.from_mines(flat.reshape(rows + 2, width)[1:-1, 1:-1].astype(bool))

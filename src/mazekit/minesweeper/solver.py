@@ -44,6 +44,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..grid import Point, check_point
 from . import _kernels as K
+from . import _play_kernels as P
 from .board import Board, _padded
 
 
@@ -129,9 +130,9 @@ class SolverOptions:
     tol: float = 1e-9
     max_nodes: int = 2_000_000
 
-    def policy(self, *, guess: bool = True) -> K.Policy:
+    def policy(self, *, guess: bool = True) -> P.Policy:
         """The kernels' form of these options."""
-        return K.Policy(
+        return P.Policy(
             bool(guess),
             float(self.tol),
             int(self.max_nodes),
@@ -307,7 +308,7 @@ def _decide(view: ArrayLike, total_mines: int, options: SolverOptions) -> Decisi
         return Decision(Move("flag", pp.point(int(mine[0])), 1.0), grid, "proved", -1.0)
     out = np.zeros(3, dtype=np.float64)
     g = int(
-        K.guess_kernel.pick(work * 20)(
+        P.guess_kernel.pick(work * 20)(
             pp.know, prob, pp.offsets, pp.width, pp.rows, int(total_mines), options.policy(), info, out
         )
     )
@@ -327,7 +328,7 @@ class Decision:
 
 
 #: The rules that choose a guess, by the kernels' number for them.
-RULES = {K.BY_SAFEST: "safest", K.BY_LOOKAHEAD: "look-ahead", K.BY_ENDGAME: "end game", K.BY_COIN_FLIP: "coin flip"}
+RULES = {P.BY_SAFEST: "safest", P.BY_LOOKAHEAD: "look-ahead", P.BY_ENDGAME: "end game", P.BY_COIN_FLIP: "coin flip"}
 
 
 def next_move(
@@ -355,9 +356,9 @@ def next_move(
     return None if d is None else d.move
 
 
-def _buffers(n: int) -> K.Work:
+def _buffers(n: int) -> P.Work:
     """Scratch for the playing kernel, ``n`` padded cells."""
-    return K.Work(np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8), np.empty(n, np.float64))
+    return P.Work(np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.int8), np.empty(n, np.float64))
 
 
 def play(board: Board, click: Point, *, guess: bool = True, options: SolverOptions = DEFAULT) -> PlayResult:
@@ -372,8 +373,8 @@ def play(board: Board, click: Point, *, guess: bool = True, options: SolverOptio
     dens, offsets, width = _padded(board)
     know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
     first = (check_point(click, board.shape, name="click")[0] + 1) * width + click[1] + 1
-    field = K.Field(dens, know, offsets, width, board.rows, board.n_mines)
-    st, guesses, opened = K.solve_kernel.pick(board.rows * board.cols * 20)(
+    field = P.Field(dens, know, offsets, width, board.rows, board.n_mines)
+    st, guesses, opened = P.solve_kernel.pick(board.rows * board.cols * 20)(
         field, first, options.policy(guess=guess), _buffers(dens.shape[0])
     )
     return PlayResult(bool(st == 1), int(guesses), int(opened))

@@ -1,0 +1,556 @@
+"""Compiled guessing: the candidate cells, the one- and two-ply look-ahead, forced coin flips
+and the exhaustive end game (see :mod:`._kernels` for the board conventions)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._jit import njit
+from ._kernels import BORDER, KNOWN_MINE, MINE, UNKNOWN, constraints_kernel, next_placement, probability_kernel
+
+
+@njit
+def choose_kernel(know, prob, offsets, width, height, tol):  # type: ignore[no-untyped-def]
+    """The cell to open when nothing is proved: the safest, then the most promising.
+
+    Among closed cells whose mine probability is within ``tol`` of the lowest,
+    the one with the highest chance to show a zero (the product of its closed
+    neighbours' safety; cells with known-mine neighbours score 0), so corners
+    and edges win among equal interior cells; then the lowest index.
+    """
+    n = know.shape[0]
+    best = 2.0
+    for i in range(n):
+        if know[i] == UNKNOWN and prob[i] < best:
+            best = prob[i]
+    pick = -1
+    score = -1.0
+    for i in range(n):
+        if know[i] != UNKNOWN or prob[i] > best + tol:
+            continue
+        z = 1.0 - prob[i]
+        for k in range(8):
+            v = know[i + offsets[k]]
+            if v == UNKNOWN:
+                z *= 1.0 - prob[i + offsets[k]]
+            elif v == KNOWN_MINE:
+                z = 0.0
+        if z > score + 1e-12:
+            score = z
+            pick = i
+    return pick
+
+
+@njit
+def zero_chance(know, prob, offsets, i):  # type: ignore[no-untyped-def]
+    """The chance that cell ``i`` is safe and all its closed neighbours too (it
+    would show a zero), treating the cells as independent; 0 next to a known mine."""
+    z = 1.0 - prob[i]
+    for k in range(8):
+        v = know[i + offsets[k]]
+        if v == UNKNOWN:
+            z *= 1.0 - prob[i + offsets[k]]
+        elif v == KNOWN_MINE:
+            return 0.0
+    return z
+
+
+@njit
+def _candidates(know, prob, offsets, look, margin, cand, zs):  # type: ignore[no-untyped-def]
+    """The look-ahead's candidates, best first, into ``cand``; returns how many.
+
+    The closed cells whose mine probability is within ``margin`` of the lowest:
+    the ``look`` best by (probability, chance of a zero), at most two of them
+    away from the frontier. ``zs`` receives each candidate's chance of a zero.
+    """
+    n = know.shape[0]
+    best = 2.0
+    for i in range(n):
+        if know[i] == UNKNOWN and prob[i] < best:
+            best = prob[i]
+    chosen = np.zeros(n, np.bool_)
+    inner = np.zeros(n, np.bool_)
+    for i in range(n):
+        if know[i] == UNKNOWN and prob[i] <= best + margin:
+            zs[i] = zero_chance(know, prob, offsets, i)
+            edge = False
+            for k in range(8):
+                if know[i + offsets[k]] >= 0:
+                    edge = True
+                    break
+            inner[i] = not edge
+    nc = 0
+    ninner = 0
+    while nc < look:
+        pick = -1
+        for i in range(n):
+            if know[i] != UNKNOWN or chosen[i] or prob[i] > best + margin:
+                continue
+            if inner[i] and ninner >= 2:
+                continue
+            if pick < 0 or prob[i] < prob[pick] - 1e-12 or (prob[i] <= prob[pick] + 1e-12 and zs[i] > zs[pick] + 1e-12):
+                pick = i
+        if pick < 0:
+            break
+        chosen[pick] = True
+        if inner[pick]:
+            ninner += 1
+        cand[nc] = pick
+        nc += 1
+    return nc
+
+
+@njit
+def _after(know, prob2):  # type: ignore[no-untyped-def]
+    """The next move on a view with probabilities ``prob2``: (free, safety of the safest
+    closed cell); free when a cell is proved safe or only mines are left."""
+    low = 2.0
+    others = False
+    for i in range(know.shape[0]):
+        if know[i] == UNKNOWN:
+            p = prob2[i]
+            if p == 0.0:
+                return True, 1.0
+            if p < 1.0:
+                others = True
+                if p < low:
+                    low = p
+    if not others:
+        return True, 1.0
+    return False, 1.0 - low
+
+
+@njit
+def _score(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch):  # type: ignore[no-untyped-def]
+    """The look-ahead's score of opening ``c``: ``sum_v P(c shows v) * next(v)``.
+
+    ``next(v)`` is 1 when the view after it proves a move, else the chance to
+    survive the next guess: its safest cell's safety, or with ``deep > 0`` the
+    best one-ply score of that view over ``deep`` candidates (two plies). Values
+    stop once the score cannot reach ``top``. Returns ``(score, values, gains,
+    complete)``: the values it may show, whether one of them proves a move, and
+    whether every value was counted. ``know`` is restored.
+    """
+    prob2 = scratch[0]
+    info = np.zeros(2, np.float64)
+    flagged = 0
+    closed = 0
+    for k in range(8):
+        x = know[c + offsets[k]]
+        if x == KNOWN_MINE:
+            flagged += 1
+        elif x == UNKNOWN:
+            closed += 1
+    score = 0.0
+    left = 1.0 - prob[c]
+    values = 0
+    gains = False
+    complete = True
+    for v in range(flagged, flagged + closed + 1):
+        if score + left < top - 1e-9:
+            complete = False
+            break
+        know[c] = v
+        st = probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
+        if st == 2:
+            continue
+        pv = math.exp(info[0] - base_logz)
+        if pv <= 0.0:
+            continue
+        values += 1
+        left -= pv
+        free, nxt = _after(know, prob2)
+        if free:
+            gains = True
+        elif deep > 0:
+            nxt = _best_one_ply(know, prob2, offsets, total_mines, max_nodes, info[0], deep, margin, scratch[1])
+        score += pv * nxt
+    know[c] = UNKNOWN
+    return score, values, gains, complete
+
+
+@njit
+def _best_one_ply(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, prob3):  # type: ignore[no-untyped-def]
+    """The best one-ply score of the position ``know`` (probabilities ``prob``)."""
+    n = know.shape[0]
+    cand = np.empty(max(look, 1), np.int64)
+    zs = np.zeros(n, np.float64)
+    nc = _candidates(know, prob, offsets, look, margin, cand, zs)
+    scratch = np.empty((2, n), np.float64)
+    top = -1.0
+    for j in range(nc):
+        c = cand[j]
+        if 1.0 - prob[c] < top - 1e-9:
+            continue
+        sc, _v, _g, _c = _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, margin, scratch, prob3)
+        if sc > top:
+            top = sc
+    return top
+
+
+@njit
+def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, margin, scratch, prob3):  # type: ignore[no-untyped-def]
+    """:func:`_score` with one ply (a separate function: the compiled code may not recurse)."""
+    info = np.zeros(2, np.float64)
+    flagged = 0
+    closed = 0
+    for k in range(8):
+        x = know[c + offsets[k]]
+        if x == KNOWN_MINE:
+            flagged += 1
+        elif x == UNKNOWN:
+            closed += 1
+    score = 0.0
+    left = 1.0 - prob[c]
+    for v in range(flagged, flagged + closed + 1):
+        if score + left < top - 1e-9:
+            break
+        know[c] = v
+        st = probability_kernel(know, offsets, total_mines, prob3, max_nodes, info)
+        if st == 2:
+            continue
+        pv = math.exp(info[0] - base_logz)
+        if pv <= 0.0:
+            continue
+        left -= pv
+        _free, nxt = _after(know, prob3)
+        score += pv * nxt
+    know[c] = UNKNOWN
+    return score, 0, False, True
+
+
+@njit
+def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep):  # type: ignore[no-untyped-def]
+    """The guess that best survives two moves: this one and the next guess, if any.
+
+    Candidates are the closed cells whose mine probability is within ``margin``
+    of the lowest: the ``look`` best by (probability, chance of a zero), at
+    most two of them away from the frontier. For a candidate ``c`` and each
+    value ``v`` it may show, the view with ``c`` open showing ``v`` is counted
+    exactly (:func:`probability_kernel`): ``P(c safe, shows v) = Z_v / Z``. If
+    that view proves a cell safe (or finishes the game), the next move is free;
+    else the next move is a guess whose survival chance is the view's best
+    safety (with ``deep > 0``: the best one-ply score of that view over ``deep``
+    candidates, a two-ply look-ahead). The score ``sum_v P(v) * next_survival``
+    is the chance of surviving both; ties go to the safer cell, then to the
+    better chance of a zero. With ``skip_dead``, a *dead* candidate (it can show
+    only one number, and opening it proves nothing) is passed over while another
+    one remains: the risk buys no progress, and later information may decide it
+    for free. ``know`` is restored before returning. Returns the chosen cell.
+    """
+    n = know.shape[0]
+    cand = np.empty(max(look, 1), np.int64)
+    zs = np.zeros(n, np.float64)
+    nc = _candidates(know, prob, offsets, look, margin, cand, zs)
+    if nc == 1:
+        return cand[0]
+    scratch = np.empty((2, n), np.float64)
+    pick = -1
+    fallback = -1
+    top = -1.0
+    for j in range(nc):
+        c = cand[j]
+        # the score cannot exceed the chance that c is safe: prune hopeless candidates
+        if 1.0 - prob[c] < top - 1e-9:
+            continue
+        score, values, gains, complete = _score(
+            know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch
+        )
+        if skip_dead and complete and values <= 1 and not gains:
+            if fallback < 0:
+                fallback = c
+            continue
+        if pick < 0 or score > top + 1e-9:
+            better = True
+        elif score < top - 1e-9:
+            better = False
+        elif prob[c] < prob[pick] - 1e-12:
+            better = True
+        else:
+            better = prob[c] <= prob[pick] + 1e-12 and zs[c] > zs[pick] + 1e-12
+        if better:
+            top = score
+            pick = c
+    if pick < 0:
+        pick = fallback if fallback >= 0 else cand[0]
+    return pick
+
+
+@njit
+def _near(a, b, width):  # type: ignore[no-untyped-def]
+    """True when padded cells ``a`` and ``b`` touch (king's move)."""
+    return abs(a // width - b // width) <= 1 and abs(a % width - b % width) <= 1
+
+
+@njit
+def fifty_kernel(know, prob, offsets, width):  # type: ignore[no-untyped-def]
+    """A forced coin flip, or -1: a closed cell ``a`` of a pair ``{a, b}`` that nothing can decide.
+
+    The pair holds exactly one mine (an open number sees no other closed cell
+    and misses one mine), every open number next to one of them is next to the
+    other, and no other closed cell touches just one of them. Then every layout
+    with the mine on ``a`` has a twin with it on ``b``, now and after any other
+    cell is opened: the flip is independent of the rest of the game and must be
+    taken sooner or later. Taking it first costs nothing and spares the other
+    risks of a game lost on it. Returns the lower-index cell of the first pair.
+    """
+    n = know.shape[0]
+    rows = n // width
+    for a in range(n):
+        if know[a] != UNKNOWN or abs(prob[a] - 0.5) > 1e-9:
+            continue
+        ra = a // width
+        ca = a % width
+        for dr in range(0, 3):
+            for dc in range(-2, 3):
+                if dr == 0 and dc <= 0:
+                    continue
+                if ra + dr >= rows or ca + dc < 0 or ca + dc >= width:
+                    continue
+                b = a + dr * width + dc
+                if know[b] == UNKNOWN and abs(prob[b] - 0.5) <= 1e-9 and _coin_flip(know, offsets, width, a, b):
+                    return a
+    return -1
+
+
+@njit
+def _coin_flip(know, offsets, width, a, b):  # type: ignore[no-untyped-def]
+    """The test of :func:`fifty_kernel` for the pair ``{a, b}``."""
+    pinned = False
+    for side in range(2):
+        x = a if side == 0 else b
+        y = b if side == 0 else a
+        for k in range(8):
+            u = x + offsets[k]
+            if u == y:
+                continue
+            ku = know[u]
+            if ku == BORDER or ku == KNOWN_MINE:
+                continue
+            if not _near(u, y, width):
+                return False  # a closed cell or a number that sees only one of them
+            if ku >= 0 and not pinned:
+                unknown = 0
+                missing = int(ku)
+                for j in range(8):
+                    w = know[u + offsets[j]]
+                    if w == UNKNOWN:
+                        unknown += 1
+                    elif w == KNOWN_MINE:
+                        missing -= 1
+                pinned = unknown == 2 and missing == 1
+    return pinned
+
+
+@njit
+def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # type: ignore[no-untyped-def]
+    """The guess with the best chance to win, by exhaustive search, when few layouts remain.
+
+    Every mine layout that agrees with ``know`` (over all closed cells, with
+    the mine count) is listed; if there are more than ``max_layouts``, the
+    kernel gives up. A position is a set ``S`` of layouts still possible. It
+    is won when no closed cell is a mine in some layouts of ``S`` and not in
+    others. A cell safe in all of ``S`` whose value differs between layouts is
+    opened for free (information never hurts), so ``S`` splits by its value.
+    Otherwise the chance to win is the best, over the undecided cells ``c``, of
+    ``sum_v |S(c safe, shows v)| / |S| * win(S(c, v))``. Candidates are tried
+    safest first, and a candidate is dropped as soon as its score cannot beat
+    the best one found (its score is at most its safety). The search runs on
+    an explicit stack; past ``max_work`` positions it gives up.
+
+    Returns 1 and writes ``out[0]`` (the cell) and ``out[1]`` (its chance to
+    win), or 0 when it gave up.
+    """
+    n = know.shape[0]
+    index = np.empty((2, n), np.int64)
+    counts = np.empty((3, n), np.int64)
+    links = np.empty((2, n, 8), np.int64)
+    # the variables are all the closed cells; the constraints, the open numbers next to them
+    ncl, _nc, _interior, flagged = constraints_kernel(know, offsets, False, index, counts, links)
+    remaining = total_mines - flagged
+    if ncl == 0 or remaining < 0 or remaining > ncl:
+        return 0
+    cidx, cells = index[0], index[1]
+    need, left, ccount = counts[0], counts[1], counts[2]
+    ccons = links[1]
+    # list the layouts by backtracking over the closed cells
+    lay = np.empty((max_layouts, ncl), np.int8)
+    state = np.zeros(ncl + 1, np.int64)
+    walk = np.zeros(3, np.int64)
+    seq = np.arange(ncl)
+    nsol = 0
+    while True:
+        found = next_placement(seq, 0, ncl, ccount, ccons, need, left, state, walk, remaining, remaining, max_work)
+        if found == -1 or (found == 1 and nsol == max_layouts):
+            return 0
+        if found == 0:
+            break
+        for j in range(ncl):
+            lay[nsol, j] = state[j] - 1
+        nsol += 1
+    if nsol == 0:
+        return 0
+    # each layout's value of each closed cell (9: a mine)
+    val = np.empty((nsol, ncl), np.int8)
+    for t in range(nsol):
+        for j in range(ncl):
+            if lay[t, j] == 1:
+                val[t, j] = MINE
+            else:
+                u = cells[j]
+                x = 0
+                for k in range(8):
+                    w = u + offsets[k]
+                    if know[w] == KNOWN_MINE:
+                        x += 1
+                    elif know[w] == UNKNOWN and lay[t, cidx[w]] == 1:
+                        x += 1
+                val[t, j] = x
+    # the game tree, on an explicit stack; frame d holds S = sbuf[f_start[d]: + f_len[d]]
+    top = ncl + 2
+    sbuf = np.empty(nsol * (top + 1), np.int64)
+    for t in range(nsol):
+        sbuf[t] = t
+    f_start = np.zeros(top, np.int64)
+    f_len = np.zeros(top, np.int64)
+    f_kind = np.zeros(top, np.int64)  # 0 risky candidates, 1 a free cell
+    f_ci = np.zeros(top, np.int64)
+    f_v = np.zeros(top, np.int64)
+    f_acc = np.zeros(top, np.float64)
+    f_left = np.zeros(top, np.float64)
+    f_best = np.zeros(top, np.float64)
+    f_bestc = np.zeros(top, np.int64)
+    f_ncand = np.zeros(top, np.int64)
+    f_child = np.zeros(top, np.int64)
+    order = np.empty((top, ncl), np.int64)
+    safety = np.empty((top, ncl), np.float64)
+    mcount = np.empty(ncl, np.int64)
+    d = 0
+    f_start[0] = 0
+    f_len[0] = nsol
+    fresh = True
+    result = 0.0
+    have = False
+    positions = 0
+    while True:
+        if fresh:
+            fresh = False
+            positions += 1
+            if positions > max_work:
+                return 0
+            st = f_start[d]
+            ln = f_len[d]
+            undecided = False
+            free = -1
+            nca = 0
+            for j in range(ncl):
+                mc = 0
+                v0 = -1
+                varies = False
+                for t in range(st, st + ln):
+                    x = val[sbuf[t], j]
+                    if x == MINE:
+                        mc += 1
+                    elif v0 < 0:
+                        v0 = x
+                    elif x != v0:
+                        varies = True
+                mcount[j] = mc
+                if 0 < mc < ln:
+                    undecided = True
+                    safety[d, j] = (ln - mc) / ln
+                    order[d, nca] = j
+                    nca += 1
+                elif mc == 0 and varies and free < 0:
+                    free = j
+            if not undecided:
+                result = 1.0
+                have = True
+                d -= 1
+                if d < 0:
+                    break
+                continue
+            if free >= 0:
+                f_kind[d] = 1
+                order[d, 0] = free
+                f_ncand[d] = 1
+                f_left[d] = 1.0
+            else:
+                f_kind[d] = 0
+                f_ncand[d] = nca
+                # safest first (insertion sort; few candidates)
+                for a in range(1, nca):
+                    x = order[d, a]
+                    b = a - 1
+                    while b >= 0 and safety[d, order[d, b]] < safety[d, x]:
+                        order[d, b + 1] = order[d, b]
+                        b -= 1
+                    order[d, b + 1] = x
+                f_left[d] = safety[d, order[d, 0]]
+            f_ci[d] = 0
+            f_v[d] = 0
+            f_acc[d] = 0.0
+            f_best[d] = -1.0
+            f_bestc[d] = order[d, 0]
+        if have:
+            have = False
+            f_acc[d] += f_child[d] / f_len[d] * result
+            f_v[d] += 1
+        # the next child of frame d, or finish it
+        pushed = False
+        while not pushed:
+            if f_v[d] > 8:
+                c = order[d, f_ci[d]]
+                if f_kind[d] == 1:
+                    result = f_acc[d]
+                    break
+                if f_acc[d] > f_best[d]:
+                    f_best[d] = f_acc[d]
+                    f_bestc[d] = c
+                f_ci[d] += 1
+                if f_ci[d] >= f_ncand[d] or safety[d, order[d, f_ci[d]]] <= f_best[d] + 1e-12:
+                    result = f_best[d]
+                    break
+                f_v[d] = 0
+                f_acc[d] = 0.0
+                f_left[d] = safety[d, order[d, f_ci[d]]]
+                continue
+            if f_kind[d] == 0 and f_acc[d] + f_left[d] <= f_best[d] + 1e-12:
+                f_v[d] = 9  # cannot beat the best: drop this candidate
+                continue
+            c = order[d, f_ci[d]]
+            v = f_v[d]
+            st = f_start[d]
+            ln = f_len[d]
+            cs = st + ln
+            cl = 0
+            for t in range(st, st + ln):
+                if val[sbuf[t], c] == v:
+                    sbuf[cs + cl] = sbuf[t]
+                    cl += 1
+            if cl == 0:
+                f_v[d] += 1
+                continue
+            f_left[d] -= cl / ln
+            f_child[d] = cl
+            f_start[d + 1] = cs
+            f_len[d + 1] = cl
+            d += 1
+            fresh = True
+            pushed = True
+        if pushed:
+            continue
+        # frame d is finished with ``result``
+        if d == 0:
+            out[0] = cells[f_bestc[0]] if f_kind[0] == 0 else cells[order[0, 0]]
+            out[1] = result
+            return 1
+        d -= 1
+        have = True
+    # the root itself was decided (nothing to guess)
+    return 0
+
+
+# ------------------------------------------------------------- playing
