@@ -206,7 +206,6 @@ class Direction:
         axes = 2 if settings.novelty_cells else 1  # the new positions' twin cells (see expand_kernel)
         self.croot = np.full(axes * (nb + 1) * NOOP * NHOT * NCONN, -1, dtype=np.int32)
         self.budget = 64
-        self.done = False
 
     def cut(self, prep: Prepared, rel: Relevance | None) -> Settings:
         """Turn this direction's relevance cuts on (``rel``; None: they stay off, as does a level
