@@ -145,6 +145,37 @@ def test_playground_port_in_use_is_one_line(capsys: Any) -> None:
     assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in err
 
 
+def test_playground_connections_send_at_once() -> None:
+    """Each accepted connection has Nagle's algorithm off: an answer written as headers then body
+    would otherwise wait for the client's delayed acknowledgement (40 ms on Linux) on a reused
+    connection. asyncio turns it off only for sockets made with the TCP protocol named."""
+    import asyncio
+
+    from mazekit.cli.playground import _bind
+
+    listener = _bind("127.0.0.1", 0)
+    port = listener.getsockname()[1]
+    seen: list[int] = []
+
+    async def serve() -> None:
+        def made(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            conn = writer.get_extra_info("socket")
+            seen.append(conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(made, sock=listener)
+        async with server:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            for _ in range(100):
+                if seen:
+                    break
+                await asyncio.sleep(0.01)
+            writer.close()
+
+    asyncio.run(serve())
+    assert seen and seen[0] != 0
+
+
 def test_playground_without_the_web_extra(monkeypatch: Any, capsys: Any) -> None:
     from mazekit.cli import main
 
