@@ -38,6 +38,8 @@ from typing import Any
 
 from _harness import command_line, load, machine, write_section
 
+from mazekit.web.app import TRIM_SECONDS
+
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parent / "src"
 #: Requests whose time is a solver run (not held to the 100 ms goal).
@@ -126,19 +128,29 @@ def _rss_kib(pid: int) -> int | None:
 
 
 class Sampler:
-    """The server's resident memory every ``every`` seconds, in a thread: ``(t, KiB)`` pairs."""
+    """The server's resident memory every ``every`` seconds, in a thread: ``(t, KiB, runs)`` triples,
+    ``runs`` the solver runs going or waiting then (``GET /api/jobs``; -1 when it did not answer)."""
 
-    def __init__(self, pid: int, every: float = 2.0) -> None:
-        self.pid, self.every = pid, every
-        self.samples: list[tuple[float, int]] = []
+    def __init__(self, pid: int, base: str, every: float = 2.0) -> None:
+        self.pid, self.base, self.every = pid, base, every
+        self.samples: list[tuple[float, int, int]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
+    def _runs(self) -> int:
+        try:
+            with urllib.request.urlopen(self.base + "/api/jobs", timeout=5) as r:
+                queue = json.loads(r.read())
+            return int(queue["running"]) + int(queue["waiting"])
+        except (OSError, ValueError, KeyError):
+            return -1
+
     def _run(self) -> None:
         while not self._stop.is_set():
+            runs = self._runs()
             rss = _rss_kib(self.pid)
             if rss is not None:
-                self.samples.append((time.time(), rss))
+                self.samples.append((time.time(), rss, runs))
             self._stop.wait(self.every)
 
     def __enter__(self) -> Sampler:
@@ -148,6 +160,27 @@ class Sampler:
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()
         self._thread.join(5)
+
+
+def quiet_readings(samples: list[tuple[float, int, int]], lo: float, hi: float) -> list[int]:
+    """The readings between ``lo`` and ``hi`` taken with no solver run going, then or at the reading
+    before: a run's tables are working memory that is freed when it ends, not growth."""
+    out = []
+    for (_, _, before), (t, kib, runs) in zip(samples, samples[1:], strict=False):
+        if lo <= t < hi and runs == 0 and before == 0:
+            out.append(kib)
+    return out
+
+
+def settle(server_pid: int, base: str, most: float) -> tuple[int | None, float]:
+    """After the lesson: wait for the solver runs to end and for the server's next return of freed
+    memory to the system (every :data:`mazekit.web.app.TRIM_SECONDS`), then read the resident memory."""
+    t0 = time.time()
+    probe = Sampler(server_pid, base)
+    while probe._runs() != 0 and time.time() - t0 < most:
+        time.sleep(1)
+    time.sleep(max(0.0, min(TRIM_SECONDS + 2, most - (time.time() - t0))))
+    return _rss_kib(server_pid), time.time() - t0
 
 
 def _rss_at(samples: list[tuple[float, int]], t: float) -> int:
@@ -214,7 +247,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         t_start = time.time()
         cpu_start = _cpu_s(server.pid)
         own_start = os.times()
-        with Sampler(server.pid) as sampler:
+        with Sampler(server.pid, base) as sampler:
             res = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.seconds + 300)
         t_end = time.time()
         cpu_server = _cpu_s(server.pid) - cpu_start  # the solver's workers that ended meanwhile are not counted
@@ -224,6 +257,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         )
         load_end = load()
         rss_end = _rss_kib(server.pid)
+        rss_settled, settle_s = settle(server.pid, base, most=args.hard_seconds + TRIM_SECONDS + 30)
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -254,6 +288,8 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "cpu_server": cpu_server,
         "cpu_locust": cpu_locust,
         "rss_end": rss_end,
+        "rss_settled": rss_settled,
+        "settle_s": settle_s,
         "warm_s": warm_s,
         "load_start": load_start,
         "load_end": load_end,
@@ -274,15 +310,15 @@ def report(args: argparse.Namespace, argv: list[str], r: dict[str, Any]) -> str:
     samples = r["samples"]
     t_warm = r["t_start"] + args.warmup
     after = [s for s in samples if s[0] >= t_warm]
-    # a moment's figure swings with the solver runs going (a run's tables are freed when it
-    # ends): the median of the first and the last 30 s after the warm-up, and the highest
-    first = [kib for t, kib in after if t < t_warm + 30] or [_rss_at(samples, t_warm)]
-    last = [kib for t, kib in after if t >= r["t_end"] - 30] or first
+    # a moment's figure swings with the solver runs going (a run's tables are freed when it ends):
+    # the readings with no run going, in the first and the last minute after the warm-up
+    first = quiet_readings(samples, t_warm, t_warm + 60) or [_rss_at(samples, t_warm)]
+    last = quiet_readings(samples, r["t_end"] - 60, r["t_end"]) or [samples[-1][1]]
     rss_warm, rss_last = statistics.median(first), statistics.median(last)
-    rss_max = max((kib for _, kib in after), default=rss_warm)
+    rss_max = max((kib for _, kib, _ in after), default=rss_warm)
     minutes = []
     for k in range(int((r["t_end"] - r["t_start"]) // 60) + 1):
-        inside = [kib for t, kib in samples if r["t_start"] + 60 * k <= t < r["t_start"] + 60 * (k + 1)]
+        inside = [kib for t, kib, _ in samples if r["t_start"] + 60 * k <= t < r["t_start"] + 60 * (k + 1)]
         if inside:
             n = _requests_at(r["history"], r["t_start"] + 60 * (k + 1))
             minutes.append(f"{max(inside) / 1024:.0f} MiB ({n:,})")
@@ -335,12 +371,19 @@ def report(args: argparse.Namespace, argv: list[str], r: dict[str, Any]) -> str:
         )
         + f"), start to result {spread(solves)}; time waiting in the fair queue {spread(waits)}.",
         "",
-        f"**Server memory** (resident, the server process, read every 2 s; the median of 30 s of readings, "
-        f"since a solver run's tables come and go): {rss_warm / 1024:.0f} MiB after the {args.warmup} s warm-up "
-        f"({n_warm:,} requests), {rss_last / 1024:.0f} MiB at the end ({n_total - n_warm:,} requests later: "
-        f"{'at least' if n_total - n_warm >= 10_000 else 'fewer than'} the goal's 10,000; growth "
-        f"{(rss_last - rss_warm) / 1024:+.1f} MiB), highest after the warm-up {rss_max / 1024:.0f} MiB (a run on "
-        f"the too-hard level going). Before the lesson the teacher's visit to each room (one request of each kind) "
+        f"**Server memory** (resident, the server process, read every 2 s; the median of the readings taken "
+        f"with no solver run going, since a run's tables come and go): {rss_warm / 1024:.0f} MiB in the minute "
+        f"after the {args.warmup} s warm-up ({n_warm:,} requests), {rss_last / 1024:.0f} MiB in the last minute "
+        f"({n_total - n_warm:,} requests later: {'at least' if n_total - n_warm >= 10_000 else 'fewer than'} the "
+        f"goal's 10,000; growth {(rss_last - rss_warm) / 1024:+.1f} MiB), highest after the warm-up "
+        f"{rss_max / 1024:.0f} MiB (a run on the too-hard level going); "
+        + (
+            f"{r['rss_settled'] / 1024:.0f} MiB once the lesson was over and the server had returned freed "
+            f"memory ({r['settle_s']:.0f} s later). "
+            if r.get("rss_settled")
+            else ""
+        )
+        + "Before the lesson the teacher's visit to each room (one request of each kind) "
         f"took {r['warm_s']:.1f} s (kernels loaded from numba's cache). The highest reading in each minute "
         f"(requests done by its end): {', '.join(minutes)}.",
         "",

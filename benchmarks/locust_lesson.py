@@ -123,6 +123,7 @@ class Student(HttpUser):
             "goal": [side - 1, side - 1],
             "algorithm": self.rng.choice(ALGORITHMS),
             "connectivity": self.rng.choice([4, 8]),
+            "pack_path": True,  # as the rooms ask
         }
         self.client.post("/api/search", json=body, name=f"/api/search {side}x{side}")
 

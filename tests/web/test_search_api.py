@@ -70,6 +70,21 @@ def test_trace_arrays(client: Any) -> None:
     assert (disc[seen] >= 0).all()
 
 
+@pytest.mark.parametrize("algorithm", ["bfs", "dfs"])
+def test_packed_path_is_the_same_route(client: Any, algorithm: str) -> None:
+    rows = ["0000", "0110", "0000"]
+    body = {"grid": rows, "start": [0, 0], "goal": [2, 3], "algorithm": algorithm}
+    plain = client.post("/api/search", json=body).json()
+    packed = client.post("/api/search", json={**body, "pack_path": True}).json()
+    path = unpack(packed["path"])
+    assert path.dtype == np.int32 and path.shape == (len(plain["path"]), 2)
+    assert path.tolist() == plain["path"] and packed["length"] == plain["length"]
+    empty = client.post("/api/search", json={**body, "goal": [1, 1], "pack_path": True}).json()
+    assert unpack(empty["path"]).shape == (0, 2) and empty["found"] is False
+    bad = client.post("/api/search", json={**body, "pack_path": "yes"})
+    assert bad.status_code == 400 and "pack_path" in bad.json()["error"]
+
+
 def test_weights_make_dijkstra_go_round(client: Any) -> None:
     rows = ["000", "000", "000"]
     weights = ["111", "191", "111"]

@@ -3,7 +3,10 @@
 ``/api/search`` reads the grid as ``mazekit path`` reads a file and runs the
 same search, so it answers the same route; it adds the trace the page animates
 (``order``: the step at which each cell was closed; ``discovered``: the step at
-which it joined the frontier) as packed int32 arrays.
+which it joined the frontier) as packed int32 arrays. The route is a list of
+``[r, c]`` pairs, or with ``"pack_path": true`` one packed (n, 2) int32 array: a
+depth-first route on a big grid has tens of thousands of cells, and a list of
+that many pairs takes longer to write as JSON than the search takes to run.
 ``/api/article`` runs the robot (article 1) or forest (article 2) example, or a
 text the user pasted in the article's format, and answers its exact text output.
 """
@@ -29,6 +32,7 @@ from ._common import (
     Limits,
     answer,
     endpoint,
+    field_bool,
     field_choice,
     field_grid,
     field_int,
@@ -222,6 +226,7 @@ async def search_route(request: Request, body: dict[str, Any]) -> Response:
     if goal is None and not border:
         raise ApiError("no goal: give 'goal': [r, c] or \"border\", or mark a cell G")
     weights = _weights(body, shape, limits)
+    pack_path = field_bool(body, "pack_path", False)
 
     def work() -> tuple[SearchResult, float, dict[str, Any]]:
         t0 = time.perf_counter()
@@ -259,7 +264,7 @@ async def search_route(request: Request, body: dict[str, Any]) -> Response:
         "length": result.length,
         "cost": result.cost,
         "visited": result.visited,
-        "path": result.path.tolist(),
+        "path": pack(result.path.astype(np.int32)) if pack_path else result.path.tolist(),
         "algorithm": algorithm,
         "connectivity": connectivity,
         "shape": list(shape),

@@ -109,6 +109,13 @@ export function unpack(rec) {
   return out;
 }
 
+/** A packed (n, 2) array record (a route: ``"pack_path": true`` of /api/search) as [[r, c], ...]. */
+export function unpackPairs(rec) {
+  const flat = unpack(rec), out = new Array(flat.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = [flat[2 * i], flat[2 * i + 1]];
+  return out;
+}
+
 /** The page's state in its URL: read once at start, written (replaceState) as it changes. */
 export const urlState = {
   get(key, fallback = null) {

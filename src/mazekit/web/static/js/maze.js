@@ -1,6 +1,6 @@
 // Mazes room: pick one of the sixteen generators, watch the carving, then watch a search solve it.
 // The server makes the maze (POST /api/maze/generate) and solves it (POST /api/search); this page draws.
-import { $, api, COLORS, patiently, css, el, header, heat, legend, linkNotice, stats, status, typing, unpack, urlState } from "./common.js";
+import { $, api, COLORS, patiently, css, el, header, heat, legend, linkNotice, stats, status, typing, unpack, unpackPairs, urlState } from "./common.js";
 import { GridView, fitIn, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 import { CarvePanes } from "./teach.js";
@@ -228,8 +228,8 @@ async function solve({ instant = false } = {}) {
   S.busy = true;
   status(statusLine, "searching…");
   try {
-    const a = await api("/api/search", { grid: gridRows(), start: S.start, goal: S.goal, algorithm: solverSel.value, seed: S.maze.seed });
-    a.order = unpack(a.order); a.discovered = unpack(a.discovered);
+    const a = await api("/api/search", { grid: gridRows(), start: S.start, goal: S.goal, algorithm: solverSel.value, seed: S.maze.seed, pack_path: true });
+    a.path = unpackPairs(a.path); a.order = unpack(a.order); a.discovered = unpack(a.discovered);
     S.search = a; S.phase = "solve";
     panes.load(null, "The panes follow the carving: press Replay carving to see it again step by step.");
     showLegend();

@@ -1,5 +1,5 @@
 // Grid search room: paint walls and weights, move start and goal, watch one or two searches.
-import { $, api, COLORS, patiently, css, decodeGrid, el, encodeGrid, header, heat, legend, stats, status, typing, unpack, urlState } from "./common.js";
+import { $, api, COLORS, patiently, css, decodeGrid, el, encodeGrid, header, heat, legend, stats, status, typing, unpack, unpackPairs, urlState } from "./common.js";
 import { GridView, rgba } from "./gridview.js";
 import { Player, fmt } from "./player.js";
 import { TeachPanes } from "./teach.js";
@@ -247,9 +247,9 @@ async function run({ instant = false } = {}) {
     const common = { grid: gridRows(), start: S.start, goal: S.goal, connectivity: +connSel.value, heuristic: hSel.value };
     const w = weightRows(); if (w) common.weights = w;
     const teach = teachOn.checked;
-    const answers = await patiently(statusLine, Promise.all(algs.map((a, k) => api("/api/search", { ...common, algorithm: a, teach: teach && k === 0 }))));
+    const answers = await patiently(statusLine, Promise.all(algs.map((a, k) => api("/api/search", { ...common, algorithm: a, teach: teach && k === 0, pack_path: true }))));
     if (ticket !== S.ticket) return;
-    S.results = answers.map((a) => ({ ...a, order: unpack(a.order), discovered: unpack(a.discovered) }));
+    S.results = answers.map((a) => ({ ...a, path: unpackPairs(a.path), order: unpack(a.order), discovered: unpack(a.discovered) }));
     S.autoRun = true;
     const first = S.results[0];
     panes.load(teach ? first.lesson || null : null, { rows: S.rows, cols: S.cols, start: S.start, order: first.order,
