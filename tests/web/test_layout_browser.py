@@ -62,3 +62,30 @@ def test_laptop_controls_on_screen(sized: Any, path: str, board: str, controls: 
         box = page.locator(sel).first.bounding_box()
         assert box is not None, f"{path}: {sel} is not shown"
         assert box["y"] >= 0 and box["y"] + min(box["height"], 40) <= 800, f"{path}: {sel} at {box}"
+
+
+@pytest.mark.parametrize(("path", "board", "controls"), ROOMS, ids=[r[0].split("?")[0][1:] for r in ROOMS])
+def test_board_refits_when_the_window_changes(sized: Any, path: str, board: str, controls: Any) -> None:
+    """A window made narrow and then wide again (a phone turned, a window dragged): the board is
+    drawn anew at a size that fits (its canvas made again, not only scaled down by the page), and
+    comes back to the size it had, drawn, not blank."""
+    page = sized(1280, 800, path)
+    wide = settle(page, board)
+    pixels = page.eval_on_selector(board, "c => c.width")
+    page.set_viewport_size({"width": 390, "height": 700})
+    page.wait_for_function(f'document.querySelector("{board}").width !== {pixels}')
+    small = settle(page, board)
+    assert small["x"] >= 0 and small["x"] + small["width"] <= 390 + 0.5, small
+    natural = page.eval_on_selector(board, "c => c.width / c.height")
+    assert small["width"] / small["height"] == pytest.approx(natural, rel=0.03), (small, natural)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function(f'document.querySelector("{board}").width === {pixels}')
+    again = settle(page, board)
+    assert again["width"] == pytest.approx(wide["width"], abs=1) and again["height"] == pytest.approx(wide["height"], abs=1)
+    colours = page.eval_on_selector(
+        board,
+        """c => { const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, seen = new Set();
+                  for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] * 65536 + d[i + 1] * 256 + d[i + 2]);
+                  return seen.size; }""",
+    )
+    assert colours >= 2, "the board is blank after the refit"

@@ -35,16 +35,21 @@ export class GridView {
     this._bindPointer();
   }
 
-  /** Set the grid size; picks the cell size that fits the box (or `cell` when given). */
-  resize(rows, cols, cell = null) {
-    this.rows = rows; this.cols = cols;
+  /** The cell size that fits a `rows` x `cols` grid in the box (and the room's space, with `fit`). */
+  cellFor(rows, cols) {
     let { maxWidth, maxHeight, minCell, maxCell } = this.opts;
     if (this.opts.fit) {  // the room's room for the board now (the window's size, the panels beside)
       const room = this.opts.fit();
       maxWidth = Math.min(maxWidth, Math.max(120, room.width));
       maxHeight = Math.min(maxHeight, Math.max(120, room.height));
     }
-    this.cell = cell || Math.max(minCell, Math.min(maxCell, Math.floor(Math.min(maxWidth / cols, maxHeight / rows))));
+    return Math.max(minCell, Math.min(maxCell, Math.floor(Math.min(maxWidth / cols, maxHeight / rows))));
+  }
+
+  /** Set the grid size; picks the cell size that fits the box (or `cell` when given). */
+  resize(rows, cols, cell = null) {
+    this.rows = rows; this.cols = cols;
+    this.cell = cell || this.cellFor(rows, cols);
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(cols * this.cell * dpr);
     this.canvas.height = Math.round(rows * this.cell * dpr);
@@ -54,6 +59,20 @@ export class GridView {
     this.off.width = cols; this.off.height = rows;
     this.image = this.offCtx.createImageData(cols, rows);
     this.pixels = new Uint32Array(this.image.data.buffer);
+  }
+
+  /** Fit the board to the room's space again when the window's size changes (a phone turned, a
+   *  window dragged), then `redraw()`: only for a view with a `fit`, only when the cell size changes. */
+  refitOnResize(redraw) {
+    let pending = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(pending);
+      pending = setTimeout(() => {
+        if (!this.rows || !this.opts.fit || this.cellFor(this.rows, this.cols) === this.cell) return;
+        this.resize(this.rows, this.cols);
+        redraw();
+      }, 120);
+    });
   }
 
   /** Draw the cell colours in `this.pixels`, grid lines when cells are big, then the overlay. */

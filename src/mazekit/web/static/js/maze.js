@@ -54,6 +54,7 @@ const AGE = Array.from({ length: 256 }, (_, i) => rgba(mix(heat(i / 255), COLORS
 
 const playerBox = $("#player-box");
 const player = new Player(playerBox, (t) => draw(t), { speed: 400, label: "step", onEnd: () => ended() });
+view.refitOnResize(() => draw(player.t));
 player.bindKeys();
 const legendBox = el("div");
 playerBox.append(legendBox);

@@ -28,6 +28,7 @@ const S = {
 };
 const statusLine = $("#status"), canvas = $("#board");
 const view = new GridView(canvas, { maxWidth: 900, maxHeight: 600, maxCell: 40, minCell: 6, fit: fitIn(canvas.closest(".stage"), { side: 330, below: 110 }) });
+view.refitOnResize(() => draw());
 
 // ---- legends ----
 $("#legend").append(legend([

@@ -441,6 +441,7 @@ function shorten(full, whose) {
 // ---------------------------------------------------------------- playing a solution back
 const playerBox = $("#player-box");
 const player = new Player(playerBox, (t) => drawFrame(t), { speed: 8, label: "move", onEnd: () => endOfSolution() });
+view.refitOnResize(() => { if (S.solution) drawFrame(player.t); else if (S.answer) draw(S.answer.player, S.answer.boxes, S.answer.dead_boxes || []); });
 
 async function showSolution(m) {
   const full = m.from + m.lurd;

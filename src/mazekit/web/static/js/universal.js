@@ -36,6 +36,7 @@ const WALL = rgba(COLORS.wall), FREE = rgba(COLORS.free), FREED_PX = rgba(FREED)
 
 const playerBox = $("#player-box");
 const player = new Player(playerBox, (t) => draw(t), { speed: 6, label: "command", onEnd: () => ended() });
+view.refitOnResize(() => draw(player.t));
 player.bindKeys();
 playerBox.append(legend([
   [COLORS.wall, "obstacle"], [COLORS.free, "free"], [COLORS.goal, "exit"], [ROBOT, "robots (number: how many on that cell)"],
