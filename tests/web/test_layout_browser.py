@@ -81,7 +81,8 @@ def test_board_refits_when_the_window_changes(sized: Any, path: str, board: str,
     page.set_viewport_size({"width": 1280, "height": 800})
     page.wait_for_function(f'document.querySelector("{board}").width === {pixels}')
     again = settle(page, board)
-    assert again["width"] == pytest.approx(wide["width"], abs=1) and again["height"] == pytest.approx(wide["height"], abs=1)
+    assert again["width"] == pytest.approx(wide["width"], abs=1)
+    assert again["height"] == pytest.approx(wide["height"], abs=1)
     colours = page.eval_on_selector(
         board,
         """c => { const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, seen = new Set();
