@@ -268,3 +268,18 @@ def test_teach_says_why_not(client):
     assert "up to 3,600 cells" in client.post("/api/search", json=big).json()["lesson_note"]
     border = {"grid": ["000", "000"], "start": [0, 0], "goal": "border", "algorithm": "bfs", "teach": True}
     assert "goal cell" in client.post("/api/search", json=border).json()["lesson_note"]
+
+
+def test_a_large_step_by_step_answer_travels_gzipped(client: Any) -> None:
+    """A 40x40 search with the panes' record: gzipped for a browser that takes it (the same JSON
+    once unzipped), plain for one that does not; an answer without the record is never zipped."""
+    grid = ["0" * 40] * 40
+    body = {"grid": grid, "start": [0, 0], "goal": [39, 39], "algorithm": "bfs", "teach": True}
+    zipped = client.post("/api/search", json=body, headers={"accept-encoding": "gzip"})
+    plain = client.post("/api/search", json=body, headers={"accept-encoding": "identity"})
+    assert zipped.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
+    # the test client unzips the answer: the same record, a third of the bytes or less on the wire
+    assert zipped.json()["lesson"] == plain.json()["lesson"]
+    assert int(zipped.headers["content-length"]) < len(plain.content) / 3
+    quiet = client.post("/api/search", json={**body, "teach": False}, headers={"accept-encoding": "gzip"})
+    assert "content-encoding" not in quiet.headers

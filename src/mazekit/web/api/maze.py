@@ -236,7 +236,7 @@ async def generate_route(request: Request, body: dict[str, Any]) -> Response:
         "time_ms": round(took * 1000, 3),
     }
     payload.update(lesson)
-    return answer(payload)
+    return answer(payload, gzip_for=request if "lesson" in lesson else None)
 
 
 def _warm() -> None:

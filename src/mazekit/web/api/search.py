@@ -273,7 +273,7 @@ async def search_route(request: Request, body: dict[str, Any]) -> Response:
         "time_ms": round(took * 1000, 3),
     }
     payload.update(traced)
-    return answer(payload)
+    return answer(payload, gzip_for=request if "lesson" in traced else None)
 
 
 ARTICLES = {"robot": "robot.txt", "forest": "forest.txt"}
