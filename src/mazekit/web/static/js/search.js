@@ -307,7 +307,7 @@ function loadUrl() {
   const article = urlState.get("article");
   const notes = [];
   const lesson = LESSONS[urlState.get("lesson")] ? urlState.get("lesson") : null;
-  if (urlState.get("lesson") && !lesson) notes.push(`there is no lesson "${urlState.get("lesson")}"`);
+  if (urlState.get("lesson") && !lesson) notes.push(`lesson=${urlState.get("lesson")} is not one of ${Object.keys(LESSONS).join(", ")}`);
   const choice = (key, table, fallback) => {
     const v = urlState.get(key, fallback);
     if (v in table) return v;
@@ -351,7 +351,7 @@ function loadUrl() {
     randomWalls(0.25, 7);
   }
   S.start = cell("start") || S.start; S.goal = cell("goal") || S.goal;
-  if (S.goal[0] === S.start[0] && S.goal[1] === S.start[1]) { notes.push("the start and the goal were the same cell"); S.goal = [S.rows - 1, S.cols - 1]; }
+  if (S.goal[0] === S.start[0] && S.goal[1] === S.start[1]) { notes.push("start and goal are the same cell (the goal is moved to the far corner)"); S.goal = [S.rows - 1, S.cols - 1]; }
   clearEnds();
   $("#rows").value = S.rows; $("#cols").value = S.cols;
   S.lesson = lesson;
