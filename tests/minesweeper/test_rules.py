@@ -79,12 +79,12 @@ def _guess_needed(view: np.ndarray, total: int) -> bool:
 
 
 def _lookahead(
-    view: np.ndarray, total: int, skip_dead: bool, deep: int, kernel: object = None, pseudo: float = 0.0
+    view: np.ndarray, total: int, skip_dead: bool, deep: int, kernel: object = None, linked: bool = False
 ) -> tuple[_Padded, int]:
     pp, prob, info = _probabilities(view, total)
     know = pp.know.copy()
     run = kernel or G.lookahead_kernel.py_func
-    g = run(know, prob, pp.offsets, total, 2_000_000, info[0], 8, 0.05, skip_dead, deep, 0.0, pseudo)  # type: ignore[operator]
+    g = run(know, prob, pp.offsets, total, 2_000_000, info[0], 8, 0.05, skip_dead, deep, linked)  # type: ignore[operator]
     assert (know == pp.know).all()  # the view is restored
     return pp, int(g)
 
@@ -117,25 +117,25 @@ def test_a_dead_cell_passed_over_is_dead(case: tuple[np.ndarray, int]) -> None:
 MEAN_REGRET = 0.03
 
 
-@pytest.mark.parametrize(("deep", "pseudo"), [(0, 0.0), (4, 0.0), (0, 1.0)])
-def test_the_lookahead_is_near_best_play_on_small_boards(deep: int, pseudo: float) -> None:
-    """The look-ahead's picks (one ply, two plies, or one ply with pseudo coin flips counted)
-    on the stuck positions of games on 4x6 boards with 6 mines, scored by the exact chance
-    to win (every layout, best play after): near the best."""
+@pytest.mark.parametrize(("deep", "linked"), [(0, False), (4, False), (0, True)])
+def test_the_lookahead_is_near_best_play_on_small_boards(deep: int, linked: bool) -> None:
+    """The look-ahead's picks (one ply, two plies, one ply without the progress of linked
+    cells) on the stuck positions of games on 4x6 boards with 6 mines, scored by the exact
+    chance to win (every layout, best play after): near the best."""
     from tests.minesweeper.test_constraints import _stuck_views
 
     views = [v for v in _stuck_views(4, 6, 6, range(80)) if _guess_needed(v, 6)]
     assert len(views) >= 15
     regrets = []
     for view in views:
-        pp, g = _lookahead(view, 6, True, deep, pseudo=pseudo)
-        _, fast = _lookahead(view, 6, True, deep, G.lookahead_kernel.compiled(), pseudo)
+        pp, g = _lookahead(view, 6, True, deep, linked=linked)
+        _, fast = _lookahead(view, 6, True, deep, G.lookahead_kernel.compiled(), linked)
         assert g == fast  # compiled = plain
         scores = _brute_force_win(view, 6)
         best = max(scores.values())
         regrets.append(best - scores.get(pp.point(g), 0.0))
     assert min(regrets) >= -1e-9
-    print(f"deep={deep}, pseudo={pseudo}: mean regret {np.mean(regrets):.4f}, worst {max(regrets):.4f} over {len(regrets)} positions")
+    print(f"deep={deep}, linked={linked}: mean regret {np.mean(regrets):.4f}, worst {max(regrets):.4f} over {len(regrets)} positions")
     assert float(np.mean(regrets)) <= MEAN_REGRET
 
 
@@ -170,61 +170,43 @@ def test_the_hint_gives_the_outlook_of_its_guess() -> None:
     assert h.reason.startswith(f"the best guess: safe {100 * h.outlook.safe:.0f}%, and opens an area")
 
 
-def _share_by_brute_force(view: np.ndarray, total: int, cell: tuple[int, int]) -> float:
-    """:func:`fifty_share` from its definition, over every layout: for each closed neighbour
-    ``d`` of ``cell`` in its row or column, when the six cells beyond the pair's ends (on the
-    board) hold no open cell and at most one closed one, the share of the layouts with
-    ``cell`` a mine, ``d`` safe and every closed end cell a mine."""
-    layouts = _layouts(view, total)
-    rows, cols = view.shape
-    r, c = cell
-    share = 0.0
-    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-        d = (r + dr, c + dc)
-        if not (0 <= d[0] < rows and 0 <= d[1] < cols) or view[d] != -1:
-            continue
-        a, b = (cell, d) if dr + dc > 0 else (d, cell)
-        step = (abs(dr), abs(dc))
-        perp = (step[1], step[0])
-        ends = []
-        for base, sign in ((a, -1), (b, 1)):
-            for k in (-1, 0, 1):
-                u = (base[0] + sign * step[0] + k * perp[0], base[1] + sign * step[1] + k * perp[1])
-                if 0 <= u[0] < rows and 0 <= u[1] < cols:
-                    ends.append(u)
-        if any(view[u] >= 0 for u in ends) or sum(view[u] == -1 for u in ends) > 1:
-            continue
-        closed_ends = [u for u in ends if view[u] == -1]
-        hits = sum(1 for m in layouts if m[cell] and not m[d] and all(m[u] for u in closed_ends))
-        share += hits / len(layouts)
-    return share
-
-
-def _pairs_near_walls(view: np.ndarray, total: int) -> bool:
-    """A view with a closed cell of some possible pseudo coin flip (and few closed cells)."""
-    if (view == -1).sum() > 12 or not _layouts(view, total):
-        return False
-    pp = _Padded(view)
-    ends = np.empty(2, np.int64)
-    return any(
-        G._pair_ends.py_func(pp.know, pp.offsets, i, side, ends)
-        for i in np.flatnonzero(pp.know == -1)
-        for side in range(4)
-    )
+def _linked_score_by_brute_force(view: np.ndarray, total: int, cell: tuple[int, int]) -> float:
+    """The look-ahead's score of ``cell`` with ``linked``, from its definition over every
+    layout: for each number ``v`` the cell may show, ``P(safe, shows v)`` times 1 when the
+    view after it proves safe a cell that is not safe in every layout with ``cell`` safe
+    (or leaves only mines), else the safety of the safest cell left undecided."""
+    layouts = [m for m in _layouts(view, total) if not m[cell]]
+    every = len(_layouts(view, total))
+    linked = np.logical_and.reduce([~m for m in layouts]) & (view == -1)
+    score = 0.0
+    for v in sorted({int(Board.from_mines(m).density()[cell]) for m in layouts}):
+        group = [m for m in layouts if Board.from_mines(m).density()[cell] == v]
+        p = np.mean(group, axis=0)
+        closed = view == -1
+        closed[cell] = False
+        proved_safe = closed & (p == 0.0)
+        undecided = closed & (p > 0.0) & (p < 1.0)
+        if (proved_safe & ~linked).any() or not undecided.any():
+            nxt = 1.0
+        else:
+            nxt = 1.0 - float(p[undecided].min())
+        score += len(group) / every * nxt
+    return score
 
 
 @settings(max_examples=40, deadline=None)
-@given(mine_views(keep=_pairs_near_walls, tries=200))
-def test_the_pseudo_coin_flip_share_matches_brute_force(case: tuple[np.ndarray, int]) -> None:
+@given(mine_views(keep=_guess_needed, tries=200))
+def test_the_linked_score_matches_brute_force(case: tuple[np.ndarray, int]) -> None:
     view, total = case
-    if not _pairs_near_walls(view, total):
+    if not _guess_needed(view, total):
         return
     pp, prob, info = _probabilities(view, total)
     n = pp.know.shape[0]
     for i in np.flatnonzero(pp.know == -1):
         know = pp.know.copy()
-        slow = G.fifty_share.py_func(know, pp.offsets, total, 2_000_000, info[0], i, np.empty(n))
-        fast = G.fifty_share.compiled()(know, pp.offsets, total, 2_000_000, info[0], i, np.empty(n))
+        args = (pp.offsets, total, 2_000_000, info[0], i, -1.0, np.empty(n))
+        slow = G._score_linked.py_func(know, prob, *args)
+        fast = G._score_linked.compiled()(know, prob, *args)
         assert (know == pp.know).all()  # the view is restored
-        assert slow == pytest.approx(fast, abs=1e-12)  # compiled = plain
-        assert slow == pytest.approx(_share_by_brute_force(view, total, pp.point(int(i))), abs=1e-9)
+        assert slow[0] == pytest.approx(fast[0], abs=1e-12)  # compiled = plain
+        assert slow[0] == pytest.approx(_linked_score_by_brute_force(view, total, pp.point(int(i))), abs=1e-9)

@@ -58,23 +58,12 @@ def zero_chance(know, prob, offsets, i):  # type: ignore[no-untyped-def]
 
 
 @njit
-def _on_frontier(know, offsets, i):  # type: ignore[no-untyped-def]
-    """True when cell ``i`` touches an open cell."""
-    for k in range(8):
-        if know[i + offsets[k]] >= 0:
-            return True
-    return False
-
-
-@njit
-def _candidates(know, prob, offsets, look, margin, cand, zs, near=0):  # type: ignore[no-untyped-def]
+def _candidates(know, prob, offsets, look, margin, cand, zs):  # type: ignore[no-untyped-def]
     """The look-ahead's candidates, best first, into ``cand``; returns how many.
 
     The closed cells whose mine probability is within ``margin`` of the lowest:
     the ``look`` best by (probability, chance of a zero), at most two of them
-    away from the frontier, and ``near`` more of those that touch a frontier cell
-    (two steps from a number: their number says something about the frontier).
-    ``zs`` receives each candidate's chance of a zero.
+    away from the frontier. ``zs`` receives each candidate's chance of a zero.
     """
     n = know.shape[0]
     best = 2.0
@@ -83,17 +72,15 @@ def _candidates(know, prob, offsets, look, margin, cand, zs, near=0):  # type: i
             best = prob[i]
     chosen = np.zeros(n, np.bool_)
     inner = np.zeros(n, np.bool_)
-    touch = np.zeros(n, np.bool_)
     for i in range(n):
         if know[i] == UNKNOWN and prob[i] <= best + margin:
             zs[i] = zero_chance(know, prob, offsets, i)
-            inner[i] = not _on_frontier(know, offsets, i)
-            if inner[i] and near > 0:
-                for k in range(8):
-                    u = i + offsets[k]
-                    if know[u] == UNKNOWN and _on_frontier(know, offsets, u):
-                        touch[i] = True
-                        break
+            edge = False
+            for k in range(8):
+                if know[i + offsets[k]] >= 0:
+                    edge = True
+                    break
+            inner[i] = not edge
     nc = 0
     ninner = 0
     while nc < look:
@@ -101,7 +88,7 @@ def _candidates(know, prob, offsets, look, margin, cand, zs, near=0):  # type: i
         for i in range(n):
             if know[i] != UNKNOWN or chosen[i] or prob[i] > best + margin:
                 continue
-            if inner[i] and (ninner >= 2 + near or (ninner >= 2 and not touch[i])):
+            if inner[i] and ninner >= 2:
                 continue
             if pick < 0 or prob[i] < prob[pick] - 1e-12 or (prob[i] <= prob[pick] + 1e-12 and zs[i] > zs[pick] + 1e-12):
                 pick = i
@@ -116,13 +103,10 @@ def _candidates(know, prob, offsets, look, margin, cand, zs, near=0):  # type: i
 
 
 @njit
-def _after(know, prob2, blend):  # type: ignore[no-untyped-def]
-    """The next move on a view with probabilities ``prob2``: (free, its value); free when
-    a cell is proved safe or only mines are left (value 1), else the value is the safety
-    of the safest closed cell blended with the second safest's (weight ``blend``: a
-    position with two good guesses is worth more than one with a single one)."""
+def _after(know, prob2):  # type: ignore[no-untyped-def]
+    """The next move on a view with probabilities ``prob2``: (free, safety of the safest
+    closed cell); free when a cell is proved safe or only mines are left."""
     low = 2.0
-    low2 = 2.0
     others = False
     for i in range(know.shape[0]):
         if know[i] == UNKNOWN:
@@ -132,28 +116,28 @@ def _after(know, prob2, blend):  # type: ignore[no-untyped-def]
             if p < 1.0:
                 others = True
                 if p < low:
-                    low2 = low
                     low = p
-                elif p < low2:
-                    low2 = p
     if not others:
         return True, 1.0
-    if low2 > 1.0:
-        low2 = low
-    return False, (1.0 - blend) * (1.0 - low) + blend * (1.0 - low2)
+    return False, 1.0 - low
 
 
 @njit
-def _score(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch, blend):  # type: ignore[no-untyped-def]
+def _score(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch, linked=False):  # type: ignore[no-untyped-def]
     """The look-ahead's score of opening ``c``: ``sum_v P(c shows v) * next(v)``.
 
     ``next(v)`` is 1 when the view after it proves a move, else the chance to
     survive the next guess: its safest cell's safety, or with ``deep > 0`` the
-    best one-ply score of that view over ``deep`` candidates (two plies). Values
-    stop once the score cannot reach ``top``. Returns ``(score, values, gains,
-    complete)``: the values it may show, whether one of them proves a move, and
-    whether every value was counted. ``know`` is restored.
+    best one-ply score of that view over ``deep`` candidates (two plies). With
+    ``linked``, a cell proved safe by every value ``c`` may show (so by ``c``
+    being safe alone: a cell *linked* to ``c``) is not a move that value proves:
+    otherwise two linked cells give each other progress whatever they show.
+    Values stop once the score cannot reach ``top``. Returns ``(score, values,
+    gains, complete)``: the values it may show, whether one of them proves a
+    move, and whether every value was counted. ``know`` is restored.
     """
+    if linked and deep == 0:
+        return _score_linked(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, scratch[0])
     prob2 = scratch[0]
     info = np.zeros(2, np.float64)
     flagged = 0
@@ -182,18 +166,86 @@ def _score(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep,
             continue
         values += 1
         left -= pv
-        free, nxt = _after(know, prob2, blend)
+        free, nxt = _after(know, prob2)
         if free:
             gains = True
         elif deep > 0:
-            nxt = _best_one_ply(know, prob2, offsets, total_mines, max_nodes, info[0], deep, margin, scratch[1], blend)
+            nxt = _best_one_ply(know, prob2, offsets, total_mines, max_nodes, info[0], deep, margin, scratch[1])
         score += pv * nxt
     know[c] = UNKNOWN
     return score, values, gains, complete
 
 
 @njit
-def _best_one_ply(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, prob3, blend):  # type: ignore[no-untyped-def]
+def _score_linked(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, prob2):  # type: ignore[no-untyped-def]
+    """:func:`_score` with ``linked`` (one ply): each value's safe cells are kept, and a
+    value proves a move only with a safe cell that some other value does not prove."""
+    n = know.shape[0]
+    info = np.zeros(2, np.float64)
+    flagged = 0
+    closed = 0
+    for k in range(8):
+        x = know[c + offsets[k]]
+        if x == KNOWN_MINE:
+            flagged += 1
+        elif x == UNKNOWN:
+            closed += 1
+    safe = np.zeros((closed + 1, n), np.bool_)
+    weight = np.zeros(closed + 1, np.float64)
+    nxt = np.zeros(closed + 1, np.float64)
+    done = np.zeros(closed + 1, np.bool_)  # only mines left: the game is won
+    optimistic = 0.0
+    left = 1.0 - prob[c]
+    values = 0
+    gains = False
+    for v in range(flagged, flagged + closed + 1):
+        if optimistic + left < top - 1e-9:
+            know[c] = UNKNOWN
+            return optimistic, values, gains, False
+        know[c] = v
+        if probability_kernel(know, offsets, total_mines, prob2, max_nodes, info) == 2:
+            continue
+        pv = math.exp(info[0] - base_logz)
+        if pv <= 0.0:
+            continue
+        j = v - flagged
+        weight[j] = pv
+        values += 1
+        left -= pv
+        low = 2.0
+        any_safe = False
+        for i in range(n):
+            if know[i] == UNKNOWN:
+                p = prob2[i]
+                if p == 0.0:
+                    safe[j, i] = True
+                    any_safe = True
+                elif p < low and p < 1.0:
+                    low = p
+        done[j] = low > 1.0 and not any_safe
+        nxt[j] = 1.0 if low > 1.0 else 1.0 - low
+        gains = gains or any_safe or done[j]
+        optimistic += pv * (1.0 if any_safe else nxt[j])
+    know[c] = UNKNOWN
+    score = 0.0
+    for j in range(closed + 1):
+        if weight[j] <= 0.0:
+            continue
+        progress = done[j]
+        for i in range(n):
+            if progress:
+                break
+            if safe[j, i]:
+                for t in range(closed + 1):
+                    if weight[t] > 0.0 and not safe[t, i]:
+                        progress = True
+                        break
+        score += weight[j] * (1.0 if progress else nxt[j])
+    return score, values, gains, True
+
+
+@njit
+def _best_one_ply(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, prob3):  # type: ignore[no-untyped-def]
     """The best one-ply score of the position ``know`` (probabilities ``prob``)."""
     n = know.shape[0]
     cand = np.empty(max(look, 1), np.int64)
@@ -205,16 +257,14 @@ def _best_one_ply(know, prob, offsets, total_mines, max_nodes, base_logz, look, 
         c = cand[j]
         if 1.0 - prob[c] < top - 1e-9:
             continue
-        sc, _v, _g, _c = _score1(
-            know, prob, offsets, total_mines, max_nodes, base_logz, c, top, margin, scratch, prob3, blend
-        )
+        sc, _v, _g, _c = _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, margin, scratch, prob3)
         if sc > top:
             top = sc
     return top
 
 
 @njit
-def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, margin, scratch, prob3, blend):  # type: ignore[no-untyped-def]
+def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, margin, scratch, prob3):  # type: ignore[no-untyped-def]
     """:func:`_score` with one ply (a separate function: the compiled code may not recurse)."""
     info = np.zeros(2, np.float64)
     flagged = 0
@@ -238,139 +288,14 @@ def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, marg
         if pv <= 0.0:
             continue
         left -= pv
-        _free, nxt = _after(know, prob3, blend)
+        _free, nxt = _after(know, prob3)
         score += pv * nxt
     know[c] = UNKNOWN
     return score, 0, False, True
 
 
 @njit
-def _count(know, offsets, total_mines, prob2, max_nodes, info, a, b, base_logz):  # type: ignore[no-untyped-def]
-    """The share of the layouts that agree with ``know``, where cells ``a`` and ``b`` (-1:
-    none) were just marked as mines: 0 when a number next to them cannot be met."""
-    for side in range(2):
-        x = a if side == 0 else b
-        if x < 0:
-            continue
-        for k in range(8):
-            u = x + offsets[k]
-            if know[u] < 0:
-                continue
-            mines = 0
-            closed = 0
-            for j in range(8):
-                w = know[u + offsets[j]]
-                if w == KNOWN_MINE:
-                    mines += 1
-                elif w == UNKNOWN:
-                    closed += 1
-            if mines > know[u] or mines + closed < know[u]:
-                return 0.0
-    if probability_kernel(know, offsets, total_mines, prob2, max_nodes, info) == 2:
-        return 0.0
-    return math.exp(info[0] - base_logz)
-
-
-@njit
-def _pair_ends(know, offsets, c, side, ends):  # type: ignore[no-untyped-def]
-    """Whether ``c`` and its neighbour on ``side`` (0 right, 1 left, 2 below, 3 above) may
-    become a coin flip for good (see :func:`fifty_share`): the neighbour is closed, and the
-    six cells beyond the pair's ends hold no open cell and at most one closed cell. Writes
-    the neighbour to ``ends[0]`` and that closed cell (or -1) to ``ends[1]``."""
-    width = offsets[1]
-    step = 1 if side < 2 else width
-    a = c if side % 2 == 0 else c - step  # the pair is (a, a + step)
-    b = a + step
-    d = b if a == c else a
-    if know[d] != UNKNOWN:
-        return False
-    perp = width if step == 1 else 1
-    closed_end = -1
-    for e in range(6):
-        u = (a - step if e < 3 else b + step) + (e % 3 - 1) * perp
-        x = know[u]
-        if x >= 0 or (x == UNKNOWN and closed_end >= 0):
-            return False
-        if x == UNKNOWN:
-            closed_end = u
-    ends[0] = d
-    ends[1] = closed_end
-    return True
-
-
-@njit
-def _pseudo_candidates(know, prob, offsets, total_mines, max_nodes, base_logz, pseudo, margin, cand, nc, extra):  # type: ignore[no-untyped-def]
-    """Add to ``cand[:nc]`` up to ``extra`` closed cells whose safety plus ``pseudo`` times
-    their pseudo coin-flip share (:func:`fifty_share`) is within ``margin`` of the best
-    safety; returns the new count."""
-    n = know.shape[0]
-    best = 0.0
-    for i in range(n):
-        if know[i] == UNKNOWN and 1.0 - prob[i] > best:
-            best = 1.0 - prob[i]
-    ends = np.empty(2, np.int64)
-    prob2 = np.empty(n, np.float64)
-    added = 0
-    for i in range(n):
-        if added >= extra:
-            break
-        if know[i] != UNKNOWN or prob[i] >= 1.0:
-            continue
-        seen = False
-        for j in range(nc):
-            if cand[j] == i:
-                seen = True
-        possible = False
-        for side in range(4):
-            if _pair_ends(know, offsets, i, side, ends):
-                possible = True
-        if seen or not possible:
-            continue
-        share = min(fifty_share(know, offsets, total_mines, max_nodes, base_logz, i, prob2), prob[i])
-        if 1.0 - prob[i] + pseudo * share >= best - margin:
-            cand[nc] = i
-            nc += 1
-            added += 1
-    return nc
-
-
-@njit
-def fifty_share(know, offsets, total_mines, max_nodes, base_logz, c, prob2):  # type: ignore[no-untyped-def]
-    """The chance that ``c`` is a mine of a coin flip still to come (a pseudo coin flip).
-
-    A closed cell ``d`` next to ``c`` in a row or a column makes with it a coin flip for
-    good when one of them is a mine and every cell that touches one of them and not the
-    other (the three cells beyond each end) is a mine or off the board: no number can
-    ever tell the two apart. Summed over the four such pairs of ``c`` whose ends hold no
-    open cell and at most one closed cell: the chance of the layouts with ``c`` a mine,
-    ``d`` safe and the closed ends mines, counted exactly (two countings a pair). In
-    those layouts a guess at ``c`` loses only what the coin flip would take later
-    anyway. At most the chance that ``c`` is a mine. ``know`` is restored.
-    """
-    info = np.zeros(2, np.float64)
-    share = 0.0
-    ends = np.empty(2, np.int64)
-    for side in range(4):
-        if not _pair_ends(know, offsets, c, side, ends):
-            continue
-        d, closed_end = ends[0], ends[1]
-        know[c] = KNOWN_MINE
-        if closed_end >= 0:
-            know[closed_end] = KNOWN_MINE
-        with_c = _count(know, offsets, total_mines, prob2, max_nodes, info, c, closed_end, base_logz)
-        if with_c > 0.0:
-            know[d] = KNOWN_MINE
-            with_c -= _count(know, offsets, total_mines, prob2, max_nodes, info, c, d, base_logz)
-            know[d] = UNKNOWN
-        know[c] = UNKNOWN
-        if closed_end >= 0:
-            know[closed_end] = UNKNOWN
-        share += max(with_c, 0.0)
-    return share
-
-
-@njit
-def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep, blend=0.0, pseudo=0.0, near=0):  # type: ignore[no-untyped-def]
+def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep, linked=False):  # type: ignore[no-untyped-def]
     """The guess that best survives two moves: this one and the next guess, if any.
 
     Candidates are the closed cells whose mine probability is within ``margin``
@@ -389,14 +314,9 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
     for free. ``know`` is restored before returning. Returns the chosen cell.
     """
     n = know.shape[0]
-    cand = np.empty(max(look, 1) + 2, np.int64)
+    cand = np.empty(max(look, 1), np.int64)
     zs = np.zeros(n, np.float64)
-    nc = _candidates(know, prob, offsets, look, margin, cand, zs, near)
-    if pseudo > 0.0:
-        nc = _pseudo_candidates(know, prob, offsets, total_mines, max_nodes, base_logz, pseudo, margin, cand, nc, 2)
-        for j in range(nc):
-            if zs[cand[j]] == 0.0:
-                zs[cand[j]] = zero_chance(know, prob, offsets, cand[j])
+    nc = _candidates(know, prob, offsets, look, margin, cand, zs)
     if nc == 1:
         return cand[0]
     scratch = np.empty((2, n), np.float64)
@@ -405,19 +325,12 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
     top = -1.0
     for j in range(nc):
         c = cand[j]
-        safety = 1.0 - prob[c]
-        # a pseudo coin flip's share of the risk is paid later anyway: it counts as safe
-        factor = 1.0
-        if pseudo > 0.0:
-            share = min(fifty_share(know, offsets, total_mines, max_nodes, base_logz, c, scratch[1]), prob[c])
-            factor = 1.0 + pseudo * share / safety
         # the score cannot exceed the chance that c is safe: prune hopeless candidates
-        if safety * factor < top - 1e-9:
+        if 1.0 - prob[c] < top - 1e-9:
             continue
         score, values, gains, complete = _score(
-            know, prob, offsets, total_mines, max_nodes, base_logz, c, top / factor, deep, margin, scratch, blend
+            know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch, linked
         )
-        score *= factor
         if skip_dead and complete and values <= 1 and not gains:
             if fallback < 0:
                 fallback = c

@@ -112,17 +112,10 @@ class SolverOptions:
     deep_nodes : int
         The two-ply look-ahead runs only where the probabilities took at most this
         many search nodes (a small frontier: it costs a few hundred countings).
-    blend : float
-        The look-ahead values a position that proves nothing by its safest cell's safety
-        blended with the second safest's (this weight): two good guesses are worth more
-        than one.
-    pseudo : float
-        The look-ahead counts this share of a candidate's pseudo coin-flip risk (the
-        chance that it is the mine of a pair no number can ever decide) as safe: that
-        risk would be taken later anyway.
-    near : int
-        Look-ahead candidates away from the frontier that touch a frontier cell (two steps
-        from a number), beyond the two with the best chance of a zero.
+    linked : bool
+        The look-ahead does not count as progress a cell proved safe by every number a
+        candidate may show (it is safe whenever the candidate is: two such *linked* cells
+        would give each other progress whatever they show).
     tol : float
         Probability tolerance within which guesses count as equally safe (``look=0``).
     max_nodes : int
@@ -138,9 +131,7 @@ class SolverOptions:
     fifty: bool = True
     deep: int = 0
     deep_nodes: int = 2_000
-    blend: float = 0.0
-    pseudo: float = 0.0
-    near: int = 0
+    linked: bool = False
     tol: float = 1e-9
     max_nodes: int = 2_000_000
 
@@ -159,9 +150,7 @@ class SolverOptions:
             bool(self.fifty),
             int(self.deep),
             int(self.deep_nodes),
-            float(self.blend),
-            float(self.pseudo),
-            int(self.near),
+            bool(self.linked),
         )
 
 
