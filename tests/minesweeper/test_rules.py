@@ -78,13 +78,11 @@ def _guess_needed(view: np.ndarray, total: int) -> bool:
     return bool(small and closed.any() and not (prob[closed] == 0.0).any() and not (prob[closed] == 1.0).any())
 
 
-def _lookahead(
-    view: np.ndarray, total: int, skip_dead: bool, deep: int, kernel: object = None, linked: bool = False
-) -> tuple[_Padded, int]:
+def _lookahead(view: np.ndarray, total: int, skip_dead: bool, deep: int, kernel: object = None) -> tuple[_Padded, int]:
     pp, prob, info = _probabilities(view, total)
     know = pp.know.copy()
     run = kernel or G.lookahead_kernel.py_func
-    g = run(know, prob, pp.offsets, total, 2_000_000, info[0], 8, 0.05, skip_dead, deep, linked)  # type: ignore[operator]
+    g = run(know, prob, pp.offsets, total, 2_000_000, info[0], 8, 0.05, skip_dead, deep)  # type: ignore[operator]
     assert (know == pp.know).all()  # the view is restored
     return pp, int(g)
 
@@ -117,25 +115,24 @@ def test_a_dead_cell_passed_over_is_dead(case: tuple[np.ndarray, int]) -> None:
 MEAN_REGRET = 0.03
 
 
-@pytest.mark.parametrize(("deep", "linked"), [(0, False), (4, False), (0, True)])
-def test_the_lookahead_is_near_best_play_on_small_boards(deep: int, linked: bool) -> None:
-    """The look-ahead's picks (one ply, two plies, one ply without the progress of linked
-    cells) on the stuck positions of games on 4x6 boards with 6 mines, scored by the exact
-    chance to win (every layout, best play after): near the best."""
+@pytest.mark.parametrize("deep", [0, 4])
+def test_the_lookahead_is_near_best_play_on_small_boards(deep: int) -> None:
+    """The look-ahead's picks on the stuck positions of games on 4x6 boards with 6 mines,
+    scored by the exact chance to win (every layout, best play after): near the best."""
     from tests.minesweeper.test_constraints import _stuck_views
 
     views = [v for v in _stuck_views(4, 6, 6, range(80)) if _guess_needed(v, 6)]
     assert len(views) >= 15
     regrets = []
     for view in views:
-        pp, g = _lookahead(view, 6, True, deep, linked=linked)
-        _, fast = _lookahead(view, 6, True, deep, G.lookahead_kernel.compiled(), linked)
+        pp, g = _lookahead(view, 6, True, deep)
+        _, fast = _lookahead(view, 6, True, deep, G.lookahead_kernel.compiled())
         assert g == fast  # compiled = plain
         scores = _brute_force_win(view, 6)
         best = max(scores.values())
         regrets.append(best - scores.get(pp.point(g), 0.0))
     assert min(regrets) >= -1e-9
-    print(f"deep={deep}, linked={linked}: mean regret {np.mean(regrets):.4f}, worst {max(regrets):.4f} over {len(regrets)} positions")
+    print(f"deep={deep}: mean regret {np.mean(regrets):.4f}, worst {max(regrets):.4f} over {len(regrets)} positions")
     assert float(np.mean(regrets)) <= MEAN_REGRET
 
 
@@ -168,45 +165,3 @@ def test_the_hint_gives_the_outlook_of_its_guess() -> None:
     zero = [m for m in safe if Board.from_mines(m).density()[cell] == 0]
     assert h.outlook.opens == pytest.approx(len(zero) / len(layouts))
     assert h.reason.startswith(f"the best guess: safe {100 * h.outlook.safe:.0f}%, and opens an area")
-
-
-def _linked_score_by_brute_force(view: np.ndarray, total: int, cell: tuple[int, int]) -> float:
-    """The look-ahead's score of ``cell`` with ``linked``, from its definition over every
-    layout: for each number ``v`` the cell may show, ``P(safe, shows v)`` times 1 when the
-    view after it proves safe a cell that is not safe in every layout with ``cell`` safe
-    (or leaves only mines), else the safety of the safest cell left undecided."""
-    layouts = [m for m in _layouts(view, total) if not m[cell]]
-    every = len(_layouts(view, total))
-    linked = np.logical_and.reduce([~m for m in layouts]) & (view == -1)
-    score = 0.0
-    for v in sorted({int(Board.from_mines(m).density()[cell]) for m in layouts}):
-        group = [m for m in layouts if Board.from_mines(m).density()[cell] == v]
-        p = np.mean(group, axis=0)
-        closed = view == -1
-        closed[cell] = False
-        proved_safe = closed & (p == 0.0)
-        undecided = closed & (p > 0.0) & (p < 1.0)
-        if (proved_safe & ~linked).any() or not undecided.any():
-            nxt = 1.0
-        else:
-            nxt = 1.0 - float(p[undecided].min())
-        score += len(group) / every * nxt
-    return score
-
-
-@settings(max_examples=40, deadline=None)
-@given(mine_views(keep=_guess_needed, tries=200))
-def test_the_linked_score_matches_brute_force(case: tuple[np.ndarray, int]) -> None:
-    view, total = case
-    if not _guess_needed(view, total):
-        return
-    pp, prob, info = _probabilities(view, total)
-    n = pp.know.shape[0]
-    for i in np.flatnonzero(pp.know == -1):
-        know = pp.know.copy()
-        args = (pp.offsets, total, 2_000_000, info[0], i, -1.0, np.empty(n))
-        slow = G._score_linked.py_func(know, prob, *args)
-        fast = G._score_linked.compiled()(know, prob, *args)
-        assert (know == pp.know).all()  # the view is restored
-        assert slow[0] == pytest.approx(fast[0], abs=1e-12)  # compiled = plain
-        assert slow[0] == pytest.approx(_linked_score_by_brute_force(view, total, pp.point(int(i))), abs=1e-9)

@@ -123,21 +123,16 @@ def _after(know, prob2):  # type: ignore[no-untyped-def]
 
 
 @njit
-def _score(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch, linked=False):  # type: ignore[no-untyped-def]
+def _score(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch):  # type: ignore[no-untyped-def]
     """The look-ahead's score of opening ``c``: ``sum_v P(c shows v) * next(v)``.
 
     ``next(v)`` is 1 when the view after it proves a move, else the chance to
     survive the next guess: its safest cell's safety, or with ``deep > 0`` the
-    best one-ply score of that view over ``deep`` candidates (two plies). With
-    ``linked``, a cell proved safe by every value ``c`` may show (so by ``c``
-    being safe alone: a cell *linked* to ``c``) is not a move that value proves:
-    otherwise two linked cells give each other progress whatever they show.
-    Values stop once the score cannot reach ``top``. Returns ``(score, values,
-    gains, complete)``: the values it may show, whether one of them proves a
-    move, and whether every value was counted. ``know`` is restored.
+    best one-ply score of that view over ``deep`` candidates (two plies). Values
+    stop once the score cannot reach ``top``. Returns ``(score, values, gains,
+    complete)``: the values it may show, whether one of them proves a move, and
+    whether every value was counted. ``know`` is restored.
     """
-    if linked and deep == 0:
-        return _score_linked(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, scratch[0])
     prob2 = scratch[0]
     info = np.zeros(2, np.float64)
     flagged = 0
@@ -174,74 +169,6 @@ def _score(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep,
         score += pv * nxt
     know[c] = UNKNOWN
     return score, values, gains, complete
-
-
-@njit
-def _score_linked(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, prob2):  # type: ignore[no-untyped-def]
-    """:func:`_score` with ``linked`` (one ply): each value's safe cells are kept, and a
-    value proves a move only with a safe cell that some other value does not prove."""
-    n = know.shape[0]
-    info = np.zeros(2, np.float64)
-    flagged = 0
-    closed = 0
-    for k in range(8):
-        x = know[c + offsets[k]]
-        if x == KNOWN_MINE:
-            flagged += 1
-        elif x == UNKNOWN:
-            closed += 1
-    safe = np.zeros((closed + 1, n), np.bool_)
-    weight = np.zeros(closed + 1, np.float64)
-    nxt = np.zeros(closed + 1, np.float64)
-    done = np.zeros(closed + 1, np.bool_)  # only mines left: the game is won
-    optimistic = 0.0
-    left = 1.0 - prob[c]
-    values = 0
-    gains = False
-    for v in range(flagged, flagged + closed + 1):
-        if optimistic + left < top - 1e-9:
-            know[c] = UNKNOWN
-            return optimistic, values, gains, False
-        know[c] = v
-        if probability_kernel(know, offsets, total_mines, prob2, max_nodes, info) == 2:
-            continue
-        pv = math.exp(info[0] - base_logz)
-        if pv <= 0.0:
-            continue
-        j = v - flagged
-        weight[j] = pv
-        values += 1
-        left -= pv
-        low = 2.0
-        any_safe = False
-        for i in range(n):
-            if know[i] == UNKNOWN:
-                p = prob2[i]
-                if p == 0.0:
-                    safe[j, i] = True
-                    any_safe = True
-                elif p < low and p < 1.0:
-                    low = p
-        done[j] = low > 1.0 and not any_safe
-        nxt[j] = 1.0 if low > 1.0 else 1.0 - low
-        gains = gains or any_safe or done[j]
-        optimistic += pv * (1.0 if any_safe else nxt[j])
-    know[c] = UNKNOWN
-    score = 0.0
-    for j in range(closed + 1):
-        if weight[j] <= 0.0:
-            continue
-        progress = done[j]
-        for i in range(n):
-            if progress:
-                break
-            if safe[j, i]:
-                for t in range(closed + 1):
-                    if weight[t] > 0.0 and not safe[t, i]:
-                        progress = True
-                        break
-        score += weight[j] * (1.0 if progress else nxt[j])
-    return score, values, gains, True
 
 
 @njit
@@ -295,7 +222,7 @@ def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, marg
 
 
 @njit
-def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep, linked=False):  # type: ignore[no-untyped-def]
+def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep):  # type: ignore[no-untyped-def]
     """The guess that best survives two moves: this one and the next guess, if any.
 
     Candidates are the closed cells whose mine probability is within ``margin``
@@ -329,7 +256,7 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
         if 1.0 - prob[c] < top - 1e-9:
             continue
         score, values, gains, complete = _score(
-            know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch, linked
+            know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch
         )
         if skip_dead and complete and values <= 1 and not gains:
             if fallback < 0:

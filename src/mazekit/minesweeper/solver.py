@@ -112,10 +112,6 @@ class SolverOptions:
     deep_nodes : int
         The two-ply look-ahead runs only where the probabilities took at most this
         many search nodes (a small frontier: it costs a few hundred countings).
-    linked : bool
-        The look-ahead does not count as progress a cell proved safe by every number a
-        candidate may show (it is safe whenever the candidate is: two such *linked* cells
-        would give each other progress whatever they show).
     tol : float
         Probability tolerance within which guesses count as equally safe (``look=0``).
     max_nodes : int
@@ -131,7 +127,6 @@ class SolverOptions:
     fifty: bool = True
     deep: int = 0
     deep_nodes: int = 2_000
-    linked: bool = False
     tol: float = 1e-9
     max_nodes: int = 2_000_000
 
@@ -150,7 +145,6 @@ class SolverOptions:
             bool(self.fifty),
             int(self.deep),
             int(self.deep_nodes),
-            bool(self.linked),
         )
 
 
