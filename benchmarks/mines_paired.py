@@ -27,7 +27,7 @@ from mazekit.minesweeper import SolverOptions
 from mazekit.minesweeper.bench import play_games, warm_up
 
 #: Options whose value here means "off" (the cache keys of runs without them stay valid).
-NEUTRAL = {"deep": 0, "per_box": 0}
+NEUTRAL = {"deep": 0}
 NEUTRAL_WITH = {"deep": ("deep_nodes",)}
 
 

@@ -58,35 +58,7 @@ def zero_chance(know, prob, offsets, i):  # type: ignore[no-untyped-def]
 
 
 @njit
-def _same_box(know, offsets, a, b):  # type: ignore[no-untyped-def]
-    """True when cells ``a`` and ``b`` touch the same open cells."""
-    for k in range(8):
-        u = a + offsets[k]
-        if know[u] >= 0 and not _touch(u, b, offsets[1]):
-            return False
-        w = b + offsets[k]
-        if know[w] >= 0 and not _touch(w, a, offsets[1]):
-            return False
-    return True
-
-
-@njit
-def _touch(a, b, width):  # type: ignore[no-untyped-def]
-    return a != b and abs(a // width - b // width) <= 1 and abs(a % width - b % width) <= 1
-
-
-@njit
-def _box_count(know, offsets, cand, nc, i):  # type: ignore[no-untyped-def]
-    """How many of ``cand[:nc]`` touch the same open cells as ``i``."""
-    m = 0
-    for j in range(nc):
-        if _same_box(know, offsets, cand[j], i):
-            m += 1
-    return m
-
-
-@njit
-def _candidates(know, prob, offsets, look, margin, cand, zs, per_box=0):  # type: ignore[no-untyped-def]
+def _candidates(know, prob, offsets, look, margin, cand, zs):  # type: ignore[no-untyped-def]
     """The look-ahead's candidates, best first, into ``cand``; returns how many.
 
     The closed cells whose mine probability is within ``margin`` of the lowest:
@@ -117,8 +89,6 @@ def _candidates(know, prob, offsets, look, margin, cand, zs, per_box=0):  # type
             if know[i] != UNKNOWN or chosen[i] or prob[i] > best + margin:
                 continue
             if inner[i] and ninner >= 2:
-                continue
-            if per_box > 0 and not inner[i] and _box_count(know, offsets, cand, nc, i) >= per_box:
                 continue
             if pick < 0 or prob[i] < prob[pick] - 1e-12 or (prob[i] <= prob[pick] + 1e-12 and zs[i] > zs[pick] + 1e-12):
                 pick = i
@@ -252,7 +222,7 @@ def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, marg
 
 
 @njit
-def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep, per_box=0):  # type: ignore[no-untyped-def]
+def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep):  # type: ignore[no-untyped-def]
     """The guess that best survives two moves: this one and the next guess, if any.
 
     Candidates are the closed cells whose mine probability is within ``margin``
@@ -273,7 +243,7 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
     n = know.shape[0]
     cand = np.empty(max(look, 1), np.int64)
     zs = np.zeros(n, np.float64)
-    nc = _candidates(know, prob, offsets, look, margin, cand, zs, per_box)
+    nc = _candidates(know, prob, offsets, look, margin, cand, zs)
     if nc == 1:
         return cand[0]
     scratch = np.empty((2, n), np.float64)

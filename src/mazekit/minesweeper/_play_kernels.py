@@ -52,7 +52,6 @@ class Policy(NamedTuple):
     fifty: bool
     deep: int
     deep_nodes: int
-    per_box: int
 
 
 class Work(NamedTuple):
@@ -68,7 +67,7 @@ class Work(NamedTuple):
 @njit
 def proofs_only(max_nodes):  # type: ignore[no-untyped-def]
     """The policy that makes proved moves only and stops when stuck."""
-    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, False, False, 0, 0, 0)
+    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, False, False, 0, 0)
 
 
 #: The rule that chose a guess (:func:`guess_kernel`'s ``out[1]``).
@@ -108,7 +107,6 @@ def guess_kernel(know, prob, offsets, width, height, total_mines, policy, info, 
             policy.margin,
             policy.skip_dead,
             deep,
-            policy.per_box,
         )
     out[1] = BY_SAFEST
     return choose_kernel(know, prob, offsets, width, height, policy.tol)

@@ -127,7 +127,6 @@ class SolverOptions:
     fifty: bool = True
     deep: int = 0
     deep_nodes: int = 2_000
-    per_box: int = 0
     tol: float = 1e-9
     max_nodes: int = 2_000_000
 
@@ -146,7 +145,6 @@ class SolverOptions:
             bool(self.fifty),
             int(self.deep),
             int(self.deep_nodes),
-            int(self.per_box),
         )
 
 
