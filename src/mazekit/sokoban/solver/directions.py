@@ -106,9 +106,9 @@ class NodeArrays:
         self.mch = bigger(self.mch, 2 * cap)
         self.mkey = bigger(self.mkey, cap)
         hcap = cap + cap // 2 + 8
-        heap = np.empty((2, hcap), dtype=np.int64)
-        heap[:, : self.heap.shape[1]] = self.heap
-        self.heap = heap
+        grown = np.empty((2, hcap), dtype=np.int64)
+        grown[:, : self.heap.shape[1]] = self.heap
+        self.heap = grown
         tsize = 1
         while tsize < 2 * cap:
             tsize *= 2
