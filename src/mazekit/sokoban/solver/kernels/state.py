@@ -196,7 +196,7 @@ class Pool(NamedTuple):
 class Frontier(NamedTuple):
     """The open states: a binary heap of ``(key, node)`` (``heap``, a :mod:`mazekit._heap` heap
     without ties: an int64 array of two rows, keys and nodes) for the
-    best-first and A* searches, or one pairing heap per feature cell (roots ``croot``,
+    best-first and A* searches, or one skew heap per feature cell (roots ``croot``,
     children ``mch``, keys ``mkey``) for the feature-space search."""
 
     heap: Any

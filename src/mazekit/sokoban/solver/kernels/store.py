@@ -65,6 +65,10 @@ def heap_pop_kernel(heap, size):  # type: ignore[no-untyped-def]
     return top_key, heap_pop(heap, size)
 
 
+# The feature cells' open lists are skew heaps threaded through the node pool, not mazekit._heap:
+# hundreds of cells each need a heap of its own size, which the pool's two child links give for 16
+# bytes a node; array heaps in segments of one arena were no faster, needed up to four entries of
+# 16 bytes a node, and broke ties in another order (benchmarks/notes/2026-12-06-one-heap.md).
 @njit
 def meld_kernel(a, b, mch, mkey):  # type: ignore[no-untyped-def]
     """Meld two skew heaps of nodes (roots ``a``, ``b``, -1 empty; children in
