@@ -81,3 +81,17 @@ def test_sokoban_solve_takes_a_title_as_the_other_sokoban_commands_do(
     assert out_title == capsys.readouterr().out != ""
     assert main(["sokoban", "solve", str(xsb), "--level", "no such title"]) == 2
     assert "--level 'no such title': no level has that title" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "command", [["replay", "{xsb}", "R"], ["render", "{xsb}", "--png", "{png}"], ["optimise", "{xsb}", "R"]]
+)
+def test_a_one_level_command_says_so_for_level_all(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    xsb = tmp_path / "m.xsb"
+    xsb.write_text(examples.read_text("sokoban/mazekit.xsb"))
+    argv = [a.format(xsb=xsb, png=tmp_path / "out.png") for a in command]
+    assert main(["sokoban", *argv, "--level", "all"]) == 2
+    assert "--level all: this command takes one level (a number from 1 or a title)" in capsys.readouterr().err
+    assert not (tmp_path / "out.png").exists()

@@ -176,9 +176,18 @@ def lurd_arg(value: str) -> str:
 
 
 def level_arg(levels: Sequence[Any], which: str) -> int:
-    """The 0-based index of ``--level which`` (a number from 1 or a title) in ``levels``."""
+    """The 0-based index of ``--level which`` (a number from 1 or a title) in ``levels``; ``all``
+    (which ``sokoban solve`` takes) is a usage error that says the command takes one level.
+
+    >>> level_arg([], "all")
+    Traceback (most recent call last):
+    ...
+    mazekit.cli._io.UsageError: --level all: this command takes one level (a number from 1 or a title)
+    """
     from ..sokoban.formats import level_index
 
+    if which == "all" and "all" not in [getattr(lv, "title", None) for lv in levels]:
+        raise UsageError("--level all: this command takes one level (a number from 1 or a title)")
     try:
         return level_index(levels, which)
     except ValueError as exc:
