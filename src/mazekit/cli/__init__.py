@@ -16,7 +16,8 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import InputError, MissingDependency
-from ._io import UsageError, check_range
+from ._io import UsageError
+from ._io import check_range as _check_range
 
 __all__ = ["ARTICLES", "COMMANDS", "UsageError", "build_parser", "main", "plain", "run"]
 
@@ -124,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             pil()
         if getattr(args, "seed", None) is not None:  # --seed means the same in every command
-            check_range("--seed", args.seed, 0)
+            _check_range("--seed", args.seed, 0)
         status: int = args.func(args)
     except (InputError, UsageError, MissingDependency) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
