@@ -26,12 +26,13 @@ import sys
 import time
 from pathlib import Path
 
+from _harness import write_section
+
 from mazekit.minesweeper.bench import BenchRow, bench, format_table
 from mazekit.minesweeper.noguess import generate_no_guess
 
 HERE = Path(__file__).resolve().parent
 BUILD = HERE / "_build"
-BEGIN, END = "<!-- BEGIN mines -->", "<!-- END mines -->"
 
 #: What the solver does, for the results page.
 METHOD = """\
@@ -132,25 +133,10 @@ def pooled(by_seed: dict[int, list[BenchRow]]) -> list[BenchRow]:
 
 
 def replace_section(results: Path, section: str) -> None:
-    """Put ``section`` between the Minesweeper markers (or in place of an unmarked
-    "## Minesweeper" section, or at the end); leave the rest of the file as it is."""
-    text = results.read_text() if results.exists() else ""
-    block = f"{BEGIN}\n{section.rstrip()}\n{END}"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    elif "\n## Minesweeper\n" in text:
-        head, rest = text.split("\n## Minesweeper\n", 1)
-        cut = rest.find("\n## ")
-        cut_marker = rest.find("\n<!-- ")
-        ends = [c for c in (cut, cut_marker) if c >= 0]
-        tail = rest[min(ends) :] if ends else "\n"
-        text = head + "\n" + block + "\n" + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    tmp = results.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, results)
+    """Put ``section`` (its first line the title) in place of the Minesweeper section of ``results``
+    (between its markers, through the one section writer of the benchmarks); the rest stays."""
+    title, body = section.split("\n", 1)
+    write_section("mines", title.removeprefix("## ").strip(), body, results)
 
 
 def cpu_ms(games: int, seed: int = 7) -> str:

@@ -10,11 +10,12 @@ Each figure starts from an empty numba cache (a new temporary ``NUMBA_CACHE_DIR`
   later the script opens ``/sokoban`` and posts a solve of the bundled level 3 (19
   moves), and times the answer from the server's start.
 
-``--src DIR`` runs another checkout's ``src`` (for example a worktree of an older
-commit) so that both figures come from the same machine in the same session. Prints
-the figures; it writes nothing.
+``--src DIR`` runs another checkout's ``src``; ``--before DIR`` runs a second one (for example a
+worktree of an older commit) before it, so that both columns come from the same
+machine in the same session. Prints the figures and writes the "First run after installing"
+section of ``benchmarks/RESULTS.md`` (``--no-write``: print only).
 
-Run: ``python benchmarks/first_run.py [--src DIR] [--at 10 40] [--skip-cli]``.
+Run: ``python benchmarks/first_run.py [--src DIR] [--before DIR] [--at 10 40] [--skip-cli] [--no-write]``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+from _harness import command_line, load, machine, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 SLOW = ROOT / "tests" / "data" / "sokoban" / "slow.xsb"
@@ -81,21 +84,67 @@ def playground(src: Path, at: float) -> tuple[float, float]:
             server.wait(timeout=30)
 
 
-def main() -> None:
+def figures(src: Path, ats: list[float], skip_cli: bool) -> dict[str, float]:
+    """The row label -> seconds of one checkout, printed as they come."""
+    print(f"src: {src}  (each figure from an empty numba cache)", flush=True)
+    rows: dict[str, float] = {}
+    if not skip_cli:
+        for jobs in (1, 2):
+            label = "`mazekit sokoban solve slow.xsb --time-limit 3` (38 boxes), wall"
+            rows[label if jobs == 1 else "the same with `--jobs 2`"] = wall = cli(src, jobs)
+            print(f"cli sokoban solve, 38 boxes, 3 s limit, --jobs {jobs}: {wall:.1f} s wall", flush=True)
+    for at in ats:
+        asked, answered = playground(src, at)
+        rows[f"playground: a Solve asked {at:g} s after the start, answered at"] = answered
+        print(f"playground: solve asked at {asked:.1f} s, answered at {answered:.1f} s", flush=True)
+    return rows
+
+
+def section(argv: list[str], after: dict[str, float], before: dict[str, float] | None, before_src: Path | None) -> str:
+    """The RESULTS.md section: the command, the machine, the table."""
+    head = (
+        "| first run, empty cache | this checkout |"
+        if before is None
+        else f"| first run, empty cache | before (`{before_src}`) | after |"
+    )
+    rule = "|---|---:|" if before is None else "|---|---:|---:|"
+    lines = [
+        f"Command: `{command_line('benchmarks/first_run.py', argv)}`; each figure from an empty numba cache"
+        + ("" if before is None else ", the two checkouts one after the other")
+        + f". Machine: {machine()}; {load()}.",
+        "",
+        head,
+        rule,
+    ]
+    for label, seconds in after.items():
+        cells = [f"{seconds:.1f} s"] if before is None else [f"{before[label]:.1f} s", f"{seconds:.1f} s"]
+        lines.append(f"| {label} | {' | '.join(cells)} |")
+    lines += [
+        "",
+        "The Sokoban solver's first compile is the longest wait a newcomer meets: the search's helpers "
+        "compile in shares in two child processes, and the playground's warm-up compiles the solver's "
+        "shares first.",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", type=Path, default=ROOT / "src", help="the checkout's src to run (default: this one)")
+    ap.add_argument("--before", type=Path, help="another checkout's src, measured beside it (a 'before' column)")
     ap.add_argument("--at", type=float, nargs="+", default=[10.0, 40.0], help="when the playground's solve is asked")
     ap.add_argument("--skip-cli", action="store_true", help="only the playground")
-    args = ap.parse_args()
-    print(f"src: {args.src}  (each figure from an empty numba cache)", flush=True)
-    if not args.skip_cli:
-        for jobs in (1, 2):
-            wall = cli(args.src, jobs)
-            print(f"cli sokoban solve, 38 boxes, 3 s limit, --jobs {jobs}: {wall:.1f} s wall", flush=True)
-    for at in args.at:
-        asked, answered = playground(args.src, at)
-        print(f"playground: solve asked at {asked:.1f} s, answered at {answered:.1f} s", flush=True)
+    ap.add_argument("--no-write", action="store_true", help="print only, do not touch RESULTS.md")
+    args = ap.parse_args(argv)
+    before = None if args.before is None else figures(args.before, args.at, args.skip_cli)
+    after = figures(args.src, args.at, args.skip_cli)
+    body = section(argv, after, before, args.before)
+    print(body)
+    if not args.no_write:
+        write_section("first_run", "First run after installing", body)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -87,3 +87,63 @@ def test_a_heap_without_ties_holds_two_rows() -> None:
     h = heap_new.py_func(2, True)
     h[:, :2] = np.arange(8).reshape(4, 2)
     assert (heap_grow.py_func(h)[:, :2] == h).all() and heap_grow.py_func(h).shape == (4, 4)
+
+
+def reference_pops(ops: list[tuple[int, int, int] | None]) -> list[int]:
+    """A plain binary heap of ``(key, item)`` ordered by the key alone, whose sift keeps an equal
+    parent above a new entry and moves a child up only when it is strictly smaller: the order
+    of equal keys the Sokoban solver's searches were recorded with."""
+    keys: list[int] = []
+    items: list[int] = []
+    out: list[int] = []
+
+    def pop() -> None:
+        out.append(items[0])
+        key, item = keys.pop(), items.pop()
+        if not keys:
+            return
+        i, size = 0, len(keys)
+        while 2 * i + 1 < size:
+            c = 2 * i + 1
+            if c + 1 < size and keys[c + 1] < keys[c]:
+                c += 1
+            if keys[c] >= key:
+                break
+            keys[i], items[i] = keys[c], items[c]
+            i = c
+        keys[i], items[i] = key, item
+
+    for op in ops:
+        if op is None:
+            if keys:
+                pop()
+            continue
+        keys.append(op[0])
+        items.append(op[2])
+        i = len(keys) - 1
+        while i > 0 and keys[(i - 1) // 2] > op[0]:
+            keys[i], items[i] = keys[(i - 1) // 2], items[(i - 1) // 2]
+            i = (i - 1) // 2
+        keys[i], items[i] = op[0], op[2]
+    while keys:
+        pop()
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(OPS)
+def test_an_integer_heap_without_ties_keeps_the_solvers_order(ops: list[tuple[int, int, int] | None]) -> None:
+    """An int64 heap of two rows (the Sokoban solver's open list, keys of 64 bits) pops equal keys
+    in the order of the sift alone, the same as the solver's own heap before it used this one."""
+    for compiled in (False, True):
+        _, _, push, pop = kernels(compiled)
+        heap, n, got = np.empty((2, len(ops) + 1), dtype=np.int64), 0, []
+        for op in [*ops, *[None] * len(ops)]:
+            if op is None:
+                if n:
+                    got.append(int(pop(heap, n)))
+                    n -= 1
+                continue
+            push(heap, n, (op[0] << 58) | 7, 0, 0, op[2])  # keys past 2**53: exact only as integers
+            n += 1
+        assert got == reference_pops(ops)

@@ -1,12 +1,16 @@
 # mypy: allow-untyped-defs, allow-untyped-calls
-"""The one binary heap of the compiled kernels (grid search, maze generation).
+"""The one binary heap of the compiled kernels (grid search, maze generation, the Sokoban solver).
 
 A heap is one float64 array of shape ``(4, capacity)`` whose columns are its entries: row 0 the
 first key, row 1 the item (the caller's payload: a cell, or a pair of cells as ``a * n + b``, an
 integer below 2**53), row 2 a second key and row 3 a sequence number. The entry with the smallest
 ``(key1, key2, seq)`` comes out first: ``seq`` breaks ties in the order of pushing when the
 caller counts it up. A heap made with ``ties=False`` has rows 0 and 1 only and orders by the
-first key alone (equal keys then come out in no fixed order, which random real keys make moot).
+first key alone: equal keys come out in an order fixed by the sift alone (a new entry stops below
+an equal parent; a pop moves a child up only when it is strictly smaller), which random real keys
+make moot and which the Sokoban solver's searches rely on. A heap of two rows may also be an
+int64 array (the caller makes it with ``np.empty((2, capacity), np.int64)``) for integer keys of
+any size: the solver's keys pack two numbers in 64 bits.
 
 The caller keeps the number of entries ``n``: before a push it grows a full heap
 (:func:`heap_grow`, when ``n == heap.shape[1]``), then pushes and adds one; a pop returns the
@@ -61,6 +65,16 @@ def _before(k1, k2, seq, heap, i):
 
 
 @njit(inline="always")
+def _after(k1, k2, seq, heap, i):
+    """Whether entry ``i`` comes out before the entry ``(k1, k2, seq)``."""
+    if k1 != heap[0, i] or heap.shape[0] == 2:
+        return heap[0, i] < k1
+    if k2 != heap[2, i]:
+        return heap[2, i] < k2
+    return heap[3, i] < seq
+
+
+@njit(inline="always")
 def _less(heap, a, b):
     """Whether entry ``a`` comes out before entry ``b``."""
     if heap[0, a] != heap[0, b] or heap.shape[0] == 2:
@@ -112,7 +126,7 @@ def heap_pop(heap, n):
             break
         if c + 1 < n and _less(heap, c + 1, c):
             c += 1
-        if _before(k1, k2, seq, heap, c):
+        if not _after(k1, k2, seq, heap, c):
             break
         _move(heap, i, c)
         i = c

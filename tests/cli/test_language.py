@@ -81,3 +81,27 @@ def test_sokoban_solve_takes_a_title_as_the_other_sokoban_commands_do(
     assert out_title == capsys.readouterr().out != ""
     assert main(["sokoban", "solve", str(xsb), "--level", "no such title"]) == 2
     assert "--level 'no such title': no level has that title" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "command", [["replay", "{xsb}", "R"], ["render", "{xsb}", "--png", "{png}"], ["optimise", "{xsb}", "R"]]
+)
+def test_a_one_level_command_says_so_for_level_all(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    xsb = tmp_path / "m.xsb"
+    xsb.write_text(examples.read_text("sokoban/mazekit.xsb"))
+    argv = [a.format(xsb=xsb, png=tmp_path / "out.png") for a in command]
+    assert main(["sokoban", *argv, "--level", "all"]) == 2
+    assert "--level all: this command takes one level (a number from 1 or a title)" in capsys.readouterr().err
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_seed_is_a_number_from_0_wherever_it_appears(capsys: pytest.CaptureFixture[str]) -> None:
+    uses = sorted({cmd for cmd, opt, _ in _options(build_parser()) if opt == "--seed"})
+    assert len(uses) >= 5
+    for cmd in uses:
+        argv = cmd.split()[1:]
+        extra = {"mazekit mines play": ["--board", "beginner"], "mazekit maze solve": ["-"]}.get(cmd, [])
+        assert main([*argv, *extra, "--seed", "-1"]) == 2, cmd
+        assert "--seed must be at least 0, got -1" in capsys.readouterr().err, cmd

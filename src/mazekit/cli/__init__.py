@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from ..errors import InputError, MissingDependency
 from ._io import UsageError
+from ._io import check_range as _check_range
 
 __all__ = ["ARTICLES", "COMMANDS", "UsageError", "build_parser", "main", "plain", "run"]
 
@@ -123,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ..render._colors import pil
 
             pil()
+        if getattr(args, "seed", None) is not None:  # --seed means the same in every command
+            _check_range("--seed", args.seed, 0)
         status: int = args.func(args)
     except (InputError, UsageError, MissingDependency) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)

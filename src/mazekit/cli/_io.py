@@ -146,14 +146,26 @@ def stdout_is_tty() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def size_arg(text: str) -> tuple[int, int]:
-    """``--size RxC`` as ``(R, C)`` (:func:`mazekit.grid.parse_size`); a bad one is a usage error."""
+def size_arg(text: str, lo: int | None = None, hi: int | None = None) -> tuple[int, int]:
+    """``--size RxC`` as ``(R, C)`` (:func:`mazekit.grid.parse_size`), each side from ``lo`` to ``hi``
+    when given; a bad one is a usage error.
+
+    >>> size_arg("16x30", 2, 500)
+    (16, 30)
+    >>> size_arg("1x30", 2, 500)
+    Traceback (most recent call last):
+    ...
+    mazekit.cli._io.UsageError: --size must be between 2x2 and 500x500, got 1x30
+    """
     from ..grid import parse_size
 
     try:
-        return parse_size(text)
+        rows, cols = parse_size(text)
     except ValueError as exc:
         raise UsageError(f"--size {exc}") from None
+    if lo is not None and hi is not None and not (lo <= rows <= hi and lo <= cols <= hi):
+        raise UsageError(f"--size must be between {lo}x{lo} and {hi}x{hi}, got {rows}x{cols}")
+    return rows, cols
 
 
 def lurd_arg(value: str) -> str:
@@ -164,9 +176,18 @@ def lurd_arg(value: str) -> str:
 
 
 def level_arg(levels: Sequence[Any], which: str) -> int:
-    """The 0-based index of ``--level which`` (a number from 1 or a title) in ``levels``."""
+    """The 0-based index of ``--level which`` (a number from 1 or a title) in ``levels``; ``all``
+    (which ``sokoban solve`` takes) is a usage error that says the command takes one level.
+
+    >>> level_arg([], "all")
+    Traceback (most recent call last):
+    ...
+    mazekit.cli._io.UsageError: --level all: this command takes one level (a number from 1 or a title)
+    """
     from ..sokoban.formats import level_index
 
+    if which == "all" and "all" not in [getattr(lv, "title", None) for lv in levels]:
+        raise UsageError("--level all: this command takes one level (a number from 1 or a title)")
     try:
         return level_index(levels, which)
     except ValueError as exc:

@@ -33,7 +33,17 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ._batch import add_batch_options, batch_options, run_tasks
-from ._io import UsageError, atomic_path, check_outputs, check_scale, read_input, renamed_flag, write_output
+from ._io import (
+    UsageError,
+    atomic_path,
+    check_outputs,
+    check_range,
+    check_scale,
+    read_input,
+    renamed_flag,
+    size_arg,
+    write_output,
+)
 from ._progress import Progress
 
 if TYPE_CHECKING:
@@ -174,26 +184,19 @@ def run_render(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ play
 def game_size(args: argparse.Namespace) -> tuple[int, int, int]:
     """(rows, cols, mines) from --level or --size/--mines."""
-    from ..grid import parse_size
     from ..minesweeper import LEVELS, mine_room
 
     if args.level and (args.size or args.mines is not None):
         raise UsageError("give either --board or --size/--mines, not both")
     if args.size:
-        try:
-            rows, cols = parse_size(args.size)
-        except ValueError as e:
-            raise UsageError(f"--size {e}") from None
-        if rows < 2 or cols < 2 or rows > 500 or cols > 500:
-            raise UsageError(f"--size must be between 2x2 and 500x500, got {rows}x{cols}")
+        rows, cols = size_arg(args.size, 2, 500)
         mines = args.mines if args.mines is not None else max(1, rows * cols * 10 // 64)
     elif args.mines is not None:
         raise UsageError("--mines needs --size")
     else:
         rows, cols, mines = LEVELS[args.level or "beginner"]
     room = mine_room(rows, cols, args.first_click)
-    if not 1 <= mines <= room:
-        raise UsageError(f"--mines must be between 1 and {room} for a {rows}x{cols} board, got {mines}")
+    check_range("--mines", mines, 1, room, unit=f"for a {rows}x{cols} board")
     return rows, cols, mines
 
 
@@ -395,8 +398,7 @@ COMPILING = "compiling the solver (once per installation)…"
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, got {args.games}")
+    check_range("--games", args.games, 1)
     from ..minesweeper.bench import (
         bench,
         format_table,

@@ -147,9 +147,7 @@ def run_generate(args: argparse.Namespace) -> int:
     from ..sokoban.formats import format_level
     from ..sokoban.generate import generate_level
 
-    rows, cols = size_arg(args.size)
-    if not (5 <= rows <= MAX_GENERATE_SIDE and 5 <= cols <= MAX_GENERATE_SIDE):
-        raise UsageError(f"--size {rows}x{cols}: each side must be 5 to {MAX_GENERATE_SIDE}")
+    rows, cols = size_arg(args.size, 5, MAX_GENERATE_SIDE)
     check_range("--boxes", args.boxes, 1, rows * cols // 4, unit=f"on a {rows}x{cols} level")
     check_range("--count", args.count, 1, MAX_GENERATE)
     check_outputs(args.output)

@@ -27,24 +27,29 @@ from .._jit import njit
 MASK32 = 0xFFFFFFFF
 
 
-@njit
-def unvisited_neighbours(u, h, w, visited, cand):
-    """Write the unvisited cells next to cell ``u`` (up, down, left, right) into ``cand``; return their count."""
+@njit(inline="always")
+def marked_neighbours(u, h, w, mark, value, cand):
+    """Write the cells next to cell ``u`` (up, down, left, right) whose ``mark`` is ``value`` into
+    ``cand``; return their count.
+
+    Inlined into each kernel and written without a branch: each cell is written, and counted only
+    when it is inside the grid and marked (a read outside is clamped into the array, its cell not
+    counted). A helper given arrays makes numba count a reference to each on the way in and out,
+    four atomic operations a call, which its pruning removes only from a body of one block
+    (benchmarks/notes/2026-12-06-one-heap.md).
+    """
     ui = u // w
     uj = u - ui * w
+    last = mark.shape[0] - 1
     m = 0
-    if ui > 0 and visited[u - w] == 0:
-        cand[m] = u - w
-        m += 1
-    if ui < h - 1 and visited[u + w] == 0:
-        cand[m] = u + w
-        m += 1
-    if uj > 0 and visited[u - 1] == 0:
-        cand[m] = u - 1
-        m += 1
-    if uj < w - 1 and visited[u + 1] == 0:
-        cand[m] = u + 1
-        m += 1
+    cand[m] = u - w
+    m += (ui > 0) & (mark[max(u - w, 0)] == value)
+    cand[m] = u + w
+    m += (ui < h - 1) & (mark[min(u + w, last)] == value)
+    cand[m] = u - 1
+    m += (uj > 0) & (mark[max(u - 1, 0)] == value)
+    cand[m] = u + 1
+    m += (uj < w - 1) & (mark[min(u + 1, last)] == value)
     return m
 
 
@@ -104,7 +109,7 @@ def backtracker_kernel(h, w, start, rand, out, order):
         u = stack[sp - 1]
         ui = u // w
         uj = u - ui * w
-        m = unvisited_neighbours(u, h, w, visited, cand)
+        m = marked_neighbours(u, h, w, visited, 0, cand)
         if m == 0:
             sp -= 1
             continue
@@ -183,23 +188,7 @@ def prim_kernel(h, w, start, rand, out, order, mode):
                     found = True
                     break
             else:
-                # join a to a random neighbour in the maze (written out: through unvisited_neighbours'
-                # shape, a call here made simplified Prim 1.1x slower; notes/2026-12-06-one-heap.md)
-                ai = a // w
-                aj = a - ai * w
-                m = 0
-                if ai > 0 and state[a - w] == 1:
-                    cand[m] = a - w
-                    m += 1
-                if ai < h - 1 and state[a + w] == 1:
-                    cand[m] = a + w
-                    m += 1
-                if aj > 0 and state[a - 1] == 1:
-                    cand[m] = a - 1
-                    m += 1
-                if aj < w - 1 and state[a + 1] == 1:
-                    cand[m] = a + 1
-                    m += 1
+                m = marked_neighbours(a, h, w, state, 1, cand)  # join a to a random neighbour in the maze
                 src = cand[int(rand[ri] * m)]
                 ri += 1
                 u = a
@@ -449,6 +438,7 @@ def hunt_and_kill_kernel(h, w, start, rand, out, order):
     rec = order.shape[0] > 0
     step = 0
     visited = np.zeros(n, dtype=np.uint8)
+    beside = np.zeros(n, dtype=np.uint8)  # 1: next to a visited cell
     cand = np.empty(4, dtype=np.int64)
     ri = 0
     u = start
@@ -461,46 +451,29 @@ def hunt_and_kill_kernel(h, w, start, rand, out, order):
     scan = 0  # every cell before it is visited
     src = start
     while True:
-        m = unvisited_neighbours(u, h, w, visited, cand)
+        # each visited cell is u once: its unvisited neighbours are beside the maze from now on
+        m = marked_neighbours(u, h, w, visited, 0, cand)
+        for k in range(m):
+            beside[cand[k]] = 1
         if m > 0:
             v = cand[int(rand[ri] * m)]
             ri += 1
             src = u
         else:
-            # hunt
+            # hunt: the first unvisited cell beside the maze (one test a cell: the scan passes
+            # the same unvisited cells at every hunt, millions of them on a large maze)
             while scan < n and visited[scan] == 1:
                 scan += 1
             if scan == n:
                 break
-            v = -1
-            c = scan
-            while c < n:
-                if visited[c] == 0:
-                    # its neighbours in the maze, written out: a call here made the whole kernel
-                    # 1.8x slower (measured; notes/2026-12-06-one-heap.md)
-                    ci = c // w
-                    cj = c - ci * w
-                    m = 0
-                    if ci > 0 and visited[c - w] == 1:
-                        cand[m] = c - w
-                        m += 1
-                    if ci < h - 1 and visited[c + w] == 1:
-                        cand[m] = c + w
-                        m += 1
-                    if cj > 0 and visited[c - 1] == 1:
-                        cand[m] = c - 1
-                        m += 1
-                    if cj < w - 1 and visited[c + 1] == 1:
-                        cand[m] = c + 1
-                        m += 1
-                    if m > 0:
-                        v = c
-                        src = cand[int(rand[ri] * m)]
-                        ri += 1
-                        break
-                c += 1
-            if v < 0:  # pragma: no cover - the grid is connected
+            v = scan
+            while v < n and (visited[v] == 1 or beside[v] == 0):
+                v += 1
+            if v == n:  # pragma: no cover - the grid is connected
                 break
+            m = marked_neighbours(v, h, w, visited, 1, cand)  # its neighbours in the maze
+            src = cand[int(rand[ri] * m)]
+            ri += 1
         visited[v] = 1
         pv = (2 * (v // w) + 1) * W + 2 * (v % w) + 1
         ps = (2 * (src // w) + 1) * W + 2 * (src % w) + 1
@@ -579,7 +552,7 @@ def growing_tree_kernel(h, w, start, newest, rand, out, order):
         u = active[k]
         ui = u // w
         uj = u - ui * w
-        m = unvisited_neighbours(u, h, w, visited, cand)
+        m = marked_neighbours(u, h, w, visited, 0, cand)
         if m == 0:
             live -= 1
             if mixed:

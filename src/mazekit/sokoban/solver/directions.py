@@ -57,8 +57,8 @@ def _novelty_table(width: int, nb: int, ncells: int) -> np.ndarray:
 
 def cap_for(memory: int, nb: int, box_bytes: int) -> int:
     # pool: boxes + player, parent, g, push, move weight (4 each) + hash (8);
-    # table: 2 slots of 4 bytes; heap: 1.5 entries of 12 bytes
-    per_node = nb * box_bytes + 20 + 8 + 8 + 18
+    # table: 2 slots of 4 bytes; heap: 1.5 entries of 16 bytes (an int64 key and node)
+    per_node = nb * box_bytes + 20 + 8 + 8 + 24
     return max(16, min(memory // per_node, (1 << 31) - 2))
 
 
@@ -77,8 +77,7 @@ class NodeArrays:
         self.ppush = np.empty(0, dtype=np.int32)
         self.phash = np.empty(0, dtype=np.int64)
         self.table = np.zeros(1, dtype=np.int32)
-        self.hkey = np.empty(0, dtype=np.int64)
-        self.hnode = np.empty(0, dtype=np.int32)
+        self.heap = np.empty((2, 0), dtype=np.int64)  # a mazekit._heap heap: keys, nodes
         self.mch = np.empty(0, dtype=np.int32)
         self.mkey = np.empty(0, dtype=np.int64)
         self.grow(cap, 0, 0)
@@ -89,7 +88,7 @@ class NodeArrays:
 
     def frontier(self, croot: NDArray[np.int32]) -> Frontier:
         """The open list (heap and feature cells' heaps), as the kernels take it."""
-        return Frontier(self.hkey, self.hnode, croot, self.mch, self.mkey)
+        return Frontier(self.heap, croot, self.mch, self.mkey)
 
     def grow(self, cap: int, nodes: int, heap: int) -> None:
         def bigger(a: NDArray[Any], n: int) -> NDArray[Any]:
@@ -107,8 +106,9 @@ class NodeArrays:
         self.mch = bigger(self.mch, 2 * cap)
         self.mkey = bigger(self.mkey, cap)
         hcap = cap + cap // 2 + 8
-        self.hkey = bigger(self.hkey, hcap)
-        self.hnode = bigger(self.hnode, hcap)
+        grown = np.empty((2, hcap), dtype=np.int64)
+        grown[:, : self.heap.shape[1]] = self.heap
+        self.heap = grown
         tsize = 1
         while tsize < 2 * cap:
             tsize *= 2

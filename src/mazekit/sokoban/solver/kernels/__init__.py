@@ -18,7 +18,7 @@ Conventions:
   ``pg`` pushes so far, ``ppush`` = ``cell * 4 + direction`` of the push that made
   the node, ``phash`` its Zobrist key); ``table`` is an open-addressing hash
   table of ``node + 1`` (0 empty); the open list is a binary heap of
-  ``(key, node)`` in ``hkey``/``hnode``.
+  ``(key, node)`` (:mod:`mazekit._heap`, an int64 array of two rows: keys, nodes).
 
 The search kernel is resumable: it runs at most ``budget`` expansions, keeps
 all its state in the arrays and in ``ctr``, and returns a status, so the Python

@@ -81,6 +81,6 @@ def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[n
             cell_push_kernel(fr.croot, cell, n, hk, fr.mch, fr.mkey)
             ctr[C_OPEN] += 1
         else:
-            ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], hk, n)
+            ctr[C_HEAP] = heap_push_kernel(fr.heap, ctr[C_HEAP], hk, n)
         n += 1
     return RUNNING

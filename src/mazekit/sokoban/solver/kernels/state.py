@@ -194,12 +194,12 @@ class Pool(NamedTuple):
 
 
 class Frontier(NamedTuple):
-    """The open states: a binary heap of ``(key, node)`` (``hkey``, ``hnode``) for the
-    best-first and A* searches, or one pairing heap per feature cell (roots ``croot``,
+    """The open states: a binary heap of ``(key, node)`` (``heap``, a :mod:`mazekit._heap` heap
+    without ties: an int64 array of two rows, keys and nodes) for the
+    best-first and A* searches, or one skew heap per feature cell (roots ``croot``,
     children ``mch``, keys ``mkey``) for the feature-space search."""
 
-    hkey: Any
-    hnode: Any
+    heap: Any
     croot: Any
     mch: Any
     mkey: Any

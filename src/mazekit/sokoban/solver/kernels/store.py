@@ -1,5 +1,5 @@
-"""The node store: the pool and its open-addressing table, the binary heap and the feature
-cells' skew heaps, and the kernels that put a node in and take one out.
+"""The node store: the pool and its open-addressing table, the open list's binary heap
+(:mod:`mazekit._heap`) and the feature cells' skew heaps, and the kernels that put a node in and take one out.
 
 Every kernel works on a padded, flattened level (see :mod:`.state`).
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...._heap import heap_pop, heap_push
 from ...._jit import njit
 from .features import improves_kernel
 from .state import (
@@ -50,47 +51,24 @@ def solved_kernel(ctr, node, meet):  # type: ignore[no-untyped-def]
 
 
 @njit
-def heap_push_kernel(hkey, hnode, size, key, node):  # type: ignore[no-untyped-def]
-    """Push ``(key, node)`` on the heap of ``size`` entries; return the new size."""
-    i = size
-    while i > 0:
-        parent = (i - 1) >> 1
-        if hkey[parent] <= key:
-            break
-        hkey[i] = hkey[parent]
-        hnode[i] = hnode[parent]
-        i = parent
-    hkey[i] = key
-    hnode[i] = node
+def heap_push_kernel(heap, size, key, node):  # type: ignore[no-untyped-def]
+    """Push ``(key, node)`` on the open list's heap (an int64 :mod:`mazekit._heap` heap without
+    ties) of ``size`` entries; return the new size."""
+    heap_push(heap, size, key, 0, 0, node)
     return size + 1
 
 
 @njit
-def heap_pop_kernel(hkey, hnode, size):  # type: ignore[no-untyped-def]
+def heap_pop_kernel(heap, size):  # type: ignore[no-untyped-def]
     """Remove the smallest entry of a heap of ``size >= 1``; return ``(key, node)``."""
-    top_key = hkey[0]
-    top_node = hnode[0]
-    size -= 1
-    key = hkey[size]
-    node = hnode[size]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and hkey[c + 1] < hkey[c]:
-            c += 1
-        if hkey[c] >= key:
-            break
-        hkey[i] = hkey[c]
-        hnode[i] = hnode[c]
-        i = c
-    if size > 0:
-        hkey[i] = key
-        hnode[i] = node
-    return top_key, top_node
+    top_key = heap[0, 0]
+    return top_key, heap_pop(heap, size)
 
 
+# The feature cells' open lists are skew heaps threaded through the node pool, not mazekit._heap:
+# hundreds of cells each need a heap of its own size, which the pool's two child links give for 16
+# bytes a node; array heaps in segments of one arena were no faster, needed up to four entries of
+# 16 bytes a node, and broke ties in another order (benchmarks/notes/2026-12-06-one-heap.md).
 @njit
 def meld_kernel(a, b, mch, mkey):  # type: ignore[no-untyped-def]
     """Meld two skew heaps of nodes (roots ``a``, ``b``, -1 empty; children in
@@ -230,7 +208,7 @@ def take_kernel(fr, ctr, fess):  # type: ignore[no-untyped-def]
         return top, k
     if ctr[C_HEAP] == 0:
         return np.int64(0), -1
-    top, k = heap_pop_kernel(fr.hkey, fr.hnode, ctr[C_HEAP])
+    top, k = heap_pop_kernel(fr.heap, ctr[C_HEAP])
     ctr[C_HEAP] -= 1
     return top, k
 
@@ -245,18 +223,18 @@ def put_back_kernel(fr, ctr, fess, top, k):  # type: ignore[no-untyped-def]
         ctr[C_OPEN] += 1
         ctr[C_CURSOR] = back
     else:
-        ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], top, k)
+        ctr[C_HEAP] = heap_push_kernel(fr.heap, ctr[C_HEAP], top, k)
 
 
 @njit
 def reopen_kernel(pool, fr, ctr, node, parent, g, h, code):  # type: ignore[no-untyped-def]
     """A*: ``node`` reached by a shorter way (``g`` pushes, from ``parent``) goes back on the heap."""
-    if ctr[C_HEAP] >= fr.hkey.shape[0] - 1:
+    if ctr[C_HEAP] >= fr.heap.shape[1] - 1:
         return MEMORY
     pool.g[node] = g
     pool.parent[node] = parent
     pool.push[node] = code
-    ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], (np.int64(g + h) << KEY_SHIFT) | h, node)
+    ctr[C_HEAP] = heap_push_kernel(fr.heap, ctr[C_HEAP], (np.int64(g + h) << KEY_SHIFT) | h, node)
     return RUNNING
 
 
@@ -276,7 +254,7 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
     ``pcell`` -1), so a cell's shallow states come first.
     """
     n = ctr[C_NODES]
-    if n >= ctr[C_CAP] or ctr[C_HEAP] >= fr.hkey.shape[0] - 1:
+    if n >= ctr[C_CAP] or ctr[C_HEAP] >= fr.heap.shape[1] - 1:
         return MEMORY
     store_kernel(pool, ctr, n, k, pl, g, code, key, slot, boxes)
     ctr[C_GENERATED] += 1
@@ -285,14 +263,14 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
     if met >= 0:
         return solved_kernel(ctr, n, met)
     if s.optimal != 0:
-        ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], (np.int64(g + h) << KEY_SHIFT) | h, n)
+        ctr[C_HEAP] = heap_push_kernel(fr.heap, ctr[C_HEAP], (np.int64(g + h) << KEY_SHIFT) | h, n)
         return RUNNING
     if is_goal_kernel(s, h, pl):
         return solved_kernel(ctr, n, -1)
     pen = s.player_penalty if away else 0
     hk = (np.int64(s.weight * (h + pen) + g) << KEY_SHIFT) | h
     if s.fess == 0:
-        ctr[C_HEAP] = heap_push_kernel(fr.hkey, fr.hnode, ctr[C_HEAP], hk, n)
+        ctr[C_HEAP] = heap_push_kernel(fr.heap, ctr[C_HEAP], hk, n)
         return RUNNING
     if s.move_weight > 0:
         free = pcell < 0 or improves_kernel(pcell, cell)
