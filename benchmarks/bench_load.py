@@ -8,8 +8,9 @@ maze generation with traces, a Minesweeper game with hints, Sokoban moves, and 5
 runs over the WebSocket). Meanwhile it reads the server process's resident memory every
 2 s. It ends the server (Ctrl-C, as a teacher does) and writes the section ``load`` of
 RESULTS.md: per kind of request the count, failures and the 50th/95th/99th percentiles,
-5xx answers and dropped sockets, the solver runs' time in the queue, and the memory after
-the warm-up against the end with the requests between.
+5xx answers and dropped sockets, the solver runs' time in the queue, and the memory: the
+server idle after the teacher's visit against idle after the lesson, each read once the server
+has returned the memory it freed (it does every minute), and the readings during the lesson.
 
 Goals: no 5xx and no dropped WebSocket; p95 under 100 ms for everything but solving; memory
 flat after the warm-up (no growth over 10,000 requests). Locust shares the machine with the
@@ -197,6 +198,14 @@ def _requests_at(history: list[dict[str, str]], t: float) -> int:
     return done
 
 
+def _mib(kib: int | None) -> str:
+    return "-" if kib is None else f"{kib / 1024:.0f} MiB"
+
+
+def _growth(before: int | None, after: int | None) -> str:
+    return "-" if before is None or after is None else f"{(after - before) / 1024:+.1f} MiB"
+
+
 def _ms(v: str | float) -> str:
     x = float(v)
     return f"{x / 1000:.2f} s" if x >= 1000 else f"{x:.0f} ms"
@@ -215,6 +224,8 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     )
     try:
         warm_s = _warm(base)
+        # the baseline: the server idle after the teacher's visit, once it has returned freed memory
+        rss_idle, _ = settle(server.pid, base, most=TRIM_SECONDS + 30)
         env = _env() | {
             "MAZEKIT_LOAD_SECONDS": str(args.seconds),
             "MAZEKIT_LOAD_SUMMARY": str(work / "summary.json"),
@@ -289,6 +300,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "cpu_locust": cpu_locust,
         "rss_end": rss_end,
         "rss_settled": rss_settled,
+        "rss_idle": rss_idle,
         "settle_s": settle_s,
         "warm_s": warm_s,
         "load_start": load_start,
@@ -371,18 +383,14 @@ def report(args: argparse.Namespace, argv: list[str], r: dict[str, Any]) -> str:
         )
         + f"), start to result {spread(solves)}; time waiting in the fair queue {spread(waits)}.",
         "",
-        f"**Server memory** (resident, the server process, read every 2 s; the median of the readings taken "
-        f"with no solver run going, since a run's tables come and go): {rss_warm / 1024:.0f} MiB in the minute "
-        f"after the {args.warmup} s warm-up ({n_warm:,} requests), {rss_last / 1024:.0f} MiB in the last minute "
-        f"({n_total - n_warm:,} requests later: {'at least' if n_total - n_warm >= 10_000 else 'fewer than'} the "
-        f"goal's 10,000; growth {(rss_last - rss_warm) / 1024:+.1f} MiB), highest after the warm-up "
-        f"{rss_max / 1024:.0f} MiB (a run on the too-hard level going); "
-        + (
-            f"{r['rss_settled'] / 1024:.0f} MiB once the lesson was over and the server had returned freed "
-            f"memory ({r['settle_s']:.0f} s later). "
-            if r.get("rss_settled")
-            else ""
-        )
+        f"**Server memory** (resident, the server process): idle, once it had returned freed memory (every "
+        f"{TRIM_SECONDS:g} s), {_mib(r['rss_idle'])} after the teacher's visit to each room and "
+        f"{_mib(r['rss_settled'])} after the lesson ({n_total:,} requests: "
+        f"{'at least' if n_total >= 10_000 else 'fewer than'} the goal's 10,000; growth "
+        f"{_growth(r['rss_idle'], r['rss_settled'])}; {r['settle_s']:.0f} s after the last request). During the "
+        f"lesson, read every 2 s with no solver run going (a run's tables come and go): {rss_warm / 1024:.0f} MiB "
+        f"in the minute after the {args.warmup} s warm-up ({n_warm:,} requests), {rss_last / 1024:.0f} MiB in "
+        f"the last minute; highest {rss_max / 1024:.0f} MiB (a run on the too-hard level going). "
         + "Before the lesson the teacher's visit to each room (one request of each kind) "
         f"took {r['warm_s']:.1f} s (kernels loaded from numba's cache). The highest reading in each minute "
         f"(requests done by its end): {', '.join(minutes)}.",
