@@ -72,13 +72,17 @@ class Problem:
     level: Level
 
     @classmethod
-    def from_level(cls, level: Level) -> Problem:
+    def from_level(cls, level: Level, *, extra_boxes: bool = False) -> Problem:
         """The problem of an engine level: its arrays padded by one wall, its dead squares and distances.
+
+        ``extra_boxes``: a level with more boxes than goals is taken too (the engine's deadlock
+        rules read its dead squares, distances and board; the solver and the pair tables do not
+        take such a level).
 
         Raises
         ------
         ValueError
-            When the level has more boxes than goals.
+            When the level has more boxes than goals (unless ``extra_boxes``).
         """
         rows, cols = level.shape
         h, w = rows + 2, cols + 2
@@ -91,7 +95,7 @@ class Problem:
         goal_cells = _padded(level.goal_cells, cols, w)
         box_cells = _padded(level.start.boxes, cols, w)
         start = int(_padded((level.start.player,), cols, w)[0])
-        if len(goal_cells) < len(box_cells):
+        if len(goal_cells) < len(box_cells) and not extra_boxes:
             raise ValueError(f"{len(box_cells)} boxes but only {len(goal_cells)} goals")
         floor[box_cells] = 1  # a box the player can never reach stands on floor too; it never moves
         goalm = np.zeros(n, dtype=np.uint8)
@@ -105,6 +109,11 @@ class Problem:
     def cell(self, r: int, c: int) -> int:
         """Flat index of the level's cell ``(r, c)`` (unpadded coordinates)."""
         return (r + 1) * self.width + (c + 1)
+
+    def padded_cells(self) -> NDArray[np.int64]:
+        """The padded cell of each of the level's cells, in the level's flat order."""
+        rows, cols = self.height - 2, self.width - 2
+        return _padded(tuple(range(rows * cols)), cols, self.width)
 
     def level_cell(self, x: int) -> int:
         """The level's flat index of padded cell ``x`` (the inverse of the padding).

@@ -7,8 +7,8 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 from __future__ import annotations
 
 from ...._jit import njit
+from ..._deadlock_kernels import blocked_kernel, frozen_kernel
 from ..._padded_kernels import flood_min_kernel
-from .freeze import blocked_kernel, frozen_kernel
 from .macros import move_box_kernel
 from .state import QUICK_KEY
 
