@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from ._padded_kernels import pull_distances_kernel
 from .level import Level
 
-__all__ = ["Problem", "as_problem"]
+__all__ = ["Problem", "as_problem", "dead_cells"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -103,7 +103,7 @@ class Problem:
         dist = np.full((len(goal_cells), n), -1, dtype=np.int32)
         queue = np.empty(n, dtype=np.int64)
         pull_distances_kernel.pick(n * max(1, len(goal_cells)))(floor, off, goal_cells, dist, queue)
-        dead = ((dist < 0).all(axis=0) & (floor != 0)).astype(np.uint8) if len(goal_cells) else floor.copy()
+        dead = dead_cells(dist, floor)
         return cls(h, w, floor, goalm, dead, dist, goal_cells, box_cells, start, off, level)
 
     def cell(self, r: int, c: int) -> int:
@@ -152,6 +152,19 @@ class Problem:
             out.append(x0)
             seen |= self.region(occupied, x0)
         return out
+
+
+def dead_cells(dist: NDArray[np.int32], floor: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The dead squares of lone-box distances ``dist`` (a row a target: the goals' push distances,
+    or, for the backward search, the pull distances to the start's boxes): 1 on the floor cells
+    from which a lone box reaches no target (every floor cell when there is none).
+
+    >>> import numpy as np
+    >>> dead_cells(np.array([[2, 1, 0, -1]], dtype=np.int32), np.array([1, 1, 1, 1], dtype=np.uint8)).tolist()
+    [0, 0, 0, 1]
+    """
+    dead: NDArray[np.uint8] = ((dist < 0).all(axis=0) & (floor != 0)).astype(np.uint8)
+    return dead
 
 
 def _padded(cells: tuple[int, ...], cols: int, w: int) -> NDArray[np.int64]:
