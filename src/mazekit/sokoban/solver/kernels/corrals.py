@@ -9,7 +9,6 @@ from __future__ import annotations
 from ...._jit import njit
 from ..._deadlock_kernels import blocked_kernel, frozen_kernel
 from ..._padded_kernels import flood_min_kernel
-from .macros import move_box_kernel
 from .state import QUICK_KEY
 
 
@@ -134,7 +133,8 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     ``cs`` is a :class:`~.state.CorralScratch` (see :func:`~..directions.corral_scratch`);
     ``player`` is any cell of the player's region, ``player_low`` its least cell. The steps,
     for each corral: its boxes (:func:`corral_boxes`, :func:`grow_boxes`), the cache
-    (:func:`box_key`, :func:`lone_player_low`), the search (:func:`corral_search`).
+    (:func:`box_key`, :func:`lone_player_low`), the search (:func:`corral_search`); each is
+    called a few times a test, with the arrays it reads, unpacked from ``cs`` once a test.
     """
     (clab, cgen, bst, blist, sboxat, smark, qb, qp, vb, vp, vtab, vgen, scells, fz2, ckey, cval, cstat, cq) = cs
     cmask = ckey.shape[0] - 1
@@ -291,8 +291,13 @@ def corral_search(  # type: ignore[no-untyped-def]
     ``player``): 1 when no position with all of B on goals can be reached (a deadlock); 0 when
     one is, when the player steps into the corral (label ``lc``), or at the limit.
 
-    Each position taken: its player's region (:func:`small_region`), seen before or not
-    (:func:`visit`), then its children (:func:`small_children`)."""
+    Each position taken: its player's region (a flood that stops at the corral), seen before or
+    not (:func:`visit`), then its children: the pushes of a box of B onto free floor that is not
+    dead, unless they freeze boxes off goals. One loop, not more steps: a step handed its arrays
+    costs about 2 ns an array a call (the reference counts of the copies numba makes when it
+    inlines a call, or the arrays' fields passed one by one when it does not), which per
+    position of this search would cost more than the position's own work."""
+    qcap = qp.shape[0]
     cgen[0] += 1
     gen = cgen[0]
     for t in range(nbb):
@@ -306,55 +311,95 @@ def corral_search(  # type: ignore[no-untyped-def]
         for t in range(nbb):
             scells[t] = qb[qhead, t]
             sboxat[scells[t]] = t
-        ms, low = small_region(qp[qhead], lc, floor, off, clab, cgen, sboxat, smark, cq)
+        pl = qp[qhead]
         qhead += 1
-        if low < 0:
-            dead_end = False  # the corral is open
-        else:
+        # the player's region; reaching a corral cell opens the corral
+        cgen[0] += 1
+        ms = cgen[0]
+        smark[pl] = ms
+        cq[0] = pl
+        head = 0
+        tail = 1
+        low = pl
+        while head < tail and dead_end:
+            u = cq[head]
+            head += 1
+            for d in range(4):
+                w = u + off[d]
+                if floor[w] != 0 and sboxat[w] < 0 and smark[w] != ms:
+                    if clab[w] == lc:
+                        dead_end = False
+                        break
+                    smark[w] = ms
+                    cq[tail] = w
+                    tail += 1
+                    if w < low:
+                        low = w
+        seen = False
+        if dead_end:  # seen before, new (then counted), or new past the limit (the search gives up)
             new = visit(scells, nbb, low, gen, nexp, limit, zbox, zpl, vb, vp, vtab, vgen)
-            if new < 0:
-                dead_end = False  # the limit
-            elif new > 0:
-                nexp += 1
-                qtail = small_children(ms, scells, nbb, floor, goalm, dead, off, sboxat, smark, fz2, qb, qp, qtail)
-                dead_end = qtail >= 0
+            seen = new == 0
+            nexp += max(new, 0)
+            dead_end = new >= 0
+        if dead_end and not seen:
+            for t in range(nbb):
+                c = scells[t]
+                for d in range(4):
+                    behind = c - off[d]
+                    to = c + off[d]
+                    if smark[behind] != ms or floor[to] == 0 or sboxat[to] >= 0 or dead[to] != 0:
+                        continue
+                    sboxat[c] = -1
+                    sboxat[to] = t
+                    scells[t] = to
+                    done = True
+                    for s in range(nbb):
+                        if goalm[scells[s]] == 0:
+                            done = False
+                            break
+                    alive = True
+                    if done:
+                        dead_end = False
+                    else:
+                        if blocked_kernel(floor, sboxat, dead, off, to) and frozen_kernel(
+                            scells[:nbb], sboxat, floor, dead, goalm, off, fz2
+                        ):
+                            alive = False
+                    if alive and dead_end:
+                        if qtail >= qcap:
+                            dead_end = False
+                        else:
+                            # the child, sorted
+                            s = 0
+                            for r in range(nbb):
+                                if r != t:
+                                    qb[qtail, s] = scells[r]
+                                    s += 1
+                            # insert ``to`` into the sorted others
+                            s = nbb - 1
+                            while s > 0 and qb[qtail, s - 1] > to:
+                                qb[qtail, s] = qb[qtail, s - 1]
+                                s -= 1
+                            qb[qtail, s] = to
+                            qp[qtail] = c
+                            qtail += 1
+                    sboxat[to] = -1
+                    sboxat[c] = t
+                    scells[t] = c
+                    if not dead_end:
+                        break
+                if not dead_end:
+                    break
         for t in range(nbb):
             sboxat[scells[t]] = -1
     return 1 if dead_end else 0
 
 
 @njit
-def small_region(pl, lc, floor, off, clab, cgen, sboxat, smark, cq):  # type: ignore[no-untyped-def]
-    """The player's region from ``pl`` among the boxes of B alone, marked with a new stamp in
-    ``smark``: ``(stamp, least cell)``, the least cell -1 when it reaches the corral (``clab ==
-    lc``)."""
-    cgen[0] += 1
-    ms = cgen[0]
-    smark[pl] = ms
-    cq[0] = pl
-    head = 0
-    tail = 1
-    low = pl
-    while head < tail:
-        u = cq[head]
-        head += 1
-        for d in range(4):
-            w = u + off[d]
-            if floor[w] != 0 and sboxat[w] < 0 and smark[w] != ms:
-                if clab[w] == lc:
-                    return ms, -1
-                smark[w] = ms
-                cq[tail] = w
-                tail += 1
-                low = min(low, w)
-    return ms, low
-
-
-@njit
 def visit(scells, nbb, low, gen, nexp, limit, zbox, zpl, vb, vp, vtab, vgen):  # type: ignore[no-untyped-def]
     """Look the position (B on ``scells``, the player's least cell ``low``) up in the table of
-    the positions visited (generation ``gen``), and add it as the ``nexp``-th when new: 1 new,
-    0 seen before, -1 new but over the ``limit`` (the search gives up)."""
+    the positions the search visited (generation ``gen``) and add it as the ``nexp``-th when new:
+    1 new, 0 seen before, -1 new but past the ``limit`` (the search gives up)."""
     tmask = vtab.shape[0] - 1
     vk = zpl[low]
     for t in range(nbb):
@@ -379,50 +424,3 @@ def visit(scells, nbb, low, gen, nexp, limit, zbox, zpl, vb, vp, vtab, vgen):  #
     vtab[pos] = nexp
     vgen[pos] = gen
     return 1
-
-
-@njit
-def small_children(ms, scells, nbb, floor, goalm, dead, off, sboxat, smark, fz2, qb, qp, qtail):  # type: ignore[no-untyped-def]
-    """Queue the children of the position at hand (B on ``scells``, the player's region ``smark ==
-    ms``): each push of a box of B the player can make onto free floor that is not dead, unless it
-    freezes boxes off goals. The queue's new tail, or -1 when a push puts all of B on goals or the
-    queue is full (the search stops)."""
-    for t in range(nbb):
-        c = scells[t]
-        for d in range(4):
-            behind = c - off[d]
-            to = c + off[d]
-            if smark[behind] != ms or floor[to] == 0 or sboxat[to] >= 0 or dead[to] != 0:
-                continue
-            move_box_kernel(sboxat, scells, t, c, to)
-            stop = on_goals(scells, nbb, goalm)
-            if not stop and not (
-                blocked_kernel(floor, sboxat, dead, off, to)
-                and frozen_kernel(scells[:nbb], sboxat, floor, dead, goalm, off, fz2)
-            ):
-                if qtail >= qp.shape[0]:
-                    stop = True
-                else:
-                    queue_sorted(qb, qp, qtail, scells, nbb, t, to, c)
-                    qtail += 1
-            move_box_kernel(sboxat, scells, t, to, c)
-            if stop:
-                return -1
-    return qtail
-
-
-@njit
-def queue_sorted(qb, qp, qtail, scells, nbb, t, to, player):  # type: ignore[no-untyped-def]
-    """Write B on ``scells`` with box ``t`` moved to ``to`` into the queue at ``qtail``, sorted,
-    the player on ``player``."""
-    s = 0
-    for r in range(nbb):
-        if r != t:
-            qb[qtail, s] = scells[r]
-            s += 1
-    s = nbb - 1  # ``to`` into the sorted others
-    while s > 0 and qb[qtail, s - 1] > to:
-        qb[qtail, s] = qb[qtail, s - 1]
-        s -= 1
-    qb[qtail, s] = to
-    qp[qtail] = player
