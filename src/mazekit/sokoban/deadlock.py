@@ -32,7 +32,8 @@ per-level tables for repeated checks (the solver's use).
 
 The dead squares and the lone-box distances are :class:`~.problem.Problem`'s, and the freeze
 test and the matching are the compiled kernels of :mod:`._deadlock_kernels`: the solver prunes
-with the same ones (on levels with more boxes than goals too, which the solver refuses). The
+with the same ones. The rules here take levels with more boxes than goals too, which the solver
+refuses. The
 2x2 rule and the pair table's lookup by a level's cells are the engine's alone (the solver's
 freeze test covers the first, and it looks the pairs up in its own kernel).
 """
