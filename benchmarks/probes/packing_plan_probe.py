@@ -33,10 +33,11 @@ from bench_sokoban import set_levels  # noqa: E402
 from portfolio_members import _pick  # noqa: E402
 
 from mazekit.sokoban import replay  # noqa: E402
+from mazekit.sokoban._deadlock_kernels import blocked_kernel  # noqa: E402
 from mazekit.sokoban._pair_kernels import pair_dead_kernel  # noqa: E402
 from mazekit.sokoban.pairs import dead_pairs  # noqa: E402
 from mazekit.sokoban.problem import Problem  # noqa: E402
-from mazekit.sokoban.solver.kernels.freeze import blocked_kernel, frozen_after_kernel, frozen_goals_cache  # noqa: E402
+from mazekit.sokoban.solver.kernels.freeze import frozen_after_kernel, frozen_goals_cache  # noqa: E402
 from mazekit.sokoban.solver.prepare import goal_areas  # noqa: E402
 from mazekit.sokoban.solver.rebuild import lurd_of  # noqa: E402
 

@@ -68,39 +68,6 @@ def walk_kernel(nbr, blocked, start, goal, pdir, queue):  # type: ignore[no-unty
     return False
 
 
-@njit
-def pull_kernel(nbr, floor, sources, live, queue):  # type: ignore[no-untyped-def]
-    """Cells from which a lone box can be pushed onto one of ``sources``.
-
-    Works backwards: a box at ``b`` can have come from ``x = nbr[b, e]`` (pushed
-    the other way) when ``x`` and the player's cell behind it ``nbr[x, e]`` are
-    both on the ``floor`` (uint8). ``live`` (uint8, all 0 on entry) receives 1
-    for every such cell, the sources included. Returns the number of live cells.
-    """
-    tail = 0
-    for i in range(sources.shape[0]):
-        s = sources[i]
-        if live[s] == 0:
-            live[s] = 1
-            queue[tail] = s
-            tail += 1
-    head = 0
-    while head < tail:
-        b = queue[head]
-        head += 1
-        for e in range(4):
-            x = nbr[b, e]
-            if x < 0 or live[x] != 0 or floor[x] == 0:
-                continue
-            p = nbr[x, e]
-            if p < 0 or floor[p] == 0:
-                continue
-            live[x] = 1
-            queue[tail] = x
-            tail += 1
-    return tail
-
-
 #: Bits of one cell's compact code in a vicinity key (so at most 4095 floor cells).
 VICINITY_BITS = 12
 VICINITY_MASK = (1 << VICINITY_BITS) - 1

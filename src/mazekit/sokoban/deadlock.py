@@ -16,8 +16,8 @@ Rules, cheapest first:
   a box, with a box off its goal: none of those boxes can ever move.
 * **freeze deadlocks** (:func:`freeze_deadlock`): a box off goal that can move
   along neither axis, because of walls, dead squares on both sides, or
-  neighbouring boxes that are themselves frozen (checked recursively, with the
-  boxes already on the chain treated as walls, within a bounded budget).
+  neighbouring boxes that are themselves frozen (the boxes that can never move
+  again: a greatest fixed point).
 * **bipartite deadlocks** (:func:`bipartite_deadlock`): no matching of the boxes
   to distinct goals such that each box could reach its goal alone.
 * **dead pairs** (``Deadlocks(level, pairs=True)``): two boxes that, alone on the
@@ -29,6 +29,13 @@ Rules, cheapest first:
 
 :func:`is_deadlocked` applies them all; a :class:`Deadlocks` object keeps the
 per-level tables for repeated checks (the solver's use).
+
+The dead squares and the lone-box distances are :class:`~.problem.Problem`'s, and the freeze
+test and the matching are the compiled kernels of :mod:`._deadlock_kernels`: the solver prunes
+with the same ones. The rules here take levels with more boxes than goals too, which the solver
+refuses. The
+2x2 rule and the pair table's lookup by a level's cells are the engine's alone (the solver's
+freeze test covers the first, and it looks the pairs up in its own kernel).
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import NDArray
 
-from ._kernels import pull_kernel
+from ._deadlock_kernels import frozen_kernel, unmatched_kernel
 from .level import Level, State
 from .pairs import dead_pairs
 from .problem import Problem
@@ -56,52 +63,53 @@ __all__ = [
     "wall_line_squares",
 ]
 
-#: Recursive calls allowed per freeze check of one box (beyond it: "not frozen").
-FREEZE_BUDGET = 256
+
+def _board(level: Level) -> Problem:
+    """The level on the compiled kernels' padded board, with its dead squares and distances
+    (more boxes than goals allowed)."""
+    return Problem.from_level(level, extra_boxes=True)
+
+
+def _goal_reach(prob: Problem) -> NDArray[np.bool_]:
+    """:func:`goal_reach` from the level's padded board."""
+    out: NDArray[np.bool_] = prob.dist[:, prob.padded_cells()] >= 0
+    return out
 
 
 def goal_reach(level: Level) -> NDArray[np.bool_]:
     """For each goal, the cells from which a lone box can be pushed onto it.
 
     Returns a bool array of shape ``(goals, cells)`` (flat cells), goals in
-    the order of :attr:`Level.goal_cells`.
+    the order of :attr:`Level.goal_cells`: the cells whose push distance to the goal
+    (:attr:`~.problem.Problem.dist`, a search of pulls from it) is known.
 
     >>> from mazekit.sokoban import parse_level
     >>> lv = parse_level("######\\n#@$ .#\\n######")
     >>> goal_reach(lv).reshape(-1, *lv.shape)[0, 1].astype(int).tolist()
     [0, 0, 1, 1, 1, 0]
     """
-    n = level.size
-    floor = level.floor.ravel().astype(np.uint8)
-    out = np.zeros((len(level.goal_cells), n), dtype=np.bool_)
-    queue = np.empty(n, dtype=np.int32)
-    kern = pull_kernel.pick(n * max(1, len(level.goal_cells)))
-    for i, g in enumerate(level.goal_cells):
-        live = np.zeros(n, dtype=np.uint8)
-        kern(level.nbr, floor, np.array([g], dtype=np.int32), live, queue)
-        out[i] = live.astype(np.bool_)
+    return _goal_reach(_board(level))
+
+
+def _dead_squares(prob: Problem, level: Level) -> NDArray[np.bool_]:
+    """:func:`dead_squares` from the level's padded board."""
+    out: NDArray[np.bool_] = ((prob.dead[prob.padded_cells()] != 0) & level.floor.ravel()).reshape(level.shape)
     return out
 
 
 def dead_squares(level: Level) -> NDArray[np.bool_]:
     """Floor cells from which a lone box can reach no goal, shape ``(R, C)``.
 
-    Computed by pulling a box backwards from all the goals at once (one BFS):
-    every cell a pulled box reaches is live; the rest of the floor is dead.
+    A box is pulled backwards from each goal (:attr:`~.problem.Problem.dead`, the cells
+    with no push distance to any goal): every cell a pulled box reaches is live; the
+    rest of the floor is dead.
 
     >>> from mazekit.sokoban import parse_level
     >>> lv = parse_level("#####\\n#@  #\\n#$ .#\\n#####")
     >>> dead_squares(lv).astype(int).tolist()
     [[0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 1, 0, 0, 0], [0, 0, 0, 0, 0]]
     """
-    n = level.size
-    floor = level.floor.ravel().astype(np.uint8)
-    live = np.zeros(n, dtype=np.uint8)
-    queue = np.empty(n, dtype=np.int32)
-    sources = np.array(level.goal_cells, dtype=np.int32)
-    pull_kernel.pick(n)(level.nbr, floor, sources, live, queue)
-    out: NDArray[np.bool_] = (level.floor.ravel() & (live == 0)).reshape(level.shape)
-    return out
+    return _dead_squares(_board(level), level)
 
 
 def corner_squares(level: Level) -> NDArray[np.bool_]:
@@ -157,12 +165,6 @@ def wall_line_squares(level: Level) -> NDArray[np.bool_]:
     return (out & floor).reshape(level.shape)
 
 
-def _box_mask(level: Level, boxes: Iterable[int]) -> NDArray[np.bool_]:
-    m = np.zeros(level.size, dtype=np.bool_)
-    m[list(boxes)] = True
-    return m
-
-
 def block_deadlock(level: Level, state: State) -> bool:
     """True when some 2x2 square is all walls and boxes with a box off its goal.
 
@@ -208,42 +210,18 @@ def _block(
     return ()
 
 
-def _axis_blocked(
-    nbr: NDArray[np.int32],
-    box: int,
-    axis: int,
-    boxes: NDArray[np.bool_],
-    dead: NDArray[np.bool_],
-    fixed: tuple[int, ...],
-    budget: list[int],
-) -> bool:
-    """Can ``box`` never move along ``axis`` (0 vertical, 1 horizontal)?"""
-    budget[0] -= 1
-    if budget[0] < 0:
-        return False  # out of budget: assume it can move (sound)
-    d1, d2 = (0, 1) if axis == 0 else (2, 3)
-    n1 = int(nbr[box, d1])
-    n2 = int(nbr[box, d2])
-    if n1 < 0 or n2 < 0 or n1 in fixed or n2 in fixed:
-        return True
-    if dead[n1] and dead[n2]:
-        return True
-    chain = fixed + (box,)
-    for nb in (n1, n2):
-        if boxes[nb] and _axis_blocked(nbr, nb, 1 - axis, boxes, dead, chain, budget):
-            return True
-    return False
-
-
 def freeze_deadlock(
     level: Level,
     state: State,
     *,
     boxes: Iterable[int] | None = None,
     dead: NDArray[np.bool_] | None = None,
-    budget: int = FREEZE_BUDGET,
 ) -> bool:
     """True when a box off its goal is frozen: it can move along neither axis.
+
+    A box is frozen when on each axis a wall, a frozen box, or dead squares on both
+    sides hold it (the boxes that can never move again: the greatest fixed point of
+    :func:`~._deadlock_kernels.frozen_kernel`, which the solver prunes with).
 
     Parameters
     ----------
@@ -253,9 +231,7 @@ def freeze_deadlock(
         Only check these boxes (a solver checks the box it just pushed);
         default every box off its goal.
     dead : ndarray of bool, optional
-        Flat dead squares (default computed with :func:`dead_squares`).
-    budget : int
-        Recursive calls allowed per box; when exhausted the box is assumed free.
+        Flat dead squares (default the level's, :func:`dead_squares`).
 
     Examples
     --------
@@ -264,75 +240,51 @@ def freeze_deadlock(
     >>> freeze_deadlock(lv, lv.start)
     True
     """
-    return _frozen_box(level, state, boxes, dead, budget) is not None
+    prob = _board(level)
+    pdead = prob.dead
+    if dead is not None:
+        pdead = np.zeros_like(prob.dead)
+        pdead[prob.padded_cells()] = np.asarray(dead).ravel()
+    return _frozen_box(prob, pdead, state, state.boxes if boxes is None else tuple(boxes)) is not None
 
 
-def _frozen_box(
-    level: Level, state: State, boxes: Iterable[int] | None, dead: NDArray[np.bool_] | None, budget: int
-) -> int | None:
-    """The first box (of ``boxes``, default all) that is off its goal and frozen, or None."""
-    nbr = level.nbr
-    goals = level.goals.ravel()
-    if dead is None:
-        dead = dead_squares(level).ravel()
-    mask = _box_mask(level, state.boxes)
-    check = state.boxes if boxes is None else tuple(boxes)
-    for b in check:
-        if goals[b]:
-            continue
-        if _axis_blocked(nbr, b, 0, mask, dead, (), [budget]) and _axis_blocked(nbr, b, 1, mask, dead, (), [budget]):
+def _frozen_box(prob: Problem, dead: NDArray[np.uint8], state: State, roots: Iterable[int]) -> int | None:
+    """The first box of ``roots`` (level cells) that is off its goal and frozen, or None, on the
+    level's padded board ``prob`` with the (padded) dead squares ``dead``."""
+    cells = prob.padded_cells()[np.asarray(state.boxes, dtype=np.int64)]
+    boxat = np.full(prob.floor.shape[0], -1, dtype=np.int32)
+    boxat[cells] = np.arange(len(cells), dtype=np.int32)
+    fz = np.zeros(max(len(cells), 1), dtype=np.uint8)
+    if not frozen_kernel.pick(prob.floor.shape[0])(cells, boxat, prob.floor, dead, prob.goalm, prob.off, fz):
+        return None
+    index = {b: j for j, b in enumerate(state.boxes)}
+    for b in roots:
+        j = index.get(int(b), -1)
+        if j >= 0 and fz[j] and not prob.goalm[cells[j]]:
             return int(b)
     return None
 
 
-def _max_matching(adj: list[list[int]], n_goals: int) -> tuple[list[int], list[int]]:
-    """Maximum bipartite matching of boxes (``adj[i]``: box ``i``'s goals) to goals: a greedy
-    pass, then augmenting paths for the rest. Returns each goal's box (-1 none) and the boxes
-    left unmatched."""
-    owner = [-1] * n_goals
-    left: list[int] = []
-    for i, goals in enumerate(adj):
-        for g in goals:
-            if owner[g] < 0:
-                owner[g] = i
-                break
-        else:
-            left.append(i)
-
-    def augment(i: int, seen: list[bool]) -> bool:
-        for g in adj[i]:
-            if not seen[g]:
-                seen[g] = True
-                if owner[g] < 0 or augment(owner[g], seen):
-                    owner[g] = i
-                    return True
-        return False
-
-    return owner, [i for i in left if not augment(i, [False] * n_goals)]
+def _reach_bits(reach: NDArray[np.bool_]) -> NDArray[np.uint64]:
+    """``reach`` (goals, cells) as :func:`~._deadlock_kernels.unmatched_kernel` reads it: goal
+    ``g`` reachable from ``cell`` is bit ``g % 64`` of ``bits[cell, g // 64]``."""
+    ng, n = reach.shape
+    bits = np.zeros((n, max(1, (ng + 63) // 64)), dtype=np.uint64)
+    for g in range(ng):
+        bits[reach[g], g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+    return bits
 
 
-def _matching_size(adj: list[list[int]], n_goals: int) -> int:
-    """The size of a maximum matching of :func:`_max_matching`."""
-    return len(adj) - len(_max_matching(adj, n_goals)[1])
-
-
-def _hall_violator(adj: list[list[int]], n_goals: int) -> list[int]:
-    """Boxes (indices into ``adj``) that together can reach fewer goals than there are of them, or [] when
-    every box can have its own goal: an unmatched box and every box an alternating path leads to
-    from it. All the goals they reach are matched to them, so there is one goal fewer than boxes."""
-    owner, unmatched = _max_matching(adj, n_goals)
-    if not unmatched:
-        return []
-    seen_goal = [False] * n_goals
-    boxes, todo = {unmatched[0]}, [unmatched[0]]
-    while todo:
-        for g in adj[todo.pop()]:
-            if not seen_goal[g]:
-                seen_goal[g] = True
-                if owner[g] not in boxes:  # matched (else an augmenting path existed)
-                    boxes.add(owner[g])
-                    todo.append(owner[g])
-    return sorted(boxes)
+def _hall_violator(bits: NDArray[np.uint64], n_goals: int, boxes: tuple[int, ...]) -> tuple[int, ...]:
+    """Boxes (their cells, sorted) that between them reach fewer goals than they are, or () when
+    every box can have a goal of its own (``bits``: :func:`_reach_bits`), by the maximum matching
+    of :func:`~._deadlock_kernels.unmatched_kernel`, the solver's."""
+    n, m = len(boxes), max(n_goals, 1)
+    rows = np.asarray(boxes, dtype=np.int64).reshape(-1)
+    by_goal, via, seen = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.uint8)
+    by_box, todo = np.zeros(max(n, 1), dtype=np.int64), np.zeros(max(n, 1), dtype=np.int64)
+    k = unmatched_kernel.pick(n * m)(rows, bits, n_goals, by_goal, by_box, via, seen, todo)
+    return tuple(sorted(int(boxes[i]) for i in todo[:k]))
 
 
 def bipartite_deadlock(level: Level, state: State, *, reach: NDArray[np.bool_] | None = None) -> bool:
@@ -350,13 +302,7 @@ def bipartite_deadlock(level: Level, state: State, *, reach: NDArray[np.bool_] |
     """
     if reach is None:
         reach = goal_reach(level)
-    adj = [np.flatnonzero(reach[:, b]).tolist() for b in state.boxes]
-    return _matching_size(adj, reach.shape[0]) < len(state.boxes)
-
-
-def _goals_by_cell(reach: NDArray[np.bool_]) -> list[list[int]]:
-    """For each cell, the goals a lone box there can reach (the bipartite graph's edges)."""
-    return [np.flatnonzero(col).tolist() for col in reach.T]
+    return bool(_hall_violator(_reach_bits(reach), reach.shape[0], state.boxes))
 
 
 class Deadlocks:
@@ -380,17 +326,18 @@ class Deadlocks:
     ('', 'dead pair')
     """
 
-    __slots__ = ("level", "dead", "reach", "goals", "_dead", "_walls", "_goals", "_goals_of", "_pairs")
+    __slots__ = ("level", "dead", "reach", "goals", "_board", "_bits", "_dead", "_walls", "_goals", "_pairs")
 
     def __init__(self, level: Level, *, pairs: bool = False) -> None:
         self.level = level
-        self.dead = dead_squares(level).ravel()
-        self.reach = goal_reach(level)
+        self._board = _board(level)
+        self.dead = _dead_squares(self._board, level).ravel()
+        self.reach = _goal_reach(self._board)
         self.goals = level.goals.ravel()
+        self._bits = _reach_bits(self.reach)
         self._dead: list[bool] = self.dead.tolist()
         self._walls: list[bool] = level.walls.ravel().tolist()
         self._goals: list[bool] = self.goals.tolist()
-        self._goals_of = _goals_by_cell(self.reach)
         self._pairs = _pair_table(level) if pairs else None
 
     def check(self, state: State, *, pushed: int | None = None) -> str:
@@ -429,13 +376,12 @@ class Deadlocks:
             # the push may freeze a neighbour (the pushed box itself may be on a goal)
             near = set(state.boxes)
             roots = boxes + tuple(int(v) for v in self.level.nbr[int(pushed)] if v in near)
-        frozen = _frozen_box(self.level, state, roots, self.dead, FREEZE_BUDGET)
+        frozen = _frozen_box(self._board, self._board.dead, state, roots)
         if frozen is not None:
             return "freeze", (frozen,)
-        goals_of = self._goals_of
-        short = _hall_violator([goals_of[b] for b in state.boxes], len(self.level.goal_cells))
+        short = _hall_violator(self._bits, len(self.level.goal_cells), state.boxes)
         if short:
-            return "bipartite", tuple(state.boxes[i] for i in short)  # sorted: both are
+            return "bipartite", short
         pair = None if self._pairs is None else self._pairs.dead(state, pushed)
         if pair is not None:
             return "dead pair", pair

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from ._padded_kernels import pull_distances_kernel
 from .level import Level
 
-__all__ = ["Problem", "as_problem"]
+__all__ = ["Problem", "as_problem", "dead_cells"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -72,13 +72,17 @@ class Problem:
     level: Level
 
     @classmethod
-    def from_level(cls, level: Level) -> Problem:
+    def from_level(cls, level: Level, *, extra_boxes: bool = False) -> Problem:
         """The problem of an engine level: its arrays padded by one wall, its dead squares and distances.
+
+        ``extra_boxes``: a level with more boxes than goals is taken too (the engine's deadlock
+        rules read its dead squares, distances and board; the solver and the pair tables do not
+        take such a level).
 
         Raises
         ------
         ValueError
-            When the level has more boxes than goals.
+            When the level has more boxes than goals (unless ``extra_boxes``).
         """
         rows, cols = level.shape
         h, w = rows + 2, cols + 2
@@ -91,7 +95,7 @@ class Problem:
         goal_cells = _padded(level.goal_cells, cols, w)
         box_cells = _padded(level.start.boxes, cols, w)
         start = int(_padded((level.start.player,), cols, w)[0])
-        if len(goal_cells) < len(box_cells):
+        if len(goal_cells) < len(box_cells) and not extra_boxes:
             raise ValueError(f"{len(box_cells)} boxes but only {len(goal_cells)} goals")
         floor[box_cells] = 1  # a box the player can never reach stands on floor too; it never moves
         goalm = np.zeros(n, dtype=np.uint8)
@@ -99,12 +103,17 @@ class Problem:
         dist = np.full((len(goal_cells), n), -1, dtype=np.int32)
         queue = np.empty(n, dtype=np.int64)
         pull_distances_kernel.pick(n * max(1, len(goal_cells)))(floor, off, goal_cells, dist, queue)
-        dead = ((dist < 0).all(axis=0) & (floor != 0)).astype(np.uint8) if len(goal_cells) else floor.copy()
+        dead = dead_cells(dist, floor)
         return cls(h, w, floor, goalm, dead, dist, goal_cells, box_cells, start, off, level)
 
     def cell(self, r: int, c: int) -> int:
         """Flat index of the level's cell ``(r, c)`` (unpadded coordinates)."""
         return (r + 1) * self.width + (c + 1)
+
+    def padded_cells(self) -> NDArray[np.int64]:
+        """The padded cell of each of the level's cells, in the level's flat order."""
+        rows, cols = self.height - 2, self.width - 2
+        return _padded(tuple(range(rows * cols)), cols, self.width)
 
     def level_cell(self, x: int) -> int:
         """The level's flat index of padded cell ``x`` (the inverse of the padding).
@@ -143,6 +152,19 @@ class Problem:
             out.append(x0)
             seen |= self.region(occupied, x0)
         return out
+
+
+def dead_cells(dist: NDArray[np.int32], floor: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The dead squares of lone-box distances ``dist`` (a row a target: the goals' push distances,
+    or, for the backward search, the pull distances to the start's boxes): 1 on the floor cells
+    from which a lone box reaches no target (every floor cell when there is none).
+
+    >>> import numpy as np
+    >>> dead_cells(np.array([[2, 1, 0, -1]], dtype=np.int32), np.array([1, 1, 1, 1], dtype=np.uint8)).tolist()
+    [0, 0, 0, 1]
+    """
+    dead: NDArray[np.uint8] = ((dist < 0).all(axis=0) & (floor != 0)).astype(np.uint8)
+    return dead
 
 
 def _padded(cells: tuple[int, ...], cols: int, w: int) -> NDArray[np.int64]:

@@ -11,13 +11,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mazekit.sokoban import parse_level, replay
+from mazekit.sokoban._deadlock_kernels import frozen_kernel
 from mazekit.sokoban._padded_kernels import flood_min_kernel
 from mazekit.sokoban.problem import Problem
 from mazekit.sokoban.solver import SearchOptions, as_problem, search_level
 from mazekit.sokoban.solver.directions import corral_scratch
 from mazekit.sokoban.solver.kernels.bound import hungarian_kernel
 from mazekit.sokoban.solver.kernels.corrals import corral_deadlock_kernel
-from mazekit.sokoban.solver.kernels.freeze import frozen_kernel
 from mazekit.sokoban.solver.kernels.state import BIG
 from tests.sokoban.conftest import brute_force_pushes, portfolio_with, rows_level
 from tests.sokoban.solver.test_solver import SMALL, jit_mode, pushed_positions

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from mazekit import _jit
 from mazekit.sokoban import Level, State, parse_level, parse_levels, replay, step
+from mazekit.sokoban._deadlock_kernels import frozen_kernel, unmatched_kernel
 from mazekit.sokoban._padded_kernels import child_min_kernel, flood_min_kernel, pull_distances_kernel
 from mazekit.sokoban._pair_kernels import pair_dead_kernel
 from mazekit.sokoban.pairs import pair_table
@@ -30,12 +31,7 @@ from mazekit.sokoban.solver import (
 )
 from mazekit.sokoban.solver.kernels.bound import hungarian_kernel
 from mazekit.sokoban.solver.kernels.expand import search_kernel
-from mazekit.sokoban.solver.kernels.freeze import (
-    can_match_kernel,
-    frozen_goals_cache,
-    frozen_goals_kernel,
-    frozen_kernel,
-)
+from mazekit.sokoban.solver.kernels.freeze import frozen_goals_cache, frozen_goals_kernel
 from mazekit.sokoban.solver.kernels.macros import goal_macro_kernel
 from mazekit.sokoban.solver.kernels.state import BIG, RUNNING
 from tests.conftest import jit_mode
@@ -330,7 +326,7 @@ def test_a_goal_corridor_filled_in_the_wrong_order_is_dead():
 @given(st.integers(1, 5), st.integers(0, 2), st.data())
 def test_the_freeze_tests_matching_agrees_with_brute_force(n, extra, data):
     """Whether every box gets a goal of its own that it can reach: the greedy-then-augmenting
-    matching of :func:`can_match_kernel` against trying every assignment."""
+    matching of :func:`unmatched_kernel` against trying every assignment."""
     import itertools
 
     m = n + extra
@@ -342,7 +338,7 @@ def test_the_freeze_tests_matching_agrees_with_brute_force(n, extra, data):
     brute = any(all(reach[g[b], b] for b in range(n)) for g in itertools.permutations(range(m), n))
     work = [np.zeros(m, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(m, dtype=np.int64)]
     seen, todo = np.zeros(m, dtype=np.uint8), np.zeros(n, dtype=np.int64)
-    assert can_match_kernel(rows, bits, m, *work, seen, todo) == brute
+    assert (unmatched_kernel(rows, bits, m, *work, seen, todo) == 0) == brute
 
 
 def test_the_freeze_tests_matching_reads_goals_past_the_first_64():
@@ -358,9 +354,9 @@ def test_the_freeze_tests_matching_reads_goals_past_the_first_64():
         return row
 
     rows = np.array([0, 1], dtype=np.int64)
-    assert can_match_kernel(rows, np.array([bits(127), bits(65)]), m, *work, seen, todo)
-    assert not can_match_kernel(rows, np.array([bits(100), bits(100)]), m, *work, seen, todo)
-    assert can_match_kernel(rows, np.array([bits(100), bits(100, 3)]), m, *work, seen, todo)
+    assert unmatched_kernel(rows, np.array([bits(127), bits(65)]), m, *work, seen, todo) == 0
+    assert unmatched_kernel(rows, np.array([bits(100), bits(100)]), m, *work, seen, todo) == 2
+    assert unmatched_kernel(rows, np.array([bits(100), bits(100, 3)]), m, *work, seen, todo) == 0
 
 
 def _frozen_goals_reference(prob: Problem, cells: np.ndarray, fz: np.ndarray) -> bool:

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from ..._jit import THRESHOLD, compile_seconds
 from .._padded_kernels import push_distances_kernel
-from ..problem import Problem
+from ..problem import Problem, dead_cells
 from .compiling import compile_in_parts
 from .directions import Direction, cap_for
 from .kernels.expand import search_kernel
@@ -106,7 +106,7 @@ class Search:
         nb, ncells = len(prob.boxes), prob.height * prob.width
         bdist = np.full((nb, ncells), -1, dtype=np.int32)
         push_distances_kernel.pick(ncells * nb)(prob.floor, prob.off, target, bdist, np.empty(ncells, dtype=np.int64))
-        bdead = ((bdist < 0).all(axis=0) & (prob.floor != 0)).astype(np.uint8)
+        bdead = dead_cells(bdist, prob.floor)
         goal_player = min(prob.region({int(b) for b in target}, player))
         back = backward_settings(self.forward.settings, opts, goal_player)
         bwd = Direction(prep, back, self.max_cap, (prob.goals, self.goal_regions), bdead, bdist)

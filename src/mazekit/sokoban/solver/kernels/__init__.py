@@ -28,7 +28,8 @@ The modules, by concern: :mod:`.state` (counters, codes and the named groups of
 arrays), :mod:`.expand` (the loop: take a node, load it, steer, generate, prune,
 store, one flat loop), :mod:`.roots`, :mod:`.store` (pool, table,
 heaps), :mod:`.bound` (the matching), :mod:`.freeze` and :mod:`.corrals` (deadlock
-tests; dead pairs are the engine's, :mod:`mazekit.sokoban._pair_kernels`),
+tests; the frozen boxes, the matching and dead pairs are the engine's,
+:mod:`mazekit.sokoban._deadlock_kernels` and :mod:`mazekit.sokoban._pair_kernels`),
 :mod:`.features` (FESS's feature cells and novelty), :mod:`.advisors` (the packing
 advisor), :mod:`.macros` (tunnel and goal macros), :mod:`.relevance`. numba compiles
 a call into another module's kernel as one within a module: the split costs no speed.

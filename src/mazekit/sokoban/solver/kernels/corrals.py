@@ -7,8 +7,8 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 from __future__ import annotations
 
 from ...._jit import njit
+from ..._deadlock_kernels import blocked_kernel, frozen_kernel
 from ..._padded_kernels import flood_min_kernel
-from .freeze import blocked_kernel, frozen_kernel
 from .state import QUICK_KEY
 
 
@@ -108,23 +108,7 @@ def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ba
 
 @njit
 def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
-    floor,
-    goalm,
-    dead,
-    off,
-    zbox,
-    zpl,
-    boxat,
-    cells,
-    mark,
-    stamp,
-    pushed,
-    player,
-    player_low,
-    limit,
-    maxb,
-    grow,
-    cs,
+    floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, pushed, player, player_low, limit, maxb, grow, cs
 ):
     """True when a corral next to the box on ``pushed`` is a deadlock.
 
@@ -147,11 +131,12 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     region without a flood).
 
     ``cs`` is a :class:`~.state.CorralScratch` (see :func:`~..directions.corral_scratch`);
-    ``player`` is any cell of the player's region, ``player_low`` its least cell.
+    ``player`` is any cell of the player's region, ``player_low`` its least cell. The steps,
+    for each corral: its boxes (:func:`corral_boxes`, :func:`grow_boxes`), the cache
+    (:func:`box_key`, :func:`lone_player_low`), the search (:func:`corral_search`); each is
+    called a few times a test, with the arrays it reads, unpacked from ``cs`` once a test.
     """
     (clab, cgen, bst, blist, sboxat, smark, qb, qp, vb, vp, vtab, vgen, scells, fz2, ckey, cval, cstat, cq) = cs
-    qcap = qp.shape[0]
-    tmask = vtab.shape[0] - 1
     cmask = ckey.shape[0] - 1
     base = cgen[0]
     # the corrals next to the pushed box and, when B grows, next to the boxes beside it
@@ -165,73 +150,12 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
         x0 = src + off[e0 & 3]
         if floor[x0] == 0 or boxat[x0] >= 0 or mark[x0] == stamp or clab[x0] > base:
             continue
-        # the corral around x0 and its boxes
-        cgen[0] += 1
-        lc = cgen[0]
-        clab[x0] = lc
-        cq[0] = x0
-        head = 0
-        tail = 1
-        nbb = 0
-        low_c = x0
-        while head < tail:
-            x = cq[head]
-            head += 1
-            if x < low_c:
-                low_c = x
-            for d in range(4):
-                y = x + off[d]
-                if floor[y] == 0:
-                    continue
-                j = boxat[y]
-                if j >= 0:
-                    if bst[j] != lc:
-                        bst[j] = lc
-                        if nbb < maxb:
-                            blist[nbb] = cells[j]
-                        nbb += 1
-                elif clab[y] != lc:
-                    clab[y] = lc
-                    cq[tail] = y
-                    tail += 1
-        if nbb > maxb:
+        lc, nbb, low_c = corral_boxes(x0, maxb, floor, off, boxat, cells, cgen, clab, bst, blist, cq)
+        if nbb > maxb or on_goals(blist, nbb, goalm):
             continue
-        all_on_goals = True
-        for t in range(nbb):
-            if goalm[blist[t]] == 0:
-                all_on_goals = False
-        if all_on_goals:
-            continue
-        # ``grow`` layers of the boxes next to B join it (as long as B stays within ``maxb``):
-        # a box that holds a fence box in place makes the test stronger, and any set of
-        # boxes gives a sound test
-        lo = 0
-        for _ in range(grow):
-            hi = nbb
-            for t in range(lo, hi):
-                for d in range(4):
-                    j = boxat[blist[t] + off[d]]
-                    if j >= 0 and bst[j] != lc:
-                        bst[j] = lc
-                        if nbb < maxb:
-                            blist[nbb] = cells[j]
-                        nbb += 1
-            if nbb > maxb:
-                nbb = hi
-                break
-            lo = hi
-        # sort B
-        for t in range(1, nbb):
-            x = blist[t]
-            s = t
-            while s > 0 and blist[s - 1] > x:
-                blist[s] = blist[s - 1]
-                s -= 1
-            blist[s] = x
+        nbb = grow_boxes(lc, nbb, grow, maxb, off, boxat, cells, bst, blist)
         cstat[0] += 1
-        bkey = zpl[low_c] << 1
-        for t in range(nbb):
-            bkey ^= zbox[blist[t]]
+        bkey = box_key(zbox, zpl, blist, nbb, low_c)
         # first by the least cell of the player's region in the whole position: with B it tells
         # the region with B alone (the one holding it), so that a position seen before with the
         # same B, corral and least cell needs no flood (the verdict is stored under both keys)
@@ -239,149 +163,264 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
         fslot = fkey & cmask
         if ckey[fslot] == fkey:
             cstat[1] += 1
-            if cval[fslot] != 0:
-                cstat[2] += 1
-                return True
-            continue
-        # the player's region with B alone, for the cache key
-        for t in range(nbb):
-            sboxat[blist[t]] = t
-        cgen[0] += 1
-        low_p = flood_min_kernel(floor, sboxat, off, player, cgen[0], smark, cq)
-        for t in range(nbb):
-            sboxat[blist[t]] = -1
-        key = bkey ^ zpl[low_p]
-        slot = key & cmask
-        if ckey[slot] == key:
-            cstat[1] += 1
+            verdict = cval[fslot]
+        else:
+            key = bkey ^ zpl[lone_player_low(player, blist, nbb, floor, off, cgen, sboxat, smark, cq)]
+            slot = key & cmask
+            hit = ckey[slot] == key
+            if hit:
+                cstat[1] += 1
+                verdict = cval[slot]
+            else:
+                verdict = corral_search(
+                    player, lc, blist, nbb, limit, floor, goalm, dead, off, zbox, zpl, clab, cgen, sboxat, smark,
+                    qb, qp, vb, vp, vtab, vgen, scells, fz2, cq,
+                )  # fmt: skip
             ckey[fslot] = fkey
-            cval[fslot] = cval[slot]
-            if cval[slot] != 0:
-                cstat[2] += 1
-                return True
-            continue
-        # breadth-first search of the pushes of B alone
-        cgen[0] += 1
-        gen = cgen[0]
-        for t in range(nbb):
-            qb[0, t] = blist[t]
-        qp[0] = player
-        qhead = 0
-        qtail = 1
-        nexp = 0
-        dead_end = True
-        while qhead < qtail and dead_end:
-            for t in range(nbb):
-                scells[t] = qb[qhead, t]
-                sboxat[scells[t]] = t
-            pl = qp[qhead]
-            qhead += 1
-            # the player's region; reaching a corral cell opens the corral
-            cgen[0] += 1
-            ms = cgen[0]
-            smark[pl] = ms
-            cq[0] = pl
-            head = 0
-            tail = 1
-            low = pl
-            while head < tail and dead_end:
-                u = cq[head]
-                head += 1
-                for d in range(4):
-                    w = u + off[d]
-                    if floor[w] != 0 and sboxat[w] < 0 and smark[w] != ms:
-                        if clab[w] == lc:
-                            dead_end = False
-                            break
-                        smark[w] = ms
-                        cq[tail] = w
-                        tail += 1
-                        if w < low:
-                            low = w
-            seen = False
-            if dead_end:
-                vk = zpl[low]
-                for t in range(nbb):
-                    vk ^= zbox[scells[t]]
-                pos = vk & tmask
-                while vgen[pos] == gen:
-                    e = vtab[pos]
-                    if vp[e] == low:
-                        same = True
-                        for t in range(nbb):
-                            if vb[e, t] != scells[t]:
-                                same = False
-                                break
-                        if same:
-                            seen = True
-                            break
-                    pos = (pos + 1) & tmask
-                if not seen:
-                    if nexp >= limit or nexp >= vp.shape[0]:
-                        dead_end = False
-                    else:
-                        for t in range(nbb):
-                            vb[nexp, t] = scells[t]
-                        vp[nexp] = low
-                        vtab[pos] = nexp
-                        vgen[pos] = gen
-                        nexp += 1
-            if dead_end and not seen:
-                for t in range(nbb):
-                    c = scells[t]
-                    for d in range(4):
-                        behind = c - off[d]
-                        to = c + off[d]
-                        if smark[behind] != ms or floor[to] == 0 or sboxat[to] >= 0 or dead[to] != 0:
-                            continue
-                        sboxat[c] = -1
-                        sboxat[to] = t
-                        scells[t] = to
-                        done = True
-                        for s in range(nbb):
-                            if goalm[scells[s]] == 0:
-                                done = False
-                                break
-                        alive = True
-                        if done:
-                            dead_end = False
-                        else:
-                            if blocked_kernel(floor, sboxat, dead, off, to) and frozen_kernel(
-                                scells[:nbb], sboxat, floor, dead, goalm, off, fz2
-                            ):
-                                alive = False
-                        if alive and dead_end:
-                            if qtail >= qcap:
-                                dead_end = False
-                            else:
-                                # the child, sorted
-                                s = 0
-                                for r in range(nbb):
-                                    if r != t:
-                                        qb[qtail, s] = scells[r]
-                                        s += 1
-                                # insert ``to`` into the sorted others
-                                s = nbb - 1
-                                while s > 0 and qb[qtail, s - 1] > to:
-                                    qb[qtail, s] = qb[qtail, s - 1]
-                                    s -= 1
-                                qb[qtail, s] = to
-                                qp[qtail] = c
-                                qtail += 1
-                        sboxat[to] = -1
-                        sboxat[c] = t
-                        scells[t] = c
-                        if not dead_end:
-                            break
-                    if not dead_end:
-                        break
-            for t in range(nbb):
-                sboxat[scells[t]] = -1
-        ckey[fslot] = fkey
-        cval[fslot] = 1 if dead_end else 0
-        ckey[slot] = key
-        cval[slot] = 1 if dead_end else 0
-        if dead_end:
+            cval[fslot] = verdict
+            if not hit:
+                ckey[slot] = key
+                cval[slot] = verdict
+        if verdict != 0:
             cstat[2] += 1
             return True
     return False
+
+
+@njit
+def corral_boxes(x0, maxb, floor, off, boxat, cells, cgen, clab, bst, blist, cq):  # type: ignore[no-untyped-def]
+    """The corral around ``x0``, labelled with a new label in ``clab``, and its boxes (B, marked
+    with that label in ``bst``, their cells in ``blist`` up to ``maxb``): ``(label, boxes, least
+    cell of the corral)``."""
+    cgen[0] += 1
+    lc = cgen[0]
+    clab[x0] = lc
+    cq[0] = x0
+    head = 0
+    tail = 1
+    nbb = 0
+    low_c = x0
+    while head < tail:
+        x = cq[head]
+        head += 1
+        low_c = min(low_c, x)
+        for d in range(4):
+            y = x + off[d]
+            if floor[y] == 0:
+                continue
+            j = boxat[y]
+            if j >= 0:
+                if bst[j] != lc:
+                    bst[j] = lc
+                    if nbb < maxb:
+                        blist[nbb] = cells[j]
+                    nbb += 1
+            elif clab[y] != lc:
+                clab[y] = lc
+                cq[tail] = y
+                tail += 1
+    return lc, nbb, low_c
+
+
+@njit
+def on_goals(cells, n, goalm):  # type: ignore[no-untyped-def]
+    """Whether the first ``n`` boxes of ``cells`` all stand on goals."""
+    for t in range(n):
+        if goalm[cells[t]] == 0:
+            return False
+    return True
+
+
+@njit
+def grow_boxes(lc, nbb, grow, maxb, off, boxat, cells, bst, blist):  # type: ignore[no-untyped-def]
+    """B grown by ``grow`` layers of the boxes next to it, as long as it keeps at most ``maxb``
+    boxes (a box that holds a fence box in place makes the test stronger, and any set of boxes
+    gives a sound test), then sorted; its size."""
+    lo = 0
+    for _ in range(grow):
+        hi = nbb
+        for t in range(lo, hi):
+            for d in range(4):
+                j = boxat[blist[t] + off[d]]
+                if j >= 0 and bst[j] != lc:
+                    bst[j] = lc
+                    if nbb < maxb:
+                        blist[nbb] = cells[j]
+                    nbb += 1
+        if nbb > maxb:
+            nbb = hi
+            break
+        lo = hi
+    for t in range(1, nbb):  # sorted
+        x = blist[t]
+        s = t
+        while s > 0 and blist[s - 1] > x:
+            blist[s] = blist[s - 1]
+            s -= 1
+        blist[s] = x
+    return nbb
+
+
+@njit
+def box_key(zbox, zpl, blist, nbb, low_c):  # type: ignore[no-untyped-def]
+    """The cache's key of B (sorted, ``nbb`` boxes) and its corral (least cell ``low_c``)."""
+    bkey = zpl[low_c] << 1
+    for t in range(nbb):
+        bkey ^= zbox[blist[t]]
+    return bkey
+
+
+@njit
+def lone_player_low(player, blist, nbb, floor, off, cgen, sboxat, smark, cq):  # type: ignore[no-untyped-def]
+    """The least cell of the player's region (from ``player``) with the boxes of B alone."""
+    for t in range(nbb):
+        sboxat[blist[t]] = t
+    cgen[0] += 1
+    low_p = flood_min_kernel(floor, sboxat, off, player, cgen[0], smark, cq)
+    for t in range(nbb):
+        sboxat[blist[t]] = -1
+    return low_p
+
+
+@njit
+def corral_search(  # type: ignore[no-untyped-def]
+    player, lc, blist, nbb, limit, floor, goalm, dead, off, zbox, zpl, clab, cgen, sboxat, smark, qb, qp, vb, vp,
+    vtab, vgen, scells, fz2, cq,
+):  # fmt: skip
+    """The breadth-first search of the pushes of B alone (from ``blist``, the player on
+    ``player``): 1 when no position with all of B on goals can be reached (a deadlock); 0 when
+    one is, when the player steps into the corral (label ``lc``), or at the limit.
+
+    Each position taken: its player's region (a flood that stops at the corral), seen before or
+    not (:func:`visit`), then its children: the pushes of a box of B onto free floor that is not
+    dead, unless they freeze boxes off goals. One loop, not more steps: a step handed its arrays
+    costs about 2 ns an array a call (the reference counts of the copies numba makes when it
+    inlines a call, or the arrays' fields passed one by one when it does not), which per
+    position of this search would cost more than the position's own work."""
+    qcap = qp.shape[0]
+    cgen[0] += 1
+    gen = cgen[0]
+    for t in range(nbb):
+        qb[0, t] = blist[t]
+    qp[0] = player
+    qhead = 0
+    qtail = 1
+    nexp = 0
+    dead_end = True
+    while qhead < qtail and dead_end:
+        for t in range(nbb):
+            scells[t] = qb[qhead, t]
+            sboxat[scells[t]] = t
+        pl = qp[qhead]
+        qhead += 1
+        # the player's region; reaching a corral cell opens the corral
+        cgen[0] += 1
+        ms = cgen[0]
+        smark[pl] = ms
+        cq[0] = pl
+        head = 0
+        tail = 1
+        low = pl
+        while head < tail and dead_end:
+            u = cq[head]
+            head += 1
+            for d in range(4):
+                w = u + off[d]
+                if floor[w] != 0 and sboxat[w] < 0 and smark[w] != ms:
+                    if clab[w] == lc:
+                        dead_end = False
+                        break
+                    smark[w] = ms
+                    cq[tail] = w
+                    tail += 1
+                    if w < low:
+                        low = w
+        seen = False
+        if dead_end:  # seen before, new (then counted), or new past the limit (the search gives up)
+            new = visit(scells, nbb, low, gen, nexp, limit, zbox, zpl, vb, vp, vtab, vgen)
+            seen = new == 0
+            nexp += max(new, 0)
+            dead_end = new >= 0
+        if dead_end and not seen:
+            for t in range(nbb):
+                c = scells[t]
+                for d in range(4):
+                    behind = c - off[d]
+                    to = c + off[d]
+                    if smark[behind] != ms or floor[to] == 0 or sboxat[to] >= 0 or dead[to] != 0:
+                        continue
+                    sboxat[c] = -1
+                    sboxat[to] = t
+                    scells[t] = to
+                    done = True
+                    for s in range(nbb):
+                        if goalm[scells[s]] == 0:
+                            done = False
+                            break
+                    alive = True
+                    if done:
+                        dead_end = False
+                    else:
+                        if blocked_kernel(floor, sboxat, dead, off, to) and frozen_kernel(
+                            scells[:nbb], sboxat, floor, dead, goalm, off, fz2
+                        ):
+                            alive = False
+                    if alive and dead_end:
+                        if qtail >= qcap:
+                            dead_end = False
+                        else:
+                            # the child, sorted
+                            s = 0
+                            for r in range(nbb):
+                                if r != t:
+                                    qb[qtail, s] = scells[r]
+                                    s += 1
+                            # insert ``to`` into the sorted others
+                            s = nbb - 1
+                            while s > 0 and qb[qtail, s - 1] > to:
+                                qb[qtail, s] = qb[qtail, s - 1]
+                                s -= 1
+                            qb[qtail, s] = to
+                            qp[qtail] = c
+                            qtail += 1
+                    sboxat[to] = -1
+                    sboxat[c] = t
+                    scells[t] = c
+                    if not dead_end:
+                        break
+                if not dead_end:
+                    break
+        for t in range(nbb):
+            sboxat[scells[t]] = -1
+    return 1 if dead_end else 0
+
+
+@njit
+def visit(scells, nbb, low, gen, nexp, limit, zbox, zpl, vb, vp, vtab, vgen):  # type: ignore[no-untyped-def]
+    """Look the position (B on ``scells``, the player's least cell ``low``) up in the table of
+    the positions the search visited (generation ``gen``) and add it as the ``nexp``-th when new:
+    1 new, 0 seen before, -1 new but past the ``limit`` (the search gives up)."""
+    tmask = vtab.shape[0] - 1
+    vk = zpl[low]
+    for t in range(nbb):
+        vk ^= zbox[scells[t]]
+    pos = vk & tmask
+    while vgen[pos] == gen:
+        e = vtab[pos]
+        if vp[e] == low:
+            same = True
+            for t in range(nbb):
+                if vb[e, t] != scells[t]:
+                    same = False
+                    break
+            if same:
+                return 0
+        pos = (pos + 1) & tmask
+    if nexp >= limit or nexp >= vp.shape[0]:
+        return -1
+    for t in range(nbb):
+        vb[nexp, t] = scells[t]
+    vp[nexp] = low
+    vtab[pos] = nexp
+    vgen[pos] = gen
+    return 1

@@ -6,13 +6,14 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 from __future__ import annotations
 
 from ...._jit import njit
+from ..._deadlock_kernels import blocked_kernel
 from ..._padded_kernels import child_min_kernel, flood_min_kernel
 from ..._pair_kernels import pair_dead_kernel
 from .advisors import advisor_step_kernel, pack_advice_kernel, pack_retry_kernel
 from .bound import child_bound_kernel, hungarian_kernel, keep_duals_kernel, load_duals_kernel
 from .corrals import corral_deadlock_kernel, pi_corral_kernel
 from .features import feature_cell_kernel, novelty_kernel, obstruction_kernel, packing_of
-from .freeze import blocked_kernel, frozen_after_kernel
+from .freeze import frozen_after_kernel
 from .macros import goal_step_kernel, tunnel_kernel
 from .relevance import relevance_kernel
 from .roots import roots_kernel

@@ -1,6 +1,9 @@
 """Freeze deadlocks: boxes blocked on both axes by walls or frozen boxes, off a goal, or
 leaving the other boxes too few goals they can still reach.
 
+The frozen boxes and the matching are the engine's (:mod:`mazekit.sokoban._deadlock_kernels`);
+what is the solver's own is the second half, the frozen boxes on goals as walls, with its cache.
+
 Every kernel works on a padded, flattened level (see :mod:`.state`).
 """
 
@@ -11,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...._jit import njit
+from ..._deadlock_kernels import frozen_kernel, unmatched_kernel
 from ..._padded_kernels import pull_distances_kernel
 
 #: Bytes a search direction's frozen sets may take, their cells and reachable goals (see :class:`FrozenGoals`).
@@ -19,59 +23,6 @@ FROZEN_CACHE_BYTES = 16 << 20
 
 #: Frozen sets kept at most.
 FROZEN_CACHE_SLOTS = 4096
-
-
-@njit
-def blocked_kernel(floor, boxat, dead, off, c):  # type: ignore[no-untyped-def]
-    """True when the box on ``c`` is blocked on both axes (a wall, a box, or two dead squares on each):
-    only then can a push have frozen it, so only then is the freeze test worth running."""
-    for a in range(0, 4, 2):
-        x = c + off[a]
-        y = c + off[a + 1]
-        if floor[x] != 0 and floor[y] != 0 and boxat[x] < 0 and boxat[y] < 0 and (dead[x] == 0 or dead[y] == 0):
-            return False
-    return True
-
-
-@njit
-def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no-untyped-def]
-    """True when some box that can never move again stands off a goal (freeze deadlock).
-
-    The greatest fixed point: every box starts frozen; a box thaws when on one
-    axis neither neighbour is a wall or a frozen box and the two are not both
-    dead squares. The boxes still frozen at the end can never move.
-    """
-    nb = cells.shape[0]
-    for j in range(nb):
-        fz[j] = 1
-    changed = True
-    while changed:
-        changed = False
-        for j in range(nb):
-            if fz[j] == 0:
-                continue
-            c = cells[j]
-            free_axis = False
-            for a in range(0, 4, 2):
-                x = c + off[a]
-                y = c + off[a + 1]
-                if floor[x] == 0 or floor[y] == 0:
-                    continue
-                if dead[x] != 0 and dead[y] != 0:
-                    continue
-                if boxat[x] >= 0 and fz[boxat[x]] != 0:
-                    continue
-                if boxat[y] >= 0 and fz[boxat[y]] != 0:
-                    continue
-                free_axis = True
-                break
-            if free_axis:
-                fz[j] = 0
-                changed = True
-    for j in range(nb):
-        if fz[j] != 0 and goalm[cells[j]] == 0:
-            return True
-    return False
 
 
 class FrozenGoals(NamedTuple):
@@ -137,7 +88,7 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
     must still be matched to the free goals on push distances computed with
     those walls (a goal walled in behind a frozen box, as in a dead-end goal
     corridor filled in the wrong order, is lost). Only whether every free box
-    can be matched matters, not the matching's cost: :func:`can_match_kernel`.
+    can be matched matters, not the matching's cost: :func:`~..._deadlock_kernels.unmatched_kernel`.
     Which goals each cell can reach with a frozen set's walls is kept in ``fg``'s cache
     (:class:`FrozenGoals`, a bit a goal), since a search meets the same sets over and over.
     """
@@ -191,62 +142,7 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
             fg.rows[n] = cells[j]
             n += 1
     rows, m = fg.rows[:n], fg.free[slot]
-    return not can_match_kernel(rows, fg.reach[slot], m, fg.by_goal, fg.by_box, fg.via, fg.seen, fg.todo)
-
-
-@njit
-def reaches_kernel(reach, cell, g):  # type: ignore[no-untyped-def]
-    """Whether goal ``g`` is reachable from ``cell``: its bit in ``reach[cell]`` (64 goals a word)."""
-    return reach[cell, g >> 6] >> np.uint64(g & 63) & np.uint64(1) != 0
-
-
-@njit
-def can_match_kernel(rows, reach, m, by_goal, by_box, via, seen, todo):  # type: ignore[no-untyped-def]
-    """Whether every box on ``rows`` can have a goal of its own among the first ``m`` goals
-    (goal ``g`` reachable from the box's cell: bit ``g % 64`` of ``reach[cell, g // 64]``): a
-    maximum bipartite matching, greedy first, then one breadth-first augmenting path per box
-    left."""
-    n = rows.shape[0]
-    by_goal[:m] = -1
-    for b in range(n):
-        by_box[b] = -1
-        for g in range(m):
-            if by_goal[g] < 0 and reaches_kernel(reach, rows[b], g):
-                by_goal[g] = b
-                by_box[b] = g
-                break
-    for r in range(n):
-        if by_box[r] >= 0:
-            continue
-        seen[:m] = 0
-        todo[0] = r
-        head = 0
-        tail = 1
-        end = -1
-        while head < tail and end < 0:
-            b = todo[head]
-            head += 1
-            for g in range(m):
-                if seen[g] == 0 and reaches_kernel(reach, rows[b], g):
-                    seen[g] = 1
-                    via[g] = b
-                    if by_goal[g] < 0:
-                        end = g
-                        break
-                    todo[tail] = by_goal[g]
-                    tail += 1
-        if end < 0:
-            return False
-        g = end
-        while True:  # flip the path: each box on it takes the goal it reached
-            b = via[g]
-            before = by_box[b]
-            by_goal[g] = b
-            by_box[b] = g
-            if b == r:
-                break
-            g = before
-    return True
+    return unmatched_kernel(rows, fg.reach[slot], m, fg.by_goal, fg.by_box, fg.via, fg.seen, fg.todo) > 0
 
 
 @njit
