@@ -30,7 +30,8 @@ store, one flat loop), :mod:`.roots`, :mod:`.store` (pool, table,
 heaps), :mod:`.bound` (the matching), :mod:`.freeze` and :mod:`.corrals` (deadlock
 tests; dead pairs are the engine's, :mod:`mazekit.sokoban._pair_kernels`),
 :mod:`.features` (FESS's feature cells and novelty), :mod:`.advisors` (the packing
-advisor), :mod:`.macros` (tunnel and goal macros), :mod:`.relevance`. numba compiles
+advisor), :mod:`.macros` (tunnel and goal macros), :mod:`.relevance`, :mod:`.packing` (the goal
+areas' packing orders, computed once a level). numba compiles
 a call into another module's kernel as one within a module: the split costs no speed.
 """
 
