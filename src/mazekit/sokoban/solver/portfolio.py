@@ -9,7 +9,8 @@ on one core; a second core adds :data:`EXTRA` (see :mod:`.lanes`).
 
 A short time limit (under :data:`SHORT_LIMIT`) cut into many slots leaves each search too little
 to get anywhere: then the first core runs the searches with a ``short`` share, with those
-shares (:data:`SHORT`), fewer and longer. How each row was chosen, and what it gains, is in
+shares (:data:`SHORT`), fewer and longer, the FESS ones with a backward player penalty
+(:data:`WAIT`). How each row was chosen, and what it gains, is in
 ``benchmarks/notes/`` and on the results page.
 """
 
@@ -56,6 +57,9 @@ FESS = SearchOptions(
     dead_pairs=True,
     stall=STALL,
 )
+#: Backward, a position whose player cannot walk to the start's player cell waits (a penalty of 2):
+#: its boxes may stand on the start's cells, the player still cut off from the start's region.
+WAIT = 2
 #: The third search without its cuts, turned round: weight 30 forward with new positions in
 #: feature cells of their own; backward a feature-space search at weight 3 counting blocked
 #: tunnels, pruned by the start's pairs.
@@ -76,13 +80,14 @@ TURNED = SearchOptions(
 class Member:
     """One search of the portfolio: its core's run (0 first), its share of the time, its
     settings, why it is there, and its share on the first core at a short time limit (0: it
-    does not run there; see :data:`SHORT`)."""
+    does not run there; see :data:`SHORT`) with its settings there (None: the same)."""
 
     core: int
     share: float
     search: SearchOptions
     reason: str
     short: float = 0.0
+    short_search: SearchOptions | None = None
 
     @property
     def options(self) -> SearchOptions:
@@ -91,20 +96,24 @@ class Member:
 
     @property
     def short_options(self) -> SearchOptions:
-        """The settings with the short share as :attr:`SearchOptions.time_share`."""
-        return replace(self.search, time_share=self.short)
+        """The settings at a short time limit, with the short share as
+        :attr:`SearchOptions.time_share`."""
+        return replace(self.search if self.short_search is None else self.short_search, time_share=self.short)
 
 
 #: The table: each core's searches in the order they run.
 MEMBERS: tuple[Member, ...] = (
     Member(0, 1.0, replace(FESS, backward_relevance=BACKWARD_RELEVANCE),
-           "FESS's guidance forward; backward pulls cut far from where the last ones worked", short=1.0),
+           "FESS's guidance forward; backward pulls cut far from where the last ones worked",
+           short=1.0, short_search=replace(FESS, backward_relevance=BACKWARD_RELEVANCE, player_penalty=WAIT)),
     Member(0, 1.0, SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
            "plain best-first both ways, mostly forward: another order over the same positions"),
     Member(0, 1.0, SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
            "a low weight and forward relevance cuts: distant work is not interleaved every way", short=0.5),
     Member(0, 0.6, replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1, relays=RELAYS, stall=None),
-           "relays: the forward direction runs deep, then the backward one aims at its positions", short=2.0),
+           "relays: the forward direction runs deep, then the backward one aims at its positions",
+           short=2.0, short_search=replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1,
+                                           relays=RELAYS, stall=None, player_penalty=WAIT)),
     Member(1, 0.6, replace(FESS, pack_tries=1, backward_weight=1, novelty=2),
            "one box tried by the advisor, a backward weight of 1, new positions first"),
     Member(1, 0.9, replace(FESS, pack_tries=1, box_runs=True),
