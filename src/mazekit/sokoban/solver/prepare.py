@@ -104,9 +104,10 @@ def goal_areas(prob: Problem, max_goals: int = 64, deadline: float = math.inf) -
     area of each cell (-1 outside any area with an order), ``forder[fstart[a]:
     fstart[a + 1]]`` area ``a``'s goals in filling order.
 
-    The orders cost a compiled flood per pull tried (:mod:`.kernels.packing`); once ``time.perf_counter()`` passes ``deadline`` the areas
-    not yet ordered are left without one (the search then runs without their
-    packing advice), so that preparing never outlasts the search's time limit.
+    The orders cost a compiled flood per pull tried (:mod:`.kernels.packing`); once
+    ``time.perf_counter()`` passes ``deadline`` the areas not yet ordered are left without one
+    (the search then runs without their packing advice), so that preparing never outlasts the
+    search's time limit.
     """
     garea = np.full(prob.floor.shape[0], -1, dtype=np.int32)
     goals = {int(g) for g in prob.goals}
