@@ -213,12 +213,16 @@ def _shares(searches: Any) -> str:
 
 
 def _first_core() -> str:
-    """The report's words for ``PORTFOLIO``: its searches and their parts of the time."""
-    from mazekit.sokoban.solver import PORTFOLIO
+    """The report's words for the first core's runs (``PORTFOLIO``, and ``SHORT`` at a short
+    time limit): their searches and their parts of the time."""
+    from mazekit.sokoban.solver import PORTFOLIO, SHORT, SHORT_LIMIT
 
-    relayed = [_ORDINALS[k] for k, o in enumerate(PORTFOLIO) if o.relays is not None]
-    which = f", the {' and '.join(relayed)} with relays" if relayed else ""
-    return f"{len(PORTFOLIO)} searches, {_shares(PORTFOLIO)} of the time{which}"
+    def words(run: tuple[Any, ...]) -> str:
+        relayed = [_ORDINALS[k] for k, o in enumerate(run) if o.relays is not None]
+        which = f", the {' and '.join(relayed)} with relays" if relayed else ""
+        return f"{len(run)} searches, {_shares(run)} of the time{which}"
+
+    return f"{words(PORTFOLIO)}; below {SHORT_LIMIT:g} s a level, {words(SHORT)}"
 
 
 def _second_core() -> str:

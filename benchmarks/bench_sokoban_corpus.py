@@ -13,6 +13,11 @@ interrupted run resumes where it stopped (``--fresh`` starts over). The report g
 per collection and overall, and the levels gained and lost against the last run kept in
 ``benchmarks/sokoban_corpus.json`` (``sokoban_corpus_all.json`` for ``--all``; written with the
 section, each its own: a level that flips is worth a second run before it is called lost).
+
+To judge a change, run the base and the change as named variants under the same load:
+``--variant base`` keeps its own results file (``corpus-300-2026-10s-base.jsonl``; it resumes
+too) and writes neither RESULTS.md nor the last run; ``--against base`` prints, per collection,
+the levels gained and lost against that variant's results file.
 """
 
 from __future__ import annotations
@@ -88,6 +93,11 @@ def solve(chosen: list[tuple[str, int, str]], args: argparse.Namespace, results:
     cmd = [sys.executable, "-m", "mazekit", "sokoban", "solve", str(xsb), "--level", "all"]
     cmd += ["--time-limit", str(args.time_limit), "--jobs", str(args.jobs), "--results", str(results)]
     subprocess.run(cmd, stdout=subprocess.DEVNULL, check=False)  # progress and summary on stderr
+    return read_records(chosen, results)
+
+
+def read_records(chosen: list[tuple[str, int, str]], results: Path) -> dict[tuple[str, int], dict]:
+    """Each level's record in a results file of the sample ``chosen``."""
     records: dict[tuple[str, int], dict] = {}
     for line in results.read_text().splitlines():
         rec = json.loads(line)
@@ -129,6 +139,23 @@ def changes(outcome: dict[str, bool], setting: str, whole: bool) -> str:
     )
 
 
+def results_file(levels: int, args: argparse.Namespace, variant: str | None) -> Path:
+    """The results file of a run of ``levels`` levels (a named variant's its own)."""
+    name = f"corpus-{levels}-{args.seed}-{args.time_limit:g}s" + (f"-{variant}" if variant else "")
+    return BUILD / f"{name}.jsonl"
+
+
+def against(outcome: dict[str, bool], other: dict[str, bool], name: str) -> str:
+    """The levels gained and lost against another variant's outcome, per collection."""
+    lines = [f"Against the variant {name!r}: {sum(other.values())} -> {sum(outcome.values())}"]
+    for coll in dict.fromkeys(k.rsplit(":", 1)[0] for k in outcome):
+        gained = [k for k, v in outcome.items() if k.startswith(coll + ":") and v and not other.get(k, False)]
+        lost = [k for k, v in outcome.items() if k.startswith(coll + ":") and not v and other.get(k, False)]
+        if gained or lost:
+            lines.append(f"  {coll}: gained {', '.join(gained) or '-'}; lost {', '.join(lost) or '-'}")
+    return "\n".join(lines)
+
+
 def commit() -> str:
     proc = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE)
     return proc.stdout.strip() or "unknown"
@@ -144,6 +171,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="levels at a time, one core each (default 2)")
     ap.add_argument("--fresh", action="store_true", help="start over instead of resuming the results file")
     ap.add_argument("--no-write", action="store_true", help="print only; RESULTS.md and the last run stay")
+    ap.add_argument("--variant", help="a named variant: its own results file; implies --no-write")
+    ap.add_argument("--against", help="print the levels gained and lost against this variant's results file")
     args = ap.parse_args(argv)
     if not CORPUS.is_dir():
         print(f"sokoban_corpus: no corpus at {CORPUS} (set MAZEKIT_LEVELS)", file=sys.stderr)
@@ -155,7 +184,7 @@ def main(argv: list[str]) -> int:
     total = sum(len(v) for v in levels.values()) if args.all else args.sample
     chosen = sample(levels, total, args.floor, args.seed)
     setting = f"{len(chosen)} levels, seed {args.seed}, floor {args.floor}, {args.time_limit:g} s, one core each"
-    results = BUILD / f"corpus-{len(chosen)}-{args.seed}-{args.time_limit:g}s.jsonl"
+    results = results_file(len(chosen), args, args.variant)
     if args.fresh and results.exists():
         results.unlink()
     load_before = load()
@@ -166,7 +195,13 @@ def main(argv: list[str]) -> int:
     print(body)
     compared = changes(outcome, setting, args.all)
     print(compared)
-    if args.no_write:
+    if args.against is not None:
+        other = results_file(len(chosen), args, args.against)
+        if not other.exists():
+            print(f"sokoban_corpus: no results file {other}", file=sys.stderr)
+            return 2
+        print(against(outcome, table(chosen, read_records(chosen, other))[1], args.against))
+    if args.no_write or args.variant:
         return 0
     run = {
         "setting": setting,

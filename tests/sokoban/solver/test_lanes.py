@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -169,14 +170,21 @@ def test_more_cores_add_the_extra_searches(warm, monkeypatch):
 
 
 def test_the_portfolio_is_whole_on_the_first_core():
-    from mazekit.sokoban.solver import EXTRA, portfolio_for
+    from mazekit.sokoban.solver import EXTRA, SHORT, SHORT_LIMIT, first_core, portfolio_for
     from mazekit.sokoban.solver.portfolio import MAX_CORES
 
-    for cores in (1, 2, 3):
-        wide = portfolio_for(cores)
-        first = lanes.lane_members(len(wide), min(cores, MAX_CORES), first=len(PORTFOLIO))[0]
-        assert tuple(wide[i] for i in first) == PORTFOLIO
+    for limit in (None, 5.0, SHORT_LIMIT, 60.0):
+        for cores in (1, 2, 3):
+            wide = portfolio_for(cores, limit)
+            first = lanes.lane_members(len(wide), min(cores, MAX_CORES), first=len(first_core(limit)))[0]
+            assert tuple(wide[i] for i in first) == first_core(limit)
     assert portfolio_for(2) == portfolio_for(3) == PORTFOLIO + EXTRA and MAX_CORES == 2
+    # a short limit runs fewer, longer searches on the first core, each one of PORTFOLIO's
+    # (the FESS ones with a backward player penalty)
+    assert first_core(SHORT_LIMIT - 1) == SHORT and first_core(SHORT_LIMIT) == PORTFOLIO
+    bare = {replace(o, time_share=1.0, player_penalty=0) for o in PORTFOLIO}
+    assert 0 < len(SHORT) < len(PORTFOLIO)
+    assert all(replace(o, time_share=1.0, player_penalty=0) in bare for o in SHORT)
 
 
 @pytest.mark.skipif(not HAS_PROC or lanes.default_cores() < 2, reason="Linux, 2 cores")

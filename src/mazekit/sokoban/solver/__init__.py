@@ -14,7 +14,20 @@ from ..problem import Problem, as_problem
 from .driver import Search, run_search
 from .optimise import Optimised, OptimiseStatus, optimise
 from .options import DEFAULT_MEMORY, Relays, Relevance, SearchOptions, Stall
-from .portfolio import BACKWARD_RELEVANCE, EXTRA, MEMBERS, PORTFOLIO, RELAYS, RELEVANCE, STALL, Member, portfolio_for
+from .portfolio import (
+    BACKWARD_RELEVANCE,
+    EXTRA,
+    MEMBERS,
+    PORTFOLIO,
+    RELAYS,
+    RELEVANCE,
+    SHORT,
+    SHORT_LIMIT,
+    STALL,
+    Member,
+    first_core,
+    portfolio_for,
+)
 from .prepare import Prepared
 from .results import SearchResult, SearchStats, Solution
 from .search import search_level, solve
@@ -27,6 +40,8 @@ __all__ = [
     "PORTFOLIO",
     "RELAYS",
     "RELEVANCE",
+    "SHORT",
+    "SHORT_LIMIT",
     "STALL",
     "Member",
     "OptimiseStatus",
@@ -42,6 +57,7 @@ __all__ = [
     "Solution",
     "Stall",
     "as_problem",
+    "first_core",
     "optimise",
     "portfolio_for",
     "run_search",

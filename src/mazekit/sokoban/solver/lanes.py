@@ -2,10 +2,12 @@
 
 The portfolio's searches are cut into *lanes*, one a core, each lane a run of consecutive
 searches (:func:`lane_members`). Each lane runs its searches one after the other, each its
-share of the lane's time left (``SearchOptions.time_share``: equal in the first lane), as
+share of the lane's time left (``SearchOptions.time_share``), as
 :func:`~.sequence.run_sequence` does on one core. The fast mode's portfolio on two cores or more
-(:func:`~.portfolio.portfolio_for`) is :data:`~.portfolio.PORTFOLIO` and :data:`~.portfolio.EXTRA`: its
-first lane runs ``PORTFOLIO`` as one core does and the second adds ``EXTRA``'s searches.
+(:func:`~.portfolio.portfolio_for`) is the first core's run (:func:`~.portfolio.first_core`:
+:data:`~.portfolio.PORTFOLIO`, or :data:`~.portfolio.SHORT` at a short time limit) and
+:data:`~.portfolio.EXTRA`: its first lane runs what one core does and the second adds ``EXTRA``'s
+searches.
 
 The first lane runs in the calling thread. For the first :data:`HEAD_START` seconds it runs
 alone (most levels are solved sooner, and then no other process is woken); then the other

@@ -5,8 +5,13 @@ levels the others do not; the table below is the whole policy, one row a search.
 searches one after the other, each with its ``share`` over the shares of it and the searches
 after it of the time left; a search that stops making progress (:data:`STALL`) yields the rest
 of its slot to the ones after it. The first core's run (:data:`PORTFOLIO`) is the whole fast mode
-on one core; a second core adds :data:`EXTRA` (see :mod:`.lanes`). How each row was chosen, and
-what it gains, is in ``benchmarks/notes/`` and on the results page.
+on one core; a second core adds :data:`EXTRA` (see :mod:`.lanes`).
+
+A short time limit (under :data:`SHORT_LIMIT`) cut into many slots leaves each search too little
+to get anywhere: then the first core runs the searches with a ``short`` share, with those
+shares (:data:`SHORT`), fewer and longer, the FESS ones with a backward player penalty
+(:data:`WAIT`). How each row was chosen, and what it gains, is in
+``benchmarks/notes/`` and on the results page.
 """
 
 from __future__ import annotations
@@ -23,8 +28,11 @@ __all__ = [
     "PORTFOLIO",
     "RELAYS",
     "RELEVANCE",
+    "SHORT",
+    "SHORT_LIMIT",
     "STALL",
     "Member",
+    "first_core",
     "portfolio_for",
 ]
 
@@ -49,6 +57,9 @@ FESS = SearchOptions(
     dead_pairs=True,
     stall=STALL,
 )
+#: Backward, a position whose player cannot walk to the start's player cell waits (a penalty of 2):
+#: its boxes may stand on the start's cells, the player still cut off from the start's region.
+WAIT = 2
 #: The third search without its cuts, turned round: weight 30 forward with new positions in
 #: feature cells of their own; backward a feature-space search at weight 3 counting blocked
 #: tunnels, pruned by the start's pairs.
@@ -68,29 +79,41 @@ TURNED = SearchOptions(
 @dataclass(frozen=True, slots=True)
 class Member:
     """One search of the portfolio: its core's run (0 first), its share of the time, its
-    settings and why it is there."""
+    settings, why it is there, and its share on the first core at a short time limit (0: it
+    does not run there; see :data:`SHORT`) with its settings there (None: the same)."""
 
     core: int
     share: float
     search: SearchOptions
     reason: str
+    short: float = 0.0
+    short_search: SearchOptions | None = None
 
     @property
     def options(self) -> SearchOptions:
         """The settings with the share as :attr:`SearchOptions.time_share`."""
         return replace(self.search, time_share=self.share)
 
+    @property
+    def short_options(self) -> SearchOptions:
+        """The settings at a short time limit, with the short share as
+        :attr:`SearchOptions.time_share`."""
+        return replace(self.search if self.short_search is None else self.short_search, time_share=self.short)
+
 
 #: The table: each core's searches in the order they run.
 MEMBERS: tuple[Member, ...] = (
     Member(0, 1.0, replace(FESS, backward_relevance=BACKWARD_RELEVANCE),
-           "FESS's guidance forward; backward pulls cut far from where the last ones worked"),
+           "FESS's guidance forward; backward pulls cut far from where the last ones worked",
+           short=1.0, short_search=replace(FESS, backward_relevance=BACKWARD_RELEVANCE, player_penalty=WAIT)),
     Member(0, 1.0, SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
-           "plain best-first both ways, mostly forward: another order over the same positions"),
+           "plain best-first both ways, mostly forward: another order over the same positions", short=1.2),
     Member(0, 1.0, SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
            "a low weight and forward relevance cuts: distant work is not interleaved every way"),
     Member(0, 0.6, replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1, relays=RELAYS, stall=None),
-           "relays: the forward direction runs deep, then the backward one aims at its positions"),
+           "relays: the forward direction runs deep, then the backward one aims at its positions",
+           short=2.0, short_search=replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1,
+                                           relays=RELAYS, stall=None, player_penalty=WAIT)),
     Member(1, 0.6, replace(FESS, pack_tries=1, backward_weight=1, novelty=2),
            "one box tried by the advisor, a backward weight of 1, new positions first"),
     Member(1, 0.9, replace(FESS, pack_tries=1, box_runs=True),
@@ -114,14 +137,30 @@ PORTFOLIO: tuple[SearchOptions, ...] = tuple(m.options for m in MEMBERS if m.cor
 EXTRA: tuple[SearchOptions, ...] = tuple(m.options for m in MEMBERS if m.core == 1)
 #: The cores the default portfolio can use.
 MAX_CORES = 1 + max(m.core for m in MEMBERS)
+#: Seconds a level: a core's run at a time limit below this is short (see :data:`SHORT`).
+SHORT_LIMIT = 30.0
+#: The first core's run at a short time limit: the searches with a short share, in the table's
+#: order, each with that share.
+SHORT: tuple[SearchOptions, ...] = tuple(m.short_options for m in MEMBERS if m.core == 0 and m.short > 0)
 
 
-def portfolio_for(cores: int) -> tuple[SearchOptions, ...]:
-    """The fast mode's searches on ``cores`` cores: :data:`PORTFOLIO`, then on a second core
-    :data:`EXTRA` (see :func:`~.lanes.lane_members`), so that a level solved on one core is
-    solved on more too.
+def first_core(time_limit: float | None) -> tuple[SearchOptions, ...]:
+    """The first core's run at ``time_limit`` seconds a level (None: no limit):
+    :data:`SHORT` below :data:`SHORT_LIMIT`, :data:`PORTFOLIO` otherwise.
 
-    >>> len(portfolio_for(1)), portfolio_for(2) == PORTFOLIO + EXTRA
-    (4, True)
+    >>> first_core(10.0) == SHORT, first_core(60.0) == first_core(None) == PORTFOLIO
+    (True, True)
     """
-    return PORTFOLIO + EXTRA if cores > 1 else PORTFOLIO
+    return SHORT if time_limit is not None and time_limit < SHORT_LIMIT else PORTFOLIO
+
+
+def portfolio_for(cores: int, time_limit: float | None = None) -> tuple[SearchOptions, ...]:
+    """The fast mode's searches on ``cores`` cores at ``time_limit`` seconds a level: the first
+    core's run (:func:`first_core`), then on a second core :data:`EXTRA` (see
+    :func:`~.lanes.lane_members`), so that a level solved on one core is solved on more too.
+
+    >>> len(portfolio_for(1)), portfolio_for(2) == PORTFOLIO + EXTRA, len(portfolio_for(1, 10.0))
+    (4, True, 3)
+    """
+    first = first_core(time_limit)
+    return first + EXTRA if cores > 1 else first

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from typing import NamedTuple
 
 import numpy as np
@@ -18,6 +17,7 @@ from numpy.typing import NDArray
 
 from ..pairs import PairTable, dead_pairs
 from ..problem import Problem
+from .kernels.packing import take_out_kernel
 from .kernels.relevance import influence_kernel
 
 __all__ = ["INFLUENCE_CELLS", "GoalAreas", "Prepared", "goal_areas", "influence_table", "tunnels"]
@@ -104,10 +104,10 @@ def goal_areas(prob: Problem, max_goals: int = 64, deadline: float = math.inf) -
     area of each cell (-1 outside any area with an order), ``forder[fstart[a]:
     fstart[a + 1]]`` area ``a``'s goals in filling order.
 
-    The orders cost a flood per pull tried (a third of a second on the largest
-    XSokoban levels); once ``time.perf_counter()`` passes ``deadline`` the areas
-    not yet ordered are left without one (the search then runs without their
-    packing advice), so that preparing never outlasts the search's time limit.
+    The orders cost a compiled flood per pull tried (:mod:`.kernels.packing`); once
+    ``time.perf_counter()`` passes ``deadline`` the areas not yet ordered are left without one
+    (the search then runs without their packing advice), so that preparing never outlasts the
+    search's time limit.
     """
     garea = np.full(prob.floor.shape[0], -1, dtype=np.int32)
     goals = {int(g) for g in prob.goals}
@@ -145,14 +145,31 @@ def goal_areas(prob: Problem, max_goals: int = 64, deadline: float = math.inf) -
 
 
 def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] | None:
-    """The filling order of the goal area ``comp`` (see :func:`goal_areas`); None if it has none."""
+    """The filling order of the goal area ``comp`` (see :func:`goal_areas`); None if it has none.
+
+    Over and over, the box that comes out of the area in the fewest pulls (the other boxes of
+    the area in place, the player anywhere free: :func:`~.kernels.packing.take_out_kernel`) is
+    taken out; the reversed sequence is the order.
+
+    Raises :class:`_OutOfTime` once ``time.perf_counter()`` passes ``deadline``.
+    """
+    ncells = prob.floor.shape[0]
+    area = np.zeros(ncells, dtype=np.uint8)
+    area[sorted(comp)] = 1
+    occ = area.copy()  # the boxes still in the area
+    work = _take_out_work(ncells)
+    kernel = take_out_kernel.pick(ncells * len(comp))
     boxes = set(comp)
     taken: list[int] = []
     while boxes:
         best: tuple[int, int] | None = None
         for b in sorted(boxes):
-            n = _take_out(prob, boxes - {b}, b, comp, deadline)
-            if n is not None and (best is None or n < best[0]):
+            if time.perf_counter() > deadline:
+                raise _OutOfTime
+            occ[b] = 0  # the others stay where they are
+            n = int(kernel(prob.floor, prob.off, occ, b, area, *work))
+            occ[b] = 1
+            if n >= 0 and (best is None or n < best[0]):
                 best = (n, b)
                 if n == 1:  # no box comes out in fewer: the first found is the one taken
                     break
@@ -160,6 +177,7 @@ def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] 
             return None
         taken.append(best[1])
         boxes.remove(best[1])
+        occ[best[1]] = 0
     return taken[::-1]
 
 
@@ -167,35 +185,15 @@ class _OutOfTime(Exception):
     """The deadline of a preparation step passed."""
 
 
-def _take_out(prob: Problem, boxes: set[int], box: int, area: set[int], deadline: float) -> int | None:
-    """Fewest pulls that take ``box`` out of ``area`` among ``boxes`` (player anywhere free); None
-    if none.
-
-    Raises :class:`_OutOfTime` once ``time.perf_counter()`` passes ``deadline``.
-    """
-    starts = []
-    for d in range(4):
-        x = box + int(prob.off[d])
-        if prob.floor[x] and x not in boxes:
-            starts.append(min(prob.region(boxes | {box}, x)))
-    seen = {(box, p) for p in starts}
-    todo = deque((box, p, 0) for p in set(starts))
-    while todo:
-        if time.perf_counter() > deadline:
-            raise _OutOfTime
-        b, pl, n = todo.popleft()
-        region = prob.region(boxes | {b}, pl)
-        for d in range(4):
-            step = int(prob.off[d])
-            to, newpl = b + step, b + 2 * step
-            if to in region and newpl in region:
-                if to not in area:
-                    return n + 1
-                key = (to, min(prob.region(boxes | {to}, newpl)))
-                if key not in seen:
-                    seen.add(key)
-                    todo.append((to, key[1], n + 1))
-    return None
+def _take_out_work(ncells: int) -> tuple[NDArray[np.int64], ...]:
+    """The work arrays of :func:`~.kernels.packing.take_out_kernel` for a level of ``ncells``."""
+    return (
+        np.zeros((2, ncells), dtype=np.int64),
+        np.empty(ncells, dtype=np.int64),
+        np.empty((3, 4 * ncells), dtype=np.int64),
+        np.empty(4 * ncells, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 def tunnels(prob: Problem) -> NDArray[np.int32]:

@@ -44,23 +44,25 @@ def search_level(
     ``optimal`` and ``memory``.
     ``options`` runs that one search alone (as does ``optimal``, with the default
     options unless given). Otherwise the fast mode shares the time among the
-    searches of ``portfolio`` (default :data:`~.portfolio.PORTFOLIO`), run one after the
-    other, each with its share of the time left (``SearchOptions.time_share``: equal in
-    :data:`~.portfolio.PORTFOLIO`), a search that stops making progress yielding the rest of its share to
-    the searches after it (``SearchOptions.stall``: :data:`~.portfolio.STALL` in the default portfolios, not
-    for the last search); it stops at the first that
-    solves the level, proves it unsolvable or is interrupted, and with no time
+    searches of ``portfolio`` (default :func:`~.portfolio.first_core` of the time limit:
+    :data:`~.portfolio.PORTFOLIO`, or the fewer searches of :data:`~.portfolio.SHORT` below
+    :data:`~.portfolio.SHORT_LIMIT` seconds), run one after the other, each with its share of
+    the time left (``SearchOptions.time_share``), a search that stops making progress yielding
+    the rest of its share to the searches after it (``SearchOptions.stall``:
+    :data:`~.portfolio.STALL` in the default portfolios, not for the last search); it stops at
+    the first that solves the level, proves it unsolvable or is interrupted, and with no time
     limit only the first runs.
 
     ``cores`` above 1 runs the portfolio on that many cores, at most one a search
     (:mod:`.lanes`; :func:`~.lanes.default_cores` gives this machine's), the default
-    portfolio widened to :func:`~.portfolio.portfolio_for` ``(cores)``: the searches are cut into runs,
-    one a core (:func:`~.lanes.lane_members`; the first core runs :data:`~.portfolio.PORTFOLIO` as one
-    core does, the second :data:`~.portfolio.EXTRA`), each core runs its own one after the other with
-    the whole time limit, and the first to solve the level stops the others; ``memory`` is divided between them. The
-    other cores' searches run in worker processes (``spawn``), so a script that asks for them
-    needs the ``if __name__ == "__main__":`` guard. It needs the compiled kernel in numba's
-    cache: before the first compile the portfolio runs on one core.
+    portfolio widened to :func:`~.portfolio.portfolio_for` ``(cores, time_limit)``: the searches
+    are cut into runs, one a core (:func:`~.lanes.lane_members`; the first core runs what one
+    core does, the second :data:`~.portfolio.EXTRA`), each core runs its own one after the
+    other with the whole time limit, and the first to solve the level stops the others;
+    ``memory`` is divided between them. The other cores' searches run in worker processes
+    (``spawn``), so a script that asks for them needs the ``if __name__ == "__main__":`` guard.
+    It needs the compiled kernel in numba's cache: before the first compile the portfolio runs
+    on one core.
 
     ``progress`` (a :data:`~.results.Progress` callable) is called from the searching
     thread between slices (every 50 ms or so, and before the kernel's first
@@ -93,16 +95,17 @@ def search_level(
     if not isinstance(cores, int) or isinstance(cores, bool) or cores < 1:
         raise ValueError(f"cores must be a whole number of 1 or more, got {cores!r}")
     if cores > 1 and search_kernel.is_cached():
-        wide = default.portfolio_for(cores) if portfolio is None else portfolio
+        wide = default.portfolio_for(cores, time_limit) if portfolio is None else portfolio
         lanes = min(cores, len(wide) if portfolio is not None else default.MAX_CORES)  # a given one: a search a core
         if lanes > 1:
-            head = len(default.PORTFOLIO) if portfolio is None else None  # the first core runs PORTFOLIO as one does
+            # the first core runs what one core runs at this time limit
+            head = len(default.first_core(time_limit)) if portfolio is None else None
             return run_lanes(
                 prep.problem, wide, lanes, first_size=head, time_limit=time_limit, memory=memory, progress=progress
             )
     return run_sequence(
         prep,
-        default.PORTFOLIO if portfolio is None else portfolio,
+        default.first_core(time_limit) if portfolio is None else portfolio,
         time_limit=time_limit,
         memory=memory,
         progress=progress,
@@ -138,8 +141,8 @@ def solve(
     memory : int
         Bytes the search may use for its states (default 4 GiB).
     cores : int
-        Cores for the fast mode (see :func:`search_level`): with 2, one core runs
-        :data:`~.portfolio.PORTFOLIO` as on one core and the other :data:`~.portfolio.EXTRA`.
+        Cores for the fast mode (see :func:`search_level`): with 2, one core runs what one
+        core does (:func:`~.portfolio.first_core`) and the other :data:`~.portfolio.EXTRA`.
 
     Returns
     -------

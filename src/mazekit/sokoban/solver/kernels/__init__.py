@@ -31,7 +31,8 @@ heaps), :mod:`.bound` (the matching), :mod:`.freeze` and :mod:`.corrals` (deadlo
 tests; the frozen boxes, the matching and dead pairs are the engine's,
 :mod:`mazekit.sokoban._deadlock_kernels` and :mod:`mazekit.sokoban._pair_kernels`),
 :mod:`.features` (FESS's feature cells and novelty), :mod:`.advisors` (the packing
-advisor), :mod:`.macros` (tunnel and goal macros), :mod:`.relevance`. numba compiles
+advisor), :mod:`.macros` (tunnel and goal macros), :mod:`.relevance`, :mod:`.packing` (the goal
+areas' packing orders, computed once a level). numba compiles
 a call into another module's kernel as one within a module: the split costs no speed.
 """
 
