@@ -26,8 +26,6 @@ COMPLEXITY = 30
 
 #: Over a limit today, each with the issue that splits it: ``path`` (a module) or ``path:function``.
 PENDING = {
-    "minesweeper/_kernels.py:probability_kernel": "#61",
-    "minesweeper/_guess_kernels.py:endgame_kernel": "#61",
     # one flat loop each: the same steps compiled inline measured 4.6 times slower per expansion
     # (benchmarks/notes/2026-12-06-solver-rehoused.md); a split must keep the speed
     "sokoban/solver/kernels/expand.py:expand_kernel": "#57",
