@@ -433,7 +433,12 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
     an explicit stack. Frame ``d`` is a position: the layouts ``sbuf[f_start[d]:][:f_len[d]]``,
     its candidate cells ``order[d, :f_ncand[d]]`` (one free cell when ``f_kind[d]`` is 1,
     else the undecided cells, safest first), the candidate ``f_ci[d]`` being scored and the
-    value ``f_v[d]`` it shows next. Returns 1 with ``out`` written, or 0 (gave up)."""
+    value ``f_v[d]`` it shows next. Returns 1 with ``out`` written, or 0 (gave up).
+
+    One flat loop: the same steps as compiled functions called once a position (opening a
+    position, pushing the next child; or only the scans over the layouts) measured 26-40%
+    slower (benchmarks/notes/2026-12-06-minesweeper.md).
+    """
     top = ncl + 2
     sbuf = np.empty(nsol * (top + 1), np.int64)
     for t in range(nsol):
@@ -451,6 +456,7 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
     f_child = np.zeros(top, np.int64)
     order = np.empty((top, ncl), np.int64)
     safety = np.empty((top, ncl), np.float64)
+    mcount = np.empty(ncl, np.int64)
     d = 0
     f_start[0] = 0
     f_len[0] = nsol
@@ -464,14 +470,55 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
             positions += 1
             if positions > max_work:
                 return 0
-            if not _open_position(d, val, sbuf, f_start, f_len, f_kind, f_ncand, order, safety):
-                result = 1.0  # won: nothing left to guess
+            st = f_start[d]
+            ln = f_len[d]
+            undecided = False
+            free = -1
+            nca = 0
+            for j in range(ncl):
+                mc = 0
+                v0 = -1
+                varies = False
+                for t in range(st, st + ln):
+                    x = val[sbuf[t], j]
+                    if x == MINE:
+                        mc += 1
+                    elif v0 < 0:
+                        v0 = x
+                    elif x != v0:
+                        varies = True
+                mcount[j] = mc
+                if 0 < mc < ln:
+                    undecided = True
+                    safety[d, j] = (ln - mc) / ln
+                    order[d, nca] = j
+                    nca += 1
+                elif mc == 0 and varies and free < 0:
+                    free = j
+            if not undecided:
+                result = 1.0
                 have = True
                 d -= 1
                 if d < 0:
-                    return 0  # the root itself was decided (nothing to guess)
+                    break
                 continue
-            f_left[d] = 1.0 if f_kind[d] == 1 else safety[d, order[d, 0]]
+            if free >= 0:
+                f_kind[d] = 1
+                order[d, 0] = free
+                f_ncand[d] = 1
+                f_left[d] = 1.0
+            else:
+                f_kind[d] = 0
+                f_ncand[d] = nca
+                # safest first (insertion sort; few candidates)
+                for a in range(1, nca):
+                    x = order[d, a]
+                    b = a - 1
+                    while b >= 0 and safety[d, order[d, b]] < safety[d, x]:
+                        order[d, b + 1] = order[d, b]
+                        b -= 1
+                    order[d, b + 1] = x
+                f_left[d] = safety[d, order[d, 0]]
             f_ci[d] = 0
             f_v[d] = 0
             f_acc[d] = 0.0
@@ -481,27 +528,49 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
             have = False
             f_acc[d] += f_child[d] / f_len[d] * result
             f_v[d] += 1
-        pushed, result = _next_child(
-            d,
-            val,
-            sbuf,
-            f_start,
-            f_len,
-            f_kind,
-            f_ci,
-            f_v,
-            f_acc,
-            f_left,
-            f_best,
-            f_bestc,
-            f_ncand,
-            f_child,
-            order,
-            safety,
-        )
-        if pushed:
+        # the next child of frame d, or finish it
+        pushed = False
+        while not pushed:
+            if f_v[d] > 8:
+                c = order[d, f_ci[d]]
+                if f_kind[d] == 1:
+                    result = f_acc[d]
+                    break
+                if f_acc[d] > f_best[d]:
+                    f_best[d] = f_acc[d]
+                    f_bestc[d] = c
+                f_ci[d] += 1
+                if f_ci[d] >= f_ncand[d] or safety[d, order[d, f_ci[d]]] <= f_best[d] + 1e-12:
+                    result = f_best[d]
+                    break
+                f_v[d] = 0
+                f_acc[d] = 0.0
+                f_left[d] = safety[d, order[d, f_ci[d]]]
+                continue
+            if f_kind[d] == 0 and f_acc[d] + f_left[d] <= f_best[d] + 1e-12:
+                f_v[d] = 9  # cannot beat the best: drop this candidate
+                continue
+            c = order[d, f_ci[d]]
+            v = f_v[d]
+            st = f_start[d]
+            ln = f_len[d]
+            cs = st + ln
+            cl = 0
+            for t in range(st, st + ln):
+                if val[sbuf[t], c] == v:
+                    sbuf[cs + cl] = sbuf[t]
+                    cl += 1
+            if cl == 0:
+                f_v[d] += 1
+                continue
+            f_left[d] -= cl / ln
+            f_child[d] = cl
+            f_start[d + 1] = cs
+            f_len[d + 1] = cl
             d += 1
             fresh = True
+            pushed = True
+        if pushed:
             continue
         # frame d is finished with ``result``
         if d == 0:
@@ -510,108 +579,8 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
             return 1
         d -= 1
         have = True
-
-
-@njit
-def _open_position(d, val, sbuf, f_start, f_len, f_kind, f_ncand, order, safety):  # type: ignore[no-untyped-def]
-    """Classify the closed cells of frame ``d``'s position. Returns False when it is won (no
-    cell is a mine in some of its layouts and not in others). Else sets the frame's
-    candidates: the first cell safe in every layout whose value differs between them
-    (``f_kind[d]`` 1: opened for free), or else every undecided cell, safest first
-    (``safety[d, j]`` the share of layouts where cell ``j`` is safe)."""
-    ncl = val.shape[1]
-    st = f_start[d]
-    ln = f_len[d]
-    free = -1
-    nca = 0
-    for j in range(ncl):
-        mc = 0
-        v0 = -1
-        varies = False
-        for t in range(st, st + ln):
-            x = val[sbuf[t], j]
-            if x == MINE:
-                mc += 1
-            elif v0 < 0:
-                v0 = x
-            elif x != v0:
-                varies = True
-        if 0 < mc < ln:
-            safety[d, j] = (ln - mc) / ln
-            order[d, nca] = j
-            nca += 1
-        elif mc == 0 and varies and free < 0:
-            free = j
-    if nca == 0:
-        return False
-    if free >= 0:
-        f_kind[d] = 1
-        order[d, 0] = free
-        f_ncand[d] = 1
-        return True
-    f_kind[d] = 0
-    f_ncand[d] = nca
-    # safest first (insertion sort; few candidates)
-    for a in range(1, nca):
-        x = order[d, a]
-        b = a - 1
-        while b >= 0 and safety[d, order[d, b]] < safety[d, x]:
-            order[d, b + 1] = order[d, b]
-            b -= 1
-        order[d, b + 1] = x
-    return True
-
-
-@njit
-def _next_child(
-    d, val, sbuf, f_start, f_len, f_kind, f_ci, f_v, f_acc, f_left, f_best, f_bestc, f_ncand, f_child, order, safety
-):  # type: ignore[no-untyped-def]
-    """Push frame ``d``'s next child position, or finish the frame.
-
-    The child is the layouts where the current candidate shows the next value
-    ``f_v[d]`` that some layout gives it (written after the frame's layouts in
-    ``sbuf``; ``f_child[d]`` their number). A candidate is done after value 8 or
-    as soon as it cannot beat the best one (its score so far plus the share of
-    layouts left, ``f_left[d]``); the frame is done after its free cell, or when no
-    candidate left is safer than the best score. Returns ``(True, 0.0)`` when a
-    child was pushed (frame ``d + 1``), else ``(False, the frame's chance to win)``.
-    """
-    while True:
-        if f_v[d] > 8:
-            c = order[d, f_ci[d]]
-            if f_kind[d] == 1:
-                return False, f_acc[d]
-            if f_acc[d] > f_best[d]:
-                f_best[d] = f_acc[d]
-                f_bestc[d] = c
-            f_ci[d] += 1
-            if f_ci[d] >= f_ncand[d] or safety[d, order[d, f_ci[d]]] <= f_best[d] + 1e-12:
-                return False, f_best[d]
-            f_v[d] = 0
-            f_acc[d] = 0.0
-            f_left[d] = safety[d, order[d, f_ci[d]]]
-            continue
-        if f_kind[d] == 0 and f_acc[d] + f_left[d] <= f_best[d] + 1e-12:
-            f_v[d] = 9  # cannot beat the best: drop this candidate
-            continue
-        c = order[d, f_ci[d]]
-        v = f_v[d]
-        st = f_start[d]
-        ln = f_len[d]
-        cs = st + ln
-        cl = 0
-        for t in range(st, st + ln):
-            if val[sbuf[t], c] == v:
-                sbuf[cs + cl] = sbuf[t]
-                cl += 1
-        if cl == 0:
-            f_v[d] += 1
-            continue
-        f_left[d] -= cl / ln
-        f_child[d] = cl
-        f_start[d + 1] = cs
-        f_len[d + 1] = cl
-        return True, 0.0
+    # the root itself was decided (nothing to guess)
+    return 0
 
 
 # ------------------------------------------------------------- playing
