@@ -435,9 +435,8 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
     else the undecided cells, safest first), the candidate ``f_ci[d]`` being scored and the
     value ``f_v[d]`` it shows next. Returns 1 with ``out`` written, or 0 (gave up).
 
-    One flat loop: the same steps as compiled functions called once a position (opening a
-    position, pushing the next child; or only the scans over the layouts) measured 26-40%
-    slower (benchmarks/notes/2026-12-06-minesweeper.md).
+    One flat loop: its steps as compiled functions called once a position were slower
+    (benchmarks/notes/2026-12-06-minesweeper.md).
     """
     top = ncl + 2
     sbuf = np.empty(nsol * (top + 1), np.int64)
