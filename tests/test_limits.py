@@ -27,7 +27,7 @@ COMPLEXITY = 30
 #: Over a limit today, each with the issue that splits it: ``path`` (a module) or ``path:function``.
 PENDING = {
     # the end game's tree walk, one flat loop: its steps as compiled functions called once a
-    # position measured 26-40% slower (benchmarks/notes/2026-12-06-minesweeper.md)
+    # position measured 23-40% slower per end-game call (benchmarks/notes/2026-12-06-minesweeper.md)
     "minesweeper/_guess_kernels.py:_search_tree": "#61",
     # one flat loop each: the same steps compiled inline measured 4.6 times slower per expansion
     # (benchmarks/notes/2026-12-06-solver-rehoused.md); a split must keep the speed
