@@ -375,8 +375,22 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
     cidx, cells = index[0], index[1]
     need, left, ccount = counts[0], counts[1], counts[2]
     ccons = links[1]
-    # list the layouts by backtracking over the closed cells
     lay = np.empty((max_layouts, ncl), np.int8)
+    nsol = _list_layouts(ncl, ccount, ccons, need, left, remaining, max_work, lay)
+    if nsol <= 0:
+        return 0
+    val = np.empty((nsol, ncl), np.int8)
+    _layout_values(know, offsets, cells, cidx, lay, nsol, val)
+    return _search_tree(val, nsol, ncl, cells, max_work, out)
+
+
+@njit
+def _list_layouts(ncl, ccount, ccons, need, left, remaining, max_work, lay):  # type: ignore[no-untyped-def]
+    """List the layouts of ``remaining`` mines over the ``ncl`` closed cells that meet every
+    constraint, by backtracking (:func:`next_placement`): ``lay[t, j]`` is 1 when cell ``j``
+    holds a mine in layout ``t``. Returns the number of layouts, or -1 when there are more
+    than ``lay`` holds or the search went past ``max_work`` nodes."""
+    max_layouts = lay.shape[0]
     state = np.zeros(ncl + 1, np.int64)
     walk = np.zeros(3, np.int64)
     seq = np.arange(ncl)
@@ -384,16 +398,19 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
     while True:
         found = next_placement(seq, 0, ncl, ccount, ccons, need, left, state, walk, remaining, remaining, max_work)
         if found == -1 or (found == 1 and nsol == max_layouts):
-            return 0
+            return -1
         if found == 0:
-            break
+            return nsol
         for j in range(ncl):
             lay[nsol, j] = state[j] - 1
         nsol += 1
-    if nsol == 0:
-        return 0
-    # each layout's value of each closed cell (9: a mine)
-    val = np.empty((nsol, ncl), np.int8)
+
+
+@njit
+def _layout_values(know, offsets, cells, cidx, lay, nsol, val):  # type: ignore[no-untyped-def]
+    """``val[t, j]``: what closed cell ``j`` (padded cell ``cells[j]``) shows in layout
+    ``t``: :data:`MINE`, or its number of mine neighbours (known mines and the layout's)."""
+    ncl = val.shape[1]
     for t in range(nsol):
         for j in range(ncl):
             if lay[t, j] == 1:
@@ -408,7 +425,19 @@ def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # t
                     elif know[w] == UNKNOWN and lay[t, cidx[w]] == 1:
                         x += 1
                 val[t, j] = x
-    # the game tree, on an explicit stack; frame d holds S = sbuf[f_start[d]: + f_len[d]]
+
+
+@njit
+def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyped-def]
+    """The game tree of :func:`endgame_kernel` over the layouts of ``val``, depth first on
+    an explicit stack. Frame ``d`` is a position: the layouts ``sbuf[f_start[d]:][:f_len[d]]``,
+    its candidate cells ``order[d, :f_ncand[d]]`` (one free cell when ``f_kind[d]`` is 1,
+    else the undecided cells, safest first), the candidate ``f_ci[d]`` being scored and the
+    value ``f_v[d]`` it shows next. Returns 1 with ``out`` written, or 0 (gave up).
+
+    One flat loop: its steps as compiled functions called once a position were slower
+    (benchmarks/notes/2026-12-06-minesweeper.md).
+    """
     top = ncl + 2
     sbuf = np.empty(nsol * (top + 1), np.int64)
     for t in range(nsol):

@@ -362,10 +362,58 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
     remaining = total_mines - flagged
     for i in range(n):
         prob[i] = -1.0
-    # components, each listed in breadth-first order (constraints close early)
-    comp = np.full(max(nf, 1), -1, np.int64)
     order = np.empty(max(nf, 1), np.int64)
     cstart = np.zeros(nf + 1, np.int64)
+    ncomp = _components(nf, ccount, ccons, csize, cvars, order, cstart)
+    maxm = 0
+    for a in range(ncomp):
+        maxm = max(maxm, cstart[a + 1] - cstart[a])
+    # cnt[a, k]: component a's placements with k mines; cellk[f, k]: those with a mine on f
+    cnt = np.zeros((max(ncomp, 1), maxm + 1), np.float64)
+    cellk = np.zeros((max(nf, 1), maxm + 1), np.float64)
+    failed = np.zeros(max(ncomp, 1), np.bool_)
+    status, total_nodes, lscale = _count_components(
+        ncomp, cstart, order, ccount, ccons, need, csize, nc, remaining, max_nodes, cnt, cellk, failed
+    )
+    logz[1] = total_nodes
+    # weights of a total of K frontier mines (K <= cap: at most the mines left)
+    cap = min(nf, max(remaining, 0))
+    w = np.zeros(cap + 1, np.float64)
+    top = _frontier_weights(interior, remaining, cap, w)
+    pre = np.zeros((ncomp + 1, cap + 1), np.float64)
+    suf = np.zeros((ncomp + 1, cap + 1), np.float64)
+    _convolve(ncomp, cstart, nf, cap, cnt, pre, suf)
+    z = 0.0
+    zi_mine = 0.0
+    zi_safe = 0.0
+    for kk in range(cap + 1):
+        x = pre[ncomp, kk] * w[kk]
+        z += x
+        zi_mine += x * (remaining - kk)
+        zi_safe += x * (interior - (remaining - kk))
+    if z <= 0.0:
+        # inconsistent knowledge (cannot happen in a real game): fall back to a flat guess
+        logz[0] = -np.inf
+        for i in range(n):
+            if know[i] == UNKNOWN:
+                prob[i] = 0.5
+        return 2
+    logz[0] = math.log(z) + lscale + top
+    if interior > 0:
+        _interior_probs(know, fidx, interior, z, zi_mine, zi_safe, prob)
+    _frontier_probs(ncomp, cstart, nf, cap, maxm, order, front, pre, suf, w, cnt, cellk, failed, prob)
+    return status
+
+
+@njit
+def _components(nf, ccount, ccons, csize, cvars, order, cstart):  # type: ignore[no-untyped-def]
+    """Split the ``nf`` frontier variables into components linked by shared constraints.
+
+    Component ``a`` is ``order[cstart[a]:cstart[a + 1]]``, listed in breadth-first
+    order (so that its constraints close early in the search). Returns the number
+    of components.
+    """
+    comp = np.full(max(nf, 1), -1, np.int64)
     ncomp = 0
     pos = 0
     for s in range(nf):
@@ -388,12 +436,21 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
                         pos += 1
         ncomp += 1
         cstart[ncomp] = pos
-    # enumerate each component
-    maxm = 0
-    for a in range(ncomp):
-        maxm = max(maxm, cstart[a + 1] - cstart[a])
-    cnt = np.zeros((max(ncomp, 1), maxm + 1), np.float64)
-    cellk = np.zeros((max(nf, 1), maxm + 1), np.float64)
+    return ncomp
+
+
+@njit
+def _count_components(ncomp, cstart, order, ccount, ccons, need, csize, nc, remaining, max_nodes, cnt, cellk, failed):  # type: ignore[no-untyped-def]
+    """Count each component's mine placements by their number of mines.
+
+    Fills ``cnt`` and ``cellk`` (see :func:`probability_kernel`), each component's
+    counts scaled by a power of two; a component that needs more than
+    ``max_nodes`` search nodes is marked in ``failed`` and gets a stand-in
+    (:func:`_stand_in`). Returns ``(status, nodes, lscale)``: 1 when a component
+    failed (else 0), the search nodes used, and the natural log of the scales
+    taken out of the counts.
+    """
+    maxm = cnt.shape[1] - 1
     rem_need = need[:nc].copy()
     rem_left = csize[:nc].copy()
     state = np.zeros(maxm + 1, np.int64)
@@ -401,98 +458,125 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
     status = 0
     lscale = 0.0
     total_nodes = 0
-    failed = np.zeros(max(ncomp, 1), np.bool_)
     for a in range(ncomp):
         lo = cstart[a]
         m = cstart[a + 1] - lo
-        for d in range(m + 1):
-            state[d] = 0
-        walk[0] = 0
-        walk[1] = 0
-        walk[2] = 0
-        while True:
-            found = next_placement(
-                order, lo, m, ccount, ccons, rem_need, rem_left, state, walk, 0, remaining, max_nodes
-            )
-            if found == 1:
-                mines = walk[1]
-                cnt[a, mines] += 1.0
-                for d in range(m):
-                    if state[d] == 2:
-                        cellk[order[lo + d], mines] += 1.0
-                continue
-            if found == -1:
-                failed[a] = True
-                status = 1
-            break
+        if not _enumerate(
+            a, lo, m, order, ccount, ccons, rem_need, rem_left, state, walk, remaining, max_nodes, cnt, cellk
+        ):
+            failed[a] = True
+            status = 1
         total_nodes += walk[2]
         if failed[a]:
-            # a stand-in: one placement count at the expected number of mines,
-            # and local estimates for the cells (nothing is proved for them)
-            for d in range(m + 1):
-                cnt[a, d] = 0.0
-            for d in range(m):
-                for t in range(maxm + 1):
-                    cellk[order[lo + d], t] = 0.0
-            # pretend the component holds its expected local number of mines
-            est = 0.0
-            for d in range(m):
-                f = order[lo + d]
-                p = 0.0
-                for j in range(ccount[f]):
-                    c = ccons[f, j]
-                    q = need[c] / csize[c]
-                    if q > p:
-                        p = q
-                est += p
-            k = int(est + 0.5)
-            if k > m:
-                k = m
-            cnt[a, k] = 1.0
-            for d in range(m):
-                f = order[lo + d]
-                p = 0.0
-                for j in range(ccount[f]):
-                    c = ccons[f, j]
-                    q = need[c] / csize[c]
-                    if q > p:
-                        p = q
-                # keep it strictly between 0 and 1: nothing is proved
-                cellk[f, k] = min(max(p, 1e-6), 1.0 - 1e-6)
+            _stand_in(a, lo, m, order, ccount, ccons, need, csize, cnt, cellk)
         else:
-            # scale by a power of two (exact) to keep the numbers in range
-            top = 0.0
-            for d in range(m + 1):
-                if cnt[a, d] > top:
-                    top = cnt[a, d]
-            if top > 0.0:
-                e = math.floor(math.log2(top))
-                lscale += e * math.log(2.0)
-                sc = 2.0 ** (-e)
-                for d in range(m + 1):
-                    cnt[a, d] *= sc
-                for d in range(m):
-                    f = order[lo + d]
-                    for t in range(m + 1):
-                        cellk[f, t] *= sc
-    # weights of a total of K frontier mines (K <= cap: at most the mines left)
-    logz[1] = total_nodes
-    cap = min(nf, max(remaining, 0))
+            lscale = _rescale(a, lo, m, order, cnt, cellk, lscale)
+    return status, total_nodes, lscale
+
+
+@njit
+def _enumerate(a, lo, m, order, ccount, ccons, rem_need, rem_left, state, walk, remaining, max_nodes, cnt, cellk):  # type: ignore[no-untyped-def]
+    """List the placements of component ``a`` (``m`` variables from ``order[lo]``) with
+    :func:`next_placement`, adding each to ``cnt[a, mines]`` and, for every variable
+    ``f`` holding a mine, to ``cellk[f, mines]``. Returns False when the search went
+    past ``max_nodes`` nodes (``walk[2]`` holds the nodes visited)."""
+    for d in range(m + 1):
+        state[d] = 0
+    walk[0] = 0
+    walk[1] = 0
+    walk[2] = 0
+    while True:
+        found = next_placement(order, lo, m, ccount, ccons, rem_need, rem_left, state, walk, 0, remaining, max_nodes)
+        if found != 1:
+            return found == 0
+        mines = walk[1]
+        cnt[a, mines] += 1.0
+        for d in range(m):
+            if state[d] == 2:
+                cellk[order[lo + d], mines] += 1.0
+
+
+@njit
+def _stand_in(a, lo, m, order, ccount, ccons, need, csize, cnt, cellk):  # type: ignore[no-untyped-def]
+    """The counts of a component too costly to enumerate: one placement at its
+    expected local number of mines, and for each cell a local estimate (the highest
+    density of its numbers, kept strictly between 0 and 1: nothing is proved)."""
+    maxm = cnt.shape[1] - 1
+    for d in range(m + 1):
+        cnt[a, d] = 0.0
+    for d in range(m):
+        for t in range(maxm + 1):
+            cellk[order[lo + d], t] = 0.0
+    est = 0.0
+    for d in range(m):
+        est += _local_density(order[lo + d], ccount, ccons, need, csize)
+    k = int(est + 0.5)
+    if k > m:
+        k = m
+    cnt[a, k] = 1.0
+    for d in range(m):
+        f = order[lo + d]
+        p = _local_density(f, ccount, ccons, need, csize)
+        cellk[f, k] = min(max(p, 1e-6), 1.0 - 1e-6)
+
+
+@njit
+def _local_density(f, ccount, ccons, need, csize):  # type: ignore[no-untyped-def]
+    """The highest share of missing mines among the constraints on variable ``f``."""
+    p = 0.0
+    for j in range(ccount[f]):
+        c = ccons[f, j]
+        q = need[c] / csize[c]
+        if q > p:
+            p = q
+    return p
+
+
+@njit
+def _rescale(a, lo, m, order, cnt, cellk, lscale):  # type: ignore[no-untyped-def]
+    """Divide component ``a``'s counts by a power of two (exact) near their largest, to
+    keep the numbers in range; returns ``lscale`` plus the natural log of that power."""
+    top = 0.0
+    for d in range(m + 1):
+        if cnt[a, d] > top:
+            top = cnt[a, d]
+    if top > 0.0:
+        e = math.floor(math.log2(top))
+        lscale += e * math.log(2.0)
+        sc = 2.0 ** (-e)
+        for d in range(m + 1):
+            cnt[a, d] *= sc
+        for d in range(m):
+            f = order[lo + d]
+            for t in range(m + 1):
+                cellk[f, t] *= sc
+    return lscale
+
+
+@njit
+def _frontier_weights(interior, remaining, cap, w):  # type: ignore[no-untyped-def]
+    """``w[K]`` for ``K = 0..cap`` frontier mines: the ways to place the other
+    ``remaining - K`` mines in the ``interior`` cells, ``C(interior, remaining - K)``,
+    divided by the largest of them. Returns the natural log of that divisor
+    (``-inf`` when every weight is 0)."""
     logw = np.empty(cap + 1, np.float64)
     top = -np.inf
     for kk in range(cap + 1):
         logw[kk] = _lchoose(interior, remaining - kk)
         if logw[kk] > top:
             top = logw[kk]
-    w = np.zeros(cap + 1, np.float64)
     if top > -np.inf:
         for kk in range(cap + 1):
             if logw[kk] > -np.inf:
                 w[kk] = math.exp(logw[kk] - top)
-    # prefix and suffix convolutions of the components' counts; pre[a] lives on
-    # [0, min(cap, sizes before a)], suf[a] on [0, min(cap, sizes from a on)]
-    pre = np.zeros((ncomp + 1, cap + 1), np.float64)
-    suf = np.zeros((ncomp + 1, cap + 1), np.float64)
+    return top
+
+
+@njit
+def _convolve(ncomp, cstart, nf, cap, cnt, pre, suf):  # type: ignore[no-untyped-def]
+    """Prefix and suffix convolutions of the components' counts: ``pre[a, K]`` counts the
+    placements of components ``0..a-1`` with ``K`` mines (``K`` up to ``min(cap, their
+    size)``), ``suf[a, K]`` those of components ``a..ncomp-1``."""
     pre[0, 0] = 1.0
     for a in range(ncomp):
         m = cstart[a + 1] - cstart[a]
@@ -511,34 +595,30 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
                 continue
             for k in range(min(m, cap - i) + 1):
                 suf[a, i + k] += x * cnt[a, k]
-    z = 0.0
-    zi_mine = 0.0
-    zi_safe = 0.0
-    for kk in range(cap + 1):
-        x = pre[ncomp, kk] * w[kk]
-        z += x
-        zi_mine += x * (remaining - kk)
-        zi_safe += x * (interior - (remaining - kk))
-    if z <= 0.0:
-        # inconsistent knowledge (cannot happen in a real game): fall back to a flat guess
-        logz[0] = -np.inf
-        for i in range(n):
-            if know[i] == UNKNOWN:
-                prob[i] = 0.5
-        return 2
-    logz[0] = math.log(z) + lscale + top
-    # interior cells
-    if interior > 0:
-        if zi_mine == 0.0:
-            pint = 0.0
-        elif zi_safe == 0.0:
-            pint = 1.0
-        else:
-            pint = zi_mine / (z * interior)
-        for i in range(n):
-            if know[i] == UNKNOWN and fidx[i] < 0:
-                prob[i] = pint
-    # frontier cells
+
+
+@njit
+def _interior_probs(know, fidx, interior, z, zi_mine, zi_safe, prob):  # type: ignore[no-untyped-def]
+    """The probability of the closed cells off the frontier (all the same): the
+    expected interior mines ``zi_mine / z`` over the ``interior`` cells, exactly 0 or 1
+    when proved (``zi_mine`` or ``zi_safe`` is 0)."""
+    if zi_mine == 0.0:
+        pint = 0.0
+    elif zi_safe == 0.0:
+        pint = 1.0
+    else:
+        pint = zi_mine / (z * interior)
+    for i in range(know.shape[0]):
+        if know[i] == UNKNOWN and fidx[i] < 0:
+            prob[i] = pint
+
+
+@njit
+def _frontier_probs(ncomp, cstart, nf, cap, maxm, order, front, pre, suf, w, cnt, cellk, failed, prob):  # type: ignore[no-untyped-def]
+    """The probability of each frontier cell: its component's placements with a mine on
+    it against those without, each weighted by the placements of the other components
+    (``pre`` and ``suf``) and of the interior (``w``); a failed component's cells keep
+    their local estimate."""
     others = np.zeros(cap + 1, np.float64)
     wa = np.zeros(maxm + 1, np.float64)
     for a in range(ncomp):
@@ -573,7 +653,6 @@ def probability_kernel(know, offsets, total_mines, prob, max_nodes, logz):  # ty
                 prob[cell] = 1.0
             else:
                 prob[cell] = pm / (pm + ps)
-    return status
 
 
 # ---------------------------------------------------------------- guessing
