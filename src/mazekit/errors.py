@@ -12,7 +12,9 @@ command-line tools report the same way.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "MissingDependency"]
+import math
+
+__all__ = ["InputError", "MissingDependency", "check_number"]
 
 
 class InputError(ValueError):
@@ -47,3 +49,29 @@ class MissingDependency(ImportError):
     The message names it and the install command, e.g. ``drawing pictures needs
     Pillow: pip install 'mazekit[render]'``.
     """
+
+
+def check_number(
+    owner: str, name: str, value: object, low: float, high: float = math.inf, *, open_low: bool = True
+) -> None:
+    """The one range check of the library's option records: raise ``ValueError`` unless ``value``
+    is a number (not a bool) in ``(low, high)`` (``[low, high)`` with ``open_low`` False).
+
+    >>> check_number("SolverOptions", "margin", -0.5, 0, 2, open_low=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: SolverOptions.margin must be a number at least 0 and below 2, got -0.5
+    """
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if ok:
+        ok = (low < value if open_low else low <= value) and value < high  # type: ignore[operator]
+    if not ok:
+        where = f"{'above' if open_low else 'at least'} {_shown(low)}" + (
+            "" if high == math.inf else f" and below {_shown(high)}"
+        )
+        raise ValueError(f"{owner}.{name} must be a number {where}, got {value!r}")
+
+
+def _shown(x: float) -> str:
+    """A bound as a reader writes it: ``2,147,483,648``, ``0.5``."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"

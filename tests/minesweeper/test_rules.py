@@ -9,6 +9,7 @@ plain-Python source (``kernel.py_func``).
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -165,3 +166,20 @@ def test_the_hint_gives_the_outlook_of_its_guess() -> None:
     zero = [m for m in safe if Board.from_mines(m).density()[cell] == 0]
     assert h.outlook.opens == pytest.approx(len(zero) / len(layouts))
     assert h.reason.startswith(f"the best guess: safe {100 * h.outlook.safe:.0f}%, and opens an area")
+
+
+@pytest.mark.parametrize(
+    ("kw", "words"),
+    [
+        ({"look": -1}, "SolverOptions.look must be a number at least 0"),
+        ({"look": 1.5}, "SolverOptions.look must be a whole number"),
+        ({"margin": float("nan")}, "SolverOptions.margin must be a number"),
+        ({"tol": 0.5}, "SolverOptions.tol must be a number at least 0 and below 0.5"),
+        ({"fifty": 1}, "SolverOptions.fifty must be True or False"),
+        ({"max_nodes": 0}, "SolverOptions.max_nodes must be a number above 0"),
+    ],
+)
+def test_solver_options_say_what_is_wrong(kw: dict[str, object], words: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(words)):
+        SolverOptions(**kw)  # type: ignore[arg-type]
+    assert SolverOptions(look=0, margin=0.0, endgame=0, deep=0) is not None

@@ -42,6 +42,7 @@ from typing import Literal, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..errors import check_number
 from ..grid import Point, check_point
 from . import _kernels as K
 from . import _play_kernels as P
@@ -129,6 +130,19 @@ class SolverOptions:
     deep_nodes: int = 2_000
     tol: float = 1e-9
     max_nodes: int = 2_000_000
+
+    def __post_init__(self) -> None:
+        for name in ("look", "look_nodes", "endgame", "endgame_work", "deep", "deep_nodes"):
+            check_number("SolverOptions", name, getattr(self, name), 0, 2**31, open_low=False)
+        check_number("SolverOptions", "max_nodes", self.max_nodes, 0, 2**62)
+        check_number("SolverOptions", "margin", self.margin, 0, 2, open_low=False)
+        check_number("SolverOptions", "tol", self.tol, 0, 0.5, open_low=False)
+        for name in ("look", "look_nodes", "endgame", "endgame_work", "deep", "deep_nodes", "max_nodes"):
+            if not isinstance(getattr(self, name), int):
+                raise ValueError(f"SolverOptions.{name} must be a whole number, got {getattr(self, name)!r}")
+        for name in ("skip_dead", "fifty"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"SolverOptions.{name} must be True or False, got {getattr(self, name)!r}")
 
     def policy(self, *, guess: bool = True) -> P.Policy:
         """The kernels' form of these options."""

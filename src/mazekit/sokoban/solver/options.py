@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Literal, get_args
 
+from ...errors import check_number as _number
+
 __all__ = ["CORRAL_MAX_NODES", "DEFAULT_MEMORY", "Relays", "Relevance", "SearchOptions", "Stall"]
 
 #: Default memory cap of one search, in bytes (4 GiB).
@@ -20,17 +22,6 @@ CORRAL_MAX_NODES = 1024
 
 #: The signs of progress a :class:`Stall` rule can watch.
 Signs = Literal["bound", "cells", "either"]
-
-
-def _number(owner: str, name: str, value: object, low: float, high: float, *, open_low: bool = True) -> None:
-    """Raise ``ValueError`` unless ``value`` is a number (not a bool) in ``(low, high)``
-    (``[low, high)`` with ``open_low`` False)."""
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if ok:
-        ok = (low < value if open_low else low <= value) and value < high  # type: ignore[operator]
-    if not ok:
-        where = f"{'above' if open_low else 'at least'} {low:g}" + ("" if high == math.inf else f" and below {high:g}")
-        raise ValueError(f"{owner}.{name} must be a number {where}, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
