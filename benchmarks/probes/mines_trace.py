@@ -13,7 +13,7 @@ outcome, guesses and open cells (also checked against the compiled loop,
 each guess and the rule that chose it), and a digest of every probability array, count
 and end-game answer the solver computed on the way (bit for bit). ``check`` replays the
 same games and lists those that differ. ``speed`` times ``play_games`` with
-``time.process_time`` (run it inside ``flock /work/brief/quiet.lock``; ``--src`` runs
+``time.process_time`` (run it alone on the machine, e.g. inside ``flock LOCKFILE``; ``--src`` runs
 another checkout's ``src`` in a subprocess, alternately with this one).
 """
 
