@@ -230,6 +230,21 @@ def _p(p: Point) -> str:
     return f"({p[0]}, {p[1]})"
 
 
+def _emit_goal(rec: _Recorder, v: Point, head: str, entries: list[Entry], size: int, back: str) -> None:
+    """A depth-first walk's last step: it visits the goal and stops (line 7)."""
+    rec.emit(
+        v,
+        head=f"{head}: it is the goal, stop; {rec.goal_words()}",
+        line=7,
+        entries=entries,
+        size=size,
+        g=float(rec.g[v]),
+        goal=True,
+        skips_first=True,
+        prefix=back,
+    )
+
+
 def _dfs(rec: _Recorder) -> None:
     """The recursive DFS's visiting order, with an explicit stack of (cell, next direction)."""
     rec.seen_word = "visited already"
@@ -276,17 +291,7 @@ def _dfs(rec: _Recorder) -> None:
         if v == goal:
             rec.lines.append(6)
             rec.found, rec.end = True, v
-            rec.emit(
-                v,
-                head=f"{head}: it is the goal, stop; {rec.goal_words()}",
-                line=7,
-                entries=entries(),
-                size=len(stack),
-                g=float(rec.g[v]),
-                goal=True,
-                skips_first=True,
-                prefix=back,
-            )
+            _emit_goal(rec, v, head, entries(), len(stack), back)
             return
         rec.lines += [6, 8]
         rec.emit(
@@ -339,17 +344,7 @@ def _random_dfs(rec: _Recorder, gen: np.random.Generator) -> None:
         if v == goal:
             rec.found, rec.end = True, v
             rec.lines += [3, 5, 6]
-            rec.emit(
-                v,
-                head=f"{head}: it is the goal, stop; {rec.goal_words()}",
-                line=7,
-                entries=entries(),
-                size=len(stack),
-                g=float(rec.g[v]),
-                goal=True,
-                skips_first=True,
-                prefix=back,
-            )
+            _emit_goal(rec, v, head, entries(), len(stack), back)
             return
         stack.append(v)
         rec.lines += [3, 6, 8]
