@@ -1,12 +1,15 @@
-"""mazekit._jit's tools for splitting a first compile: compile_calls and plain."""
+"""mazekit._jit's tools: steps (kernels without reference counts), and compile_calls and plain for
+splitting a first compile."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
 
 from mazekit import _jit
-from mazekit._jit import compile_calls, njit, plain
+from mazekit._jit import compile_calls, njit, plain, step
 
 
 @njit
@@ -59,3 +62,63 @@ def test_plain_ends_with_its_block_even_on_an_error():
         assert _leaf.pick(10**9) is _leaf.py_func
         raise RuntimeError
     assert _jit.get_mode() == "never" or _leaf.pick(10**9) is not _leaf.py_func
+
+
+@step(cache=False)
+def _mix(a, b, c, d, e, f, g, h, i, x):  # type: ignore[no-untyped-def]
+    """A step of a few branches handed nine arrays (a plain kernel such as this is not inlined)."""
+    if a[x] > 3:
+        b[x] += 1
+        if c[x] == 0:
+            d[x] = e[x] + f[x]
+    elif g[x] < 2:
+        h[x] = i[x] - a[x]
+    return b[x]
+
+
+@njit(cache=False)
+def _mix_all(a, b, c, d, e, f, g, h, i):  # type: ignore[no-untyped-def]
+    total = 0
+    for x in range(a.shape[0]):
+        total += _mix(a, b, c, d, e, f, g, h, i, x)
+    return total
+
+
+@step(cache=False)
+def _makes_an_array(n):  # type: ignore[no-untyped-def]
+    return np.zeros(n).sum()
+
+
+def test_a_step_gives_the_same_results_compiled_and_plain():
+    rng = np.random.default_rng(5)
+    arrays = [rng.integers(0, 6, 300) for _ in range(9)]
+    before = [a.copy() for a in arrays]
+    copies = [a.copy() for a in arrays]
+    assert _mix_all.compiled()(*arrays) == _mix_all.py_func(*copies)
+    assert all(np.array_equal(a, b) for a, b in zip(arrays, copies, strict=True))
+    assert not np.array_equal(arrays[1], before[1])  # the step wrote through the arrays it was handed
+
+
+def test_a_step_is_inlined_into_its_caller():
+    dispatcher = _mix_all.compiled()
+    dispatcher(*[np.zeros(4, dtype=np.int64) for _ in range(9)])
+    library = dispatcher.overloads[dispatcher.signatures[0]].library
+    module = str(getattr(library, "_final_module", ""))
+    if not module:  # pragma: no cover - numba's internals moved
+        pytest.skip("numba's compiled module is not at hand")
+    defined = {}
+    for part in module.split("\ndefine ")[1:]:
+        name = re.search(r'@"?([^"(]+)', part)
+        if name and "cpython" not in name.group(1) and "cfunc" not in name.group(1):
+            defined[name.group(1)] = part
+    caller = next(part for name, part in defined.items() if "_mix_all" in name)
+    calls = re.findall(r'call [^@\n]*@"?([^"(\n]+)', caller)
+    # no call of the step is left: its lines are the caller's
+    assert calls and not [c for c in calls if "_mix" in c and "_mix_all" not in c]
+
+
+def test_a_step_that_makes_an_array_is_refused():
+    from numba.core.errors import TypingError
+
+    with pytest.raises(TypingError):
+        _makes_an_array.compiled()(3)

@@ -29,9 +29,6 @@ PENDING = {
     # the end game's tree walk, one flat loop: its steps as compiled functions called once a
     # position measured 23-40% slower per end-game call (benchmarks/notes/2026-12-06-minesweeper.md)
     "minesweeper/_guess_kernels.py:_search_tree": "#61",
-    # one flat loop: its steps as functions, each handed the bare arrays it reads, measured 1.5 to
-    # 1.7 times slower per expansion, inlined or not (benchmarks/notes/2026-12-06-solver-rehoused.md)
-    "sokoban/solver/kernels/expand.py:expand_kernel": "#57",
 }
 
 
