@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit
+from .._jit import njit, step
 from ._kernels import BORDER, KNOWN_MINE, MINE, UNKNOWN, constraints_kernel, next_placement, probability_kernel
 
 
@@ -427,41 +427,41 @@ def _layout_values(know, offsets, cells, cidx, lay, nsol, val):  # type: ignore[
                 val[t, j] = x
 
 
+#: Rows of a frame's integers (``fi``) in :func:`_search_tree`: where its layouts start in
+#: ``sbuf`` and how many, its kind (0 risky candidates, 1 a free cell), the candidate being
+#: scored, the value it shows next, the best candidate so far, the number of candidates and
+#: the layouts of the child being searched.
+F_START, F_LEN, F_KIND, F_CI, F_V, F_BESTC, F_NCAND, F_CHILD = range(8)
+#: Rows of a frame's reals (``ff``): the current candidate's chance to win so far, what is left
+#: of its safety to add, and the best candidate's chance.
+F_ACC, F_LEFT, F_BEST = range(3)
+
+
 @njit
 def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyped-def]
     """The game tree of :func:`endgame_kernel` over the layouts of ``val``, depth first on
-    an explicit stack. Frame ``d`` is a position: the layouts ``sbuf[f_start[d]:][:f_len[d]]``,
-    its candidate cells ``order[d, :f_ncand[d]]`` (one free cell when ``f_kind[d]`` is 1,
-    else the undecided cells, safest first), the candidate ``f_ci[d]`` being scored and the
-    value ``f_v[d]`` it shows next. Returns 1 with ``out`` written, or 0 (gave up).
+    an explicit stack. Frame ``d`` is a position: its layouts, its candidate cells
+    ``order[d, :ncand]`` (one free cell, or the undecided cells safest first) and the
+    candidate being scored (rows ``F_*`` of ``fi`` and ``ff``). Returns 1 with ``out``
+    written, or 0 (gave up).
 
-    One flat loop: its steps as compiled functions called once a position were slower
-    (benchmarks/notes/2026-12-06-minesweeper.md).
+    Each step: open a new position (:func:`_open_position`; a decided one is won), add a
+    finished child's chance to its frame, then go down to the frame's next child
+    (:func:`_next_child`) or, when its candidates are done, back up with its chance.
     """
     top = ncl + 2
     sbuf = np.empty(nsol * (top + 1), np.int64)
     for t in range(nsol):
         sbuf[t] = t
-    f_start = np.zeros(top, np.int64)
-    f_len = np.zeros(top, np.int64)
-    f_kind = np.zeros(top, np.int64)  # 0 risky candidates, 1 a free cell
-    f_ci = np.zeros(top, np.int64)
-    f_v = np.zeros(top, np.int64)
-    f_acc = np.zeros(top, np.float64)
-    f_left = np.zeros(top, np.float64)
-    f_best = np.zeros(top, np.float64)
-    f_bestc = np.zeros(top, np.int64)
-    f_ncand = np.zeros(top, np.int64)
-    f_child = np.zeros(top, np.int64)
+    fi = np.zeros((8, top), np.int64)
+    ff = np.zeros((3, top), np.float64)
     order = np.empty((top, ncl), np.int64)
     safety = np.empty((top, ncl), np.float64)
-    mcount = np.empty(ncl, np.int64)
+    fi[F_LEN, 0] = nsol
     d = 0
-    f_start[0] = 0
-    f_len[0] = nsol
     fresh = True
-    result = 0.0
     have = False
+    result = 0.0
     positions = 0
     while True:
         if fresh:
@@ -469,117 +469,150 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
             positions += 1
             if positions > max_work:
                 return 0
-            st = f_start[d]
-            ln = f_len[d]
-            undecided = False
-            free = -1
-            nca = 0
-            for j in range(ncl):
-                mc = 0
-                v0 = -1
-                varies = False
-                for t in range(st, st + ln):
-                    x = val[sbuf[t], j]
-                    if x == MINE:
-                        mc += 1
-                    elif v0 < 0:
-                        v0 = x
-                    elif x != v0:
-                        varies = True
-                mcount[j] = mc
-                if 0 < mc < ln:
-                    undecided = True
-                    safety[d, j] = (ln - mc) / ln
-                    order[d, nca] = j
-                    nca += 1
-                elif mc == 0 and varies and free < 0:
-                    free = j
-            if not undecided:
-                result = 1.0
+            if not _open_position(d, val, sbuf, fi, ff, order, safety):
+                result = 1.0  # nothing left undecided: won
                 have = True
                 d -= 1
                 if d < 0:
-                    break
+                    return 0  # the root itself was decided (nothing to guess)
                 continue
-            if free >= 0:
-                f_kind[d] = 1
-                order[d, 0] = free
-                f_ncand[d] = 1
-                f_left[d] = 1.0
-            else:
-                f_kind[d] = 0
-                f_ncand[d] = nca
-                # safest first (insertion sort; few candidates)
-                for a in range(1, nca):
-                    x = order[d, a]
-                    b = a - 1
-                    while b >= 0 and safety[d, order[d, b]] < safety[d, x]:
-                        order[d, b + 1] = order[d, b]
-                        b -= 1
-                    order[d, b + 1] = x
-                f_left[d] = safety[d, order[d, 0]]
-            f_ci[d] = 0
-            f_v[d] = 0
-            f_acc[d] = 0.0
-            f_best[d] = -1.0
-            f_bestc[d] = order[d, 0]
         if have:
             have = False
-            f_acc[d] += f_child[d] / f_len[d] * result
-            f_v[d] += 1
-        # the next child of frame d, or finish it
-        pushed = False
-        while not pushed:
-            if f_v[d] > 8:
-                c = order[d, f_ci[d]]
-                if f_kind[d] == 1:
-                    result = f_acc[d]
-                    break
-                if f_acc[d] > f_best[d]:
-                    f_best[d] = f_acc[d]
-                    f_bestc[d] = c
-                f_ci[d] += 1
-                if f_ci[d] >= f_ncand[d] or safety[d, order[d, f_ci[d]]] <= f_best[d] + 1e-12:
-                    result = f_best[d]
-                    break
-                f_v[d] = 0
-                f_acc[d] = 0.0
-                f_left[d] = safety[d, order[d, f_ci[d]]]
-                continue
-            if f_kind[d] == 0 and f_acc[d] + f_left[d] <= f_best[d] + 1e-12:
-                f_v[d] = 9  # cannot beat the best: drop this candidate
-                continue
-            c = order[d, f_ci[d]]
-            v = f_v[d]
-            st = f_start[d]
-            ln = f_len[d]
-            cs = st + ln
-            cl = 0
-            for t in range(st, st + ln):
-                if val[sbuf[t], c] == v:
-                    sbuf[cs + cl] = sbuf[t]
-                    cl += 1
-            if cl == 0:
-                f_v[d] += 1
-                continue
-            f_left[d] -= cl / ln
-            f_child[d] = cl
-            f_start[d + 1] = cs
-            f_len[d + 1] = cl
+            ff[F_ACC, d] += fi[F_CHILD, d] / fi[F_LEN, d] * result
+            fi[F_V, d] += 1
+        if _next_child(d, val, sbuf, fi, ff, order, safety):
             d += 1
             fresh = True
-            pushed = True
-        if pushed:
             continue
-        # frame d is finished with ``result``
+        result = ff[F_BEST, d] if fi[F_KIND, d] == 0 else ff[F_ACC, d]
         if d == 0:
-            out[0] = cells[f_bestc[0]] if f_kind[0] == 0 else cells[order[0, 0]]
+            out[0] = cells[fi[F_BESTC, 0]] if fi[F_KIND, 0] == 0 else cells[order[0, 0]]
             out[1] = result
             return 1
         d -= 1
         have = True
-    # the root itself was decided (nothing to guess)
-    return 0
+
+
+@step
+def _open_position(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-untyped-def]
+    """Set up frame ``d`` for its layouts: its candidates are a closed cell safe in every
+    layout whose value differs between them (opened for free), else the cells that are a mine
+    in some layouts and not in others, safest first. False when there is none (the position
+    is decided)."""
+    st = fi[F_START, d]
+    ln = fi[F_LEN, d]
+    ncl = val.shape[1]
+    free = -1
+    nca = 0
+    for j in range(ncl):
+        mc = 0
+        v0 = -1
+        varies = False
+        for t in range(st, st + ln):
+            x = val[sbuf[t], j]
+            if x == MINE:
+                mc += 1
+            elif v0 < 0:
+                v0 = x
+            elif x != v0:
+                varies = True
+        if 0 < mc < ln:
+            safety[d, j] = (ln - mc) / ln
+            order[d, nca] = j
+            nca += 1
+        elif mc == 0 and varies and free < 0:
+            free = j
+    if nca == 0:
+        return False
+    if free >= 0:
+        fi[F_KIND, d] = 1
+        order[d, 0] = free
+        fi[F_NCAND, d] = 1
+        ff[F_LEFT, d] = 1.0
+    else:
+        fi[F_KIND, d] = 0
+        fi[F_NCAND, d] = nca
+        _sort_safest(order, safety, d, nca)
+        ff[F_LEFT, d] = safety[d, order[d, 0]]
+    fi[F_CI, d] = 0
+    fi[F_V, d] = 0
+    ff[F_ACC, d] = 0.0
+    ff[F_BEST, d] = -1.0
+    fi[F_BESTC, d] = order[d, 0]
+    return True
+
+
+@step
+def _sort_safest(order, safety, d, nca):  # type: ignore[no-untyped-def]
+    """Sort frame ``d``'s ``nca`` candidates ``order[d]`` safest first (insertion sort: few
+    candidates; equal ones keep their order)."""
+    for a in range(1, nca):
+        x = order[d, a]
+        b = a - 1
+        while b >= 0 and safety[d, order[d, b]] < safety[d, x]:
+            order[d, b + 1] = order[d, b]
+            b -= 1
+        order[d, b + 1] = x
+
+
+@step
+def _next_child(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-untyped-def]
+    """Go on with frame ``d``: True when the layouts where its candidate shows its next value
+    are frame ``d + 1``; the frame moves on to its next candidate when one is scored or cannot
+    beat the best. False when the frame is finished (its chance is ``ff[F_BEST, d]``, or
+    ``ff[F_ACC, d]`` for a free cell)."""
+    while True:
+        if fi[F_V, d] > 8:
+            if not _next_candidate(d, fi, ff, order, safety):
+                return False
+            continue
+        if fi[F_KIND, d] == 0 and ff[F_ACC, d] + ff[F_LEFT, d] <= ff[F_BEST, d] + 1e-12:
+            fi[F_V, d] = 9  # cannot beat the best: drop this candidate
+            continue
+        cl = _child_layouts(d, val, sbuf, fi, order)
+        if cl == 0:
+            fi[F_V, d] += 1
+            continue
+        ff[F_LEFT, d] -= cl / fi[F_LEN, d]
+        fi[F_CHILD, d] = cl
+        fi[F_START, d + 1] = fi[F_START, d] + fi[F_LEN, d]
+        fi[F_LEN, d + 1] = cl
+        return True
+
+
+@step
+def _next_candidate(d, fi, ff, order, safety):  # type: ignore[no-untyped-def]
+    """Frame ``d``'s candidate is scored: keep it if it is the best so far and set up the next
+    one; False when there is none that could beat the best (or the frame had one free cell)."""
+    if fi[F_KIND, d] == 1:
+        return False
+    if ff[F_ACC, d] > ff[F_BEST, d]:
+        ff[F_BEST, d] = ff[F_ACC, d]
+        fi[F_BESTC, d] = order[d, fi[F_CI, d]]
+    fi[F_CI, d] += 1
+    ci = fi[F_CI, d]
+    if ci >= fi[F_NCAND, d] or safety[d, order[d, ci]] <= ff[F_BEST, d] + 1e-12:
+        return False
+    fi[F_V, d] = 0
+    ff[F_ACC, d] = 0.0
+    ff[F_LEFT, d] = safety[d, order[d, ci]]
+    return True
+
+
+@step
+def _child_layouts(d, val, sbuf, fi, order):  # type: ignore[no-untyped-def]
+    """Copy the layouts of frame ``d`` where its candidate shows its next value after the
+    frame's own in ``sbuf`` (where frame ``d + 1`` keeps them); how many."""
+    c = order[d, fi[F_CI, d]]
+    v = fi[F_V, d]
+    st = fi[F_START, d]
+    cs = st + fi[F_LEN, d]
+    cl = 0
+    for t in range(st, cs):
+        if val[sbuf[t], c] == v:
+            sbuf[cs + cl] = sbuf[t]
+            cl += 1
+    return cl
 
 
 # ------------------------------------------------------------- playing
