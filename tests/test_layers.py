@@ -210,3 +210,42 @@ def test_the_layer_check_finds_upward_imports() -> None:
 def test_every_module_has_a_layer() -> None:
     assert {_part(m) for m in modules()} - {""} <= set(LAYERS)
     assert {"mazekit.grid", "mazekit.errors", "mazekit.search.bfs"} <= graph()["mazekit.articles"]  # the reader works
+
+
+def private_solver_uses(source: str) -> list[str]:
+    """The private names of the Sokoban solver a test's source reaches: names starting with ``_``
+    imported from ``mazekit.sokoban.solver`` or its modules, or read off them as attributes."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mazekit.sokoban.solver"):
+            parts = (node.module or "").split(".")
+            found += [f"{node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+            found += [node.module or ""] if any(p.startswith("_") for p in parts) else []
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            if "sokoban.solver" in ast.unparse(node.value) or ast.unparse(node.value) == "solver":
+                found.append(ast.unparse(node))
+    return found
+
+
+def test_no_test_reaches_into_the_solver() -> None:
+    """The solver is observed through its public API (``run_search``, ``watch=``, the statistics),
+    so that its insides can change without the tests changing."""
+    tests = Path(__file__).parent
+    uses = {str(p.relative_to(tests)): private_solver_uses(p.read_text()) for p in sorted(tests.rglob("*.py"))}
+    bad = {path: names for path, names in uses.items() if names}
+    assert not bad, f"tests reaching into the solver's private names: {bad}"
+
+
+def test_the_private_name_finder_finds_them() -> None:
+    source = (
+        "from mazekit.sokoban.solver.search import _search_one, run_search\n"
+        "from mazekit.sokoban.solver._old import x\n"
+        "import mazekit.sokoban.solver as solver\n"
+        "solver._cache.clear()\n"
+        "from mazekit.sokoban.solver.kernels.packing import take_out_scratch\n"
+    )
+    assert private_solver_uses(source) == [
+        "mazekit.sokoban.solver.search._search_one",
+        "mazekit.sokoban.solver._old",
+        "solver._cache",
+    ]

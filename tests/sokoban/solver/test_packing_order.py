@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from mazekit.sokoban.problem import Problem
 from mazekit.sokoban.solver import as_problem
-from mazekit.sokoban.solver.kernels.packing import take_out_kernel
-from mazekit.sokoban.solver.prepare import _take_out_work
+from mazekit.sokoban.solver.kernels.packing import take_out_kernel, take_out_scratch
 from tests.strategies import sokoban_rooms
 
 
@@ -62,6 +61,6 @@ def test_take_out_matches_a_plain_search(level, data):
     amask, occ = np.zeros(n, np.uint8), np.zeros(n, np.uint8)
     amask[sorted(area)] = 1
     occ[sorted(others)] = 1
-    compiled = take_out_kernel.compiled()(prob.floor, prob.off, occ, box, amask, *_take_out_work(n))
-    plain = take_out_kernel.py_func(prob.floor, prob.off, occ, box, amask, *_take_out_work(n))
+    compiled = take_out_kernel.compiled()(prob.floor, prob.off, occ, box, amask, *take_out_scratch(n))
+    plain = take_out_kernel.py_func(prob.floor, prob.off, occ, box, amask, *take_out_scratch(n))
     assert compiled == plain == want

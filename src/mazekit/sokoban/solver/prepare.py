@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from ..pairs import PairTable, dead_pairs
 from ..problem import Problem
-from .kernels.packing import take_out_kernel
+from .kernels.packing import take_out_kernel, take_out_scratch
 from .kernels.relevance import influence_kernel
 
 __all__ = ["INFLUENCE_CELLS", "GoalAreas", "Prepared", "goal_areas", "influence_table", "tunnels"]
@@ -157,7 +157,7 @@ def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] 
     area = np.zeros(ncells, dtype=np.uint8)
     area[sorted(comp)] = 1
     occ = area.copy()  # the boxes still in the area
-    work = _take_out_work(ncells)
+    work = take_out_scratch(ncells)
     kernel = take_out_kernel.pick(ncells * len(comp))
     boxes = set(comp)
     taken: list[int] = []
@@ -183,17 +183,6 @@ def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] 
 
 class _OutOfTime(Exception):
     """The deadline of a preparation step passed."""
-
-
-def _take_out_work(ncells: int) -> tuple[NDArray[np.int64], ...]:
-    """The work arrays of :func:`~.kernels.packing.take_out_kernel` for a level of ``ncells``."""
-    return (
-        np.zeros((2, ncells), dtype=np.int64),
-        np.empty(ncells, dtype=np.int64),
-        np.empty((3, 4 * ncells), dtype=np.int64),
-        np.empty(4 * ncells, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-    )
 
 
 def tunnels(prob: Problem) -> NDArray[np.int32]:

@@ -6,7 +6,22 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 
 from __future__ import annotations
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ...._jit import njit
+
+
+def take_out_scratch(ncells: int) -> tuple[NDArray[np.int64], ...]:
+    """The work arrays of :func:`take_out_kernel` (``marks, stack, queue, seen, stamps``) for a
+    level of ``ncells`` padded cells."""
+    return (
+        np.zeros((2, ncells), dtype=np.int64),
+        np.empty(ncells, dtype=np.int64),
+        np.empty((3, 4 * ncells), dtype=np.int64),
+        np.empty(4 * ncells, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 @njit
