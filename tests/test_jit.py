@@ -122,3 +122,34 @@ def test_a_step_that_makes_an_array_is_refused():
 
     with pytest.raises(TypingError):
         _makes_an_array.compiled()(3)
+
+
+def test_a_kernel_compiles_anew_when_a_kernel_it_calls_changed_in_another_file(tmp_path):
+    """numba's cache checks a kernel against its own file only; mazekit's kernels check the files
+    of the kernels they call too, so an edit to a callee is never run stale."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    callee = "from mazekit._jit import njit\n\n\n@njit\ndef leaf(x):\n    return x + {}\n"
+    (pkg / "leaf.py").write_text(callee.format(1))
+    (pkg / "top.py").write_text(
+        "from mazekit._jit import njit\nfrom .leaf import leaf\n\n\n@njit\ndef top(x):\n    return leaf(x) * 10\n"
+    )
+    run = [sys.executable, "-c", "from pkg.top import top; print(top.compiled()(1), top.is_cached())"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]))
+    first = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout.split()
+    again = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert first == again == ["20", "True"]  # compiled, then loaded from the cache
+    time.sleep(0.05)
+    (pkg / "leaf.py").write_text(callee.format(2))
+    later = time.time() + 2
+    os.utime(pkg / "leaf.py", (later, later))  # surely newer than the cache, whatever the clock's grain
+    check = [sys.executable, "-c", "from pkg.top import top; print(top.is_cached())"]
+    assert subprocess.run(check, env=env, capture_output=True, text=True, check=True).stdout.split() == ["False"]
+    after = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert after == ["30", "True"]

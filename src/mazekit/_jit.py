@@ -18,7 +18,9 @@ Set the mode with the environment variable ``MAZEKIT_JIT`` (``auto``, ``always``
 ``MAZEKIT_JIT_THRESHOLD``.
 
 A kernel may call another kernel: when it is compiled, the names of other kernels
-in its globals are replaced by their compiled versions.
+in its globals are replaced by their compiled versions. numba checks a cached kernel
+against its own source file only; a kernel here is compiled anew when the file of a
+kernel it calls (however deep) is newer than its cache.
 
 A large kernel is written as a sequence of *steps* (:func:`step`): kernels compiled without
 numba's reference counting, which LLVM inlines into their caller, so that naming a part of a
@@ -34,6 +36,7 @@ import threading
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from pathlib import Path
 from typing import Any, Literal
 
 __all__ = [
@@ -163,6 +166,8 @@ class Kernel:
         """
         if self._compiled is not None and self._compiled.signatures:
             return True
+        if self._cache_is_stale():
+            return False
         try:
             import hashlib
 
@@ -185,6 +190,51 @@ class Kernel:
                     self._compiled = self._compile()
         return self._compiled
 
+    def _callees(self) -> dict[str, Kernel]:
+        """The kernels this kernel's code names (the ones it calls)."""
+        func = self.py_func
+        return {name: k for name in func.__code__.co_names if isinstance(k := func.__globals__.get(name), Kernel)}
+
+    def _sources(self) -> set[str]:
+        """The source files of this kernel and of every kernel it calls, however deep."""
+        seen: set[int] = set()
+        files: set[str] = set()
+        todo = [self]
+        while todo:
+            kernel = todo.pop()
+            if id(kernel) in seen:
+                continue
+            seen.add(id(kernel))
+            files.add(kernel.py_func.__code__.co_filename)
+            todo.extend(kernel._callees().values())
+        return files
+
+    def _cache_index(self) -> Path:
+        """The index file of numba's on-disk cache of this kernel (``cache=True``)."""
+        from numba.core import caching
+
+        locator: Any = caching.FunctionCache  # the locator numba itself uses for cache=True
+        return Path(locator(self.py_func)._cache_file._index_path)
+
+    def _cache_is_stale(self) -> bool:
+        """True when numba's cache of this kernel is older than a source file of a kernel it
+        calls. numba checks a cached kernel against its own file only, so a kernel calling one
+        of another file would go on running the callee's old code once that file changed."""
+        try:
+            index = self._cache_index()
+            if not index.exists():
+                return False
+            written = index.stat().st_mtime
+            return any(os.stat(f).st_mtime > written for f in self._sources())
+        except Exception:  # noqa: BLE001  # pragma: no cover - numba's internals moved, or no file
+            return False
+
+    def _drop_stale_cache(self) -> None:
+        """Forget numba's cache of this kernel when :meth:`_cache_is_stale`: it compiles anew."""
+        if self._cache_is_stale():
+            with contextlib.suppress(OSError):
+                self._cache_index().unlink()
+
     def _compile(self) -> Any:
         import numba
 
@@ -192,9 +242,7 @@ class Kernel:
             _start_compile_clock()
 
         func = self.py_func
-        kernels = {
-            name: value for name in func.__code__.co_names if isinstance(value := func.__globals__.get(name), Kernel)
-        }
+        kernels = self._callees()
         if kernels:
             # Rebind calls to other kernels to their compiled versions.
             glb = dict(func.__globals__)
@@ -206,6 +254,8 @@ class Kernel:
             func = new
         opts: dict[str, Any] = {"cache": True, "nogil": True}
         opts.update(self._options)
+        if opts["cache"]:
+            self._drop_stale_cache()
         return numba.njit(**opts)(func)
 
     def pick(self, work: int) -> Callable[..., Any]:
