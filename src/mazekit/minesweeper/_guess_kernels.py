@@ -458,6 +458,12 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
     order = np.empty((top, ncl), np.int64)
     safety = np.empty((top, ncl), np.float64)
     fi[F_LEN, 0] = nsol
+    return _walk_tree(val, sbuf, fi, ff, order, safety, cells, max_work, out)
+
+
+@step
+def _walk_tree(val, sbuf, fi, ff, order, safety, cells, max_work, out):  # type: ignore[no-untyped-def]
+    """The loop of :func:`_search_tree` (its steps are inlined into it)."""
     d = 0
     fresh = True
     have = False
@@ -493,7 +499,7 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
         have = True
 
 
-@step
+@step(inline="always")
 def _open_position(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-untyped-def]
     """Set up frame ``d`` for its layouts: its candidates are a closed cell safe in every
     layout whose value differs between them (opened for free), else the cells that are a mine
@@ -542,7 +548,7 @@ def _open_position(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-unty
     return True
 
 
-@step
+@step(inline="always")
 def _sort_safest(order, safety, d, nca):  # type: ignore[no-untyped-def]
     """Sort frame ``d``'s ``nca`` candidates ``order[d]`` safest first (insertion sort: few
     candidates; equal ones keep their order)."""
@@ -555,7 +561,7 @@ def _sort_safest(order, safety, d, nca):  # type: ignore[no-untyped-def]
         order[d, b + 1] = x
 
 
-@step
+@step(inline="always")
 def _next_child(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-untyped-def]
     """Go on with frame ``d``: True when the layouts where its candidate shows its next value
     are frame ``d + 1``; the frame moves on to its next candidate when one is scored or cannot
@@ -580,7 +586,7 @@ def _next_child(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-untyped
         return True
 
 
-@step
+@step(inline="always")
 def _next_candidate(d, fi, ff, order, safety):  # type: ignore[no-untyped-def]
     """Frame ``d``'s candidate is scored: keep it if it is the best so far and set up the next
     one; False when there is none that could beat the best (or the frame had one free cell)."""
@@ -599,7 +605,7 @@ def _next_candidate(d, fi, ff, order, safety):  # type: ignore[no-untyped-def]
     return True
 
 
-@step
+@step(inline="always")
 def _child_layouts(d, val, sbuf, fi, order):  # type: ignore[no-untyped-def]
     """Copy the layouts of frame ``d`` where its candidate shows its next value after the
     frame's own in ``sbuf`` (where frame ``d + 1`` keeps them); how many."""
