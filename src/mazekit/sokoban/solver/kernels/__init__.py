@@ -26,7 +26,7 @@ wrapper can check the clock and Ctrl-C between calls.
 
 The modules, by concern: :mod:`.state` (counters, codes and the named groups of
 arrays), :mod:`.expand` (the loop: take a node, load it, steer, generate, prune,
-store, one flat loop), :mod:`.roots`, :mod:`.store` (pool, table,
+store, each a named step), :mod:`.roots`, :mod:`.store` (pool, table,
 heaps), :mod:`.bound` (the matching), :mod:`.freeze` and :mod:`.corrals` (deadlock
 tests; the frozen boxes, the matching and dead pairs are the engine's,
 :mod:`mazekit.sokoban._deadlock_kernels` and :mod:`mazekit.sokoban._pair_kernels`),
