@@ -173,3 +173,40 @@ def push_distances_kernel(floor, off, sources, dist, queue):  # type: ignore[no-
                     queue[tail] = x
                     tail += 1
     return 0
+
+
+@njit
+def boxes_between_kernel(floor, boxat, off, mark, stamp, target, seen, now, cur, nxt):  # type: ignore[no-untyped-def]
+    """The fewest boxes on a walk from the region ``mark == stamp`` to ``target`` (a box on
+    ``target`` counts), walking over floor and through boxes; -1 when none is found.
+
+    A flood from ``target`` in layers: the cells a walk reaches past ``n`` boxes, each layer's
+    boxes beside it starting the next (``seen == now`` marks a cell reached; ``cur``/``nxt``
+    hold a layer, ``floor``-sized each).
+    """
+    seen[target] = now
+    cur[0] = target
+    tail = 1
+    layer = 1 if boxat[target] >= 0 else 0  # a walk to a box's cell goes through it
+    while tail > 0:
+        head = 0
+        ntail = 0
+        while head < tail:
+            u = cur[head]
+            head += 1
+            if mark[u] == stamp:
+                return layer
+            for d in range(4):
+                w = u + off[d]
+                if floor[w] != 0 and seen[w] != now:
+                    seen[w] = now
+                    if boxat[w] >= 0:
+                        nxt[ntail] = w
+                        ntail += 1
+                    else:
+                        cur[tail] = w
+                        tail += 1
+        cur, nxt = nxt, cur
+        tail = ntail
+        layer += 1
+    return -1

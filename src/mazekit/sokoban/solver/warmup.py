@@ -27,6 +27,7 @@ EVERY = SearchOptions(
     novelty=2,
     corral_grow=1,
     player_penalty=2,
+    player_walls=True,
 )
 
 
