@@ -176,23 +176,24 @@ def push_distances_kernel(floor, off, sources, dist, queue):  # type: ignore[no-
 
 
 @njit
-def boxes_between_kernel(floor, boxat, off, mark, stamp, target, seen, now, cur, nxt):  # type: ignore[no-untyped-def]
+def boxes_between_kernel(floor, boxat, off, mark, stamp, target, seen, now, queue):  # type: ignore[no-untyped-def]
     """The fewest boxes on a walk from the region ``mark == stamp`` to ``target`` (a box on
     ``target`` counts), walking over floor and through boxes; -1 when none is found.
 
-    A flood from ``target`` in layers: the cells a walk reaches past ``n`` boxes, each layer's
-    boxes beside it starting the next (``seen == now`` marks a cell reached; ``cur``/``nxt``
-    hold a layer, ``floor``-sized each).
+    A flood from ``target`` in layers, the cells a walk reaches past ``n`` boxes, each layer's
+    boxes beside it starting the next (``seen == now`` marks a cell reached; ``queue``,
+    floor-sized, holds a layer from its front and the next layer's boxes from its back).
     """
+    n = queue.shape[0]
     seen[target] = now
-    cur[0] = target
+    queue[0] = target
     tail = 1
     layer = 1 if boxat[target] >= 0 else 0  # a walk to a box's cell goes through it
     while tail > 0:
         head = 0
-        ntail = 0
+        back = n
         while head < tail:
-            u = cur[head]
+            u = queue[head]
             head += 1
             if mark[u] == stamp:
                 return layer
@@ -201,12 +202,13 @@ def boxes_between_kernel(floor, boxat, off, mark, stamp, target, seen, now, cur,
                 if floor[w] != 0 and seen[w] != now:
                     seen[w] = now
                     if boxat[w] >= 0:
-                        nxt[ntail] = w
-                        ntail += 1
+                        back -= 1
+                        queue[back] = w
                     else:
-                        cur[tail] = w
+                        queue[tail] = w
                         tail += 1
-        cur, nxt = nxt, cur
-        tail = ntail
+        tail = n - back
+        for j in range(tail):
+            queue[j] = queue[back + j]
         layer += 1
     return -1

@@ -57,9 +57,9 @@ def test_the_boxes_between_match_a_shortest_path_reference(level, data):
     region = {x for x in free if mark[x] == 3}
     expected = fewest_boxes(floor, boxes, off, region, target)
     seen = np.zeros(n, dtype=np.int64)
-    cur, nxt = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
     for now, kernel in ((1, boxes_between_kernel.py_func), (2, boxes_between_kernel)):
-        assert kernel(floor, boxat, off, mark, 3, target, seen, now, cur, nxt) == expected
+        assert kernel(floor, boxat, off, mark, 3, target, seen, now, queue) == expected
     if target in region:
         assert expected == 0
 

@@ -149,7 +149,7 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     u, v, p, way, minv, used, u2, v2, p2, cnode, cu, cv, cp = asg
     pboxes, pplayer, pparent, pg, ppush, phash, _acc, ptable = pool
     otable, ohash, oplayer, oboxes = other.table, other.hash, other.player, other.boxes
-    gmark, gstamp = gs.mark, gs.stamp
+    gmark, gstamp, nov = gs.mark, gs.stamp, gs.nov
     twins = fr.croot.shape[0] >> 1
     nb = cells.shape[0]
     for _ in range(budget):
@@ -238,8 +238,9 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                     goalm, cells, mark2, stamp2, conn,
                                 )  # fmt: skip
                             cell, away, free = child_score(
-                                s, node, ch, cell, told, stamp2, gs, twins, cells, boxat, mark, mark2, floor, off
-                            )
+                                s, node, ch, cell, told, stamp2, nov, twins, cells, boxat, mark, mark2, floor, off,
+                                gmark, gstamp, queue,
+                            )  # fmt: skip
                             status = store_child(
                                 s, pool, fr, ctr, node, ch, found, key, pl, g2, h2, met, away, free, cell, rank,
                                 sorted_cells, u2, v2, p2, cnode, cu, cv, cp,
@@ -489,28 +490,28 @@ def corral_dead(  # type: ignore[no-untyped-def]
 
 
 @step
-def child_score(s, node, ch, cell, told, stamp2, gs, twins, cells, boxat, mark, mark2, floor, off):  # type: ignore[no-untyped-def]
+def child_score(  # type: ignore[no-untyped-def]
+    s, node, ch, cell, told, stamp2, nov, twins, cells, boxat, mark, mark2, floor, off, gmark, gstamp, queue
+):
     """What the child's key takes besides its bound and its feature cell ``cell``: ``(cell, away,
     free)``.
 
     ``cell`` becomes its twin with ``novelty_cells`` when the position is new; ``away``,
     backward, 0 when the child's player can reach the goal region, else 1, or with
-    ``player_walls`` the fewest boxes on its way there; ``free`` the node's
-    cell, which the move must improve on to cost nothing, or -1 when it is free anyway: an
-    advisor's move, with ``box_runs`` a push of the box last moved on the way it went, with
-    ``novelty`` a new position."""
+    ``player_walls`` the fewest boxes on its way there (a flood marking ``gmark`` by ``gstamp``
+    in ``queue``); ``free`` the node's cell, which the move must improve on to cost nothing, or
+    -1 when it is free anyway: an advisor's move, with ``box_runs`` a push of the box last moved
+    on the way it went, with ``novelty`` a new position."""
     rmark, rstamp = (mark, node.stamp) if told else (mark2, stamp2)
     away = 0
     if s.backward != 0 and (rmark[s.goal_player] != rstamp or boxat[s.goal_player] >= 0):
         away = 1
         if s.player_walls != 0:
-            gs.stamp[0] += 1
-            walls = boxes_between_kernel(
-                floor, boxat, off, rmark, rstamp, s.goal_player, gs.mark, gs.stamp[0], gs.qbox, gs.qpl
-            )
+            gstamp[0] += 1
+            walls = boxes_between_kernel(floor, boxat, off, rmark, rstamp, s.goal_player, gmark, gstamp[0], queue)
             away = max(walls, 1)
     free = node.cell if ch.d < 4 and not (ch.c == node.last and ch.d == node.lastd) else -1
-    if s.novelty > 0 and novelty_kernel(gs.nov, packing_of(cell), cells, ch.i, s.novelty):
+    if s.novelty > 0 and novelty_kernel(nov, packing_of(cell), cells, ch.i, s.novelty):
         if s.novelty_cells != 0:
             cell += twins
         else:
