@@ -753,7 +753,6 @@ any_options = st.builds(
     corral_boxes=st.integers(1, 10),
     corral_grow=st.integers(0, 2),
     player_penalty=st.integers(0, 3),
-    player_walls=st.booleans(),
     move_weight=st.sampled_from([0, 1, 1000]),
     pack_advisor=st.sampled_from([0, 50]),
     room_feature=st.booleans(),

@@ -147,9 +147,6 @@ class SearchOptions:
     player_penalty : int
         Added to a backward position's bound, in its key, when the player cannot reach the
         start's player cell.
-    player_walls : bool
-        With ``player_penalty``: the penalty counts once for each box on the way with the fewest
-        boxes from the player to the start's player cell, so a player walled in further waits longer.
     move_weight : int
         With ``fess``: a state's key grows by this times the pushes on its way that improved
         no feature.
@@ -208,7 +205,6 @@ class SearchOptions:
     corral_boxes: int = 10
     corral_grow: int = 0
     player_penalty: int = 0
-    player_walls: bool = False
     move_weight: int = 0
     pack_advisor: int = 0
     room_feature: bool = False

@@ -40,7 +40,6 @@ def forward_settings(opts: SearchOptions, optimal: bool, nb: int, ncells: int) -
         corral_boxes=opts.corral_boxes,
         corral_grow=opts.corral_grow,
         player_penalty=opts.player_penalty,
-        player_walls=int(opts.player_walls),
         move_weight=opts.move_weight,
         pack_advisor=opts.pack_advisor,
         room_feature=int(opts.room_feature and opts.fess),

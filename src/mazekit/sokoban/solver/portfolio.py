@@ -57,9 +57,8 @@ FESS = SearchOptions(
     dead_pairs=True,
     stall=STALL,
 )
-#: Backward, a position whose player cannot walk to the start's player cell waits (a penalty of 2
-#: for each box on its way there): its boxes may stand on the start's cells, the player still cut
-#: off from the start's region.
+#: Backward, a position whose player cannot walk to the start's player cell waits (a penalty of 2):
+#: its boxes may stand on the start's cells, the player still cut off from the start's region.
 WAIT = 2
 #: The third search without its cuts, turned round: weight 30 forward with new positions in
 #: feature cells of their own; backward a feature-space search at weight 3 counting blocked
@@ -106,8 +105,7 @@ class Member:
 MEMBERS: tuple[Member, ...] = (
     Member(0, 1.0, replace(FESS, backward_relevance=BACKWARD_RELEVANCE),
            "FESS's guidance forward; backward pulls cut far from where the last ones worked",
-           short=1.0, short_search=replace(FESS, backward_relevance=BACKWARD_RELEVANCE, player_penalty=WAIT,
-                                           player_walls=True)),
+           short=1.0, short_search=replace(FESS, backward_relevance=BACKWARD_RELEVANCE, player_penalty=WAIT)),
     Member(0, 1.0, SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
            "plain best-first both ways, mostly forward: another order over the same positions", short=1.2),
     Member(0, 1.0, SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
@@ -115,7 +113,7 @@ MEMBERS: tuple[Member, ...] = (
     Member(0, 0.6, replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1, relays=RELAYS, stall=None),
            "relays: the forward direction runs deep, then the backward one aims at its positions",
            short=2.0, short_search=replace(FESS, backward_relevance=BACKWARD_RELEVANCE, backward_share=0.1,
-                                           relays=RELAYS, stall=None, player_penalty=WAIT, player_walls=True)),
+                                           relays=RELAYS, stall=None, player_penalty=WAIT)),
     Member(1, 0.6, replace(FESS, pack_tries=1, backward_weight=1, novelty=2),
            "one box tried by the advisor, a backward weight of 1, new positions first"),
     Member(1, 0.9, replace(FESS, pack_tries=1, box_runs=True),

@@ -27,7 +27,6 @@ EVERY = SearchOptions(
     novelty=2,
     corral_grow=1,
     player_penalty=2,
-    player_walls=True,
 )
 
 

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ...._jit import njit, step
 from ..._deadlock_kernels import blocked_kernel
-from ..._padded_kernels import boxes_between_kernel, child_min_kernel, flood_min_kernel
+from ..._padded_kernels import child_min_kernel, flood_min_kernel
 from ..._pair_kernels import pair_dead_kernel
 from .advisors import advisor_step_kernel, pack_advice_kernel, pack_retry_kernel
 from .bound import child_bound_kernel, hungarian_kernel, keep_duals_kernel, load_duals_kernel
@@ -238,9 +238,8 @@ def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
                                     goalm, cells, mark2, stamp2, conn,
                                 )  # fmt: skip
                             cell, away, free = child_score(
-                                s, node, ch, cell, told, stamp2, nov, twins, cells, boxat, mark, mark2, floor, off,
-                                gmark, gstamp, queue,
-                            )  # fmt: skip
+                                s, node, ch, cell, told, stamp2, nov, twins, cells, boxat, mark, mark2
+                            )
                             status = store_child(
                                 s, pool, fr, ctr, node, ch, found, key, pl, g2, h2, met, away, free, cell, rank,
                                 sorted_cells, u2, v2, p2, cnode, cu, cv, cp,
@@ -490,26 +489,17 @@ def corral_dead(  # type: ignore[no-untyped-def]
 
 
 @step
-def child_score(  # type: ignore[no-untyped-def]
-    s, node, ch, cell, told, stamp2, nov, twins, cells, boxat, mark, mark2, floor, off, gmark, gstamp, queue
-):
+def child_score(s, node, ch, cell, told, stamp2, nov, twins, cells, boxat, mark, mark2):  # type: ignore[no-untyped-def]
     """What the child's key takes besides its bound and its feature cell ``cell``: ``(cell, away,
     free)``.
 
     ``cell`` becomes its twin with ``novelty_cells`` when the position is new; ``away``,
-    backward, 0 when the child's player can reach the goal region, else 1, or with
-    ``player_walls`` the fewest boxes on its way there (a flood marking ``gmark`` by ``gstamp``
-    in ``queue``); ``free`` the node's cell, which the move must improve on to cost nothing, or
-    -1 when it is free anyway: an advisor's move, with ``box_runs`` a push of the box last moved
-    on the way it went, with ``novelty`` a new position."""
+    backward, whether the child's player cannot reach the goal region; ``free`` the node's
+    cell, which the move must improve on to cost nothing, or -1 when it is free anyway: an
+    advisor's move, with ``box_runs`` a push of the box last moved on the way it went, with
+    ``novelty`` a new position."""
     rmark, rstamp = (mark, node.stamp) if told else (mark2, stamp2)
-    away = 0
-    if s.backward != 0 and (rmark[s.goal_player] != rstamp or boxat[s.goal_player] >= 0):
-        away = 1
-        if s.player_walls != 0:
-            gstamp[0] += 1
-            walls = boxes_between_kernel(floor, boxat, off, rmark, rstamp, s.goal_player, gmark, gstamp[0], queue)
-            away = max(walls, 1)
+    away = s.backward != 0 and (rmark[s.goal_player] != rstamp or boxat[s.goal_player] >= 0)
     free = node.cell if ch.d < 4 and not (ch.c == node.last and ch.d == node.lastd) else -1
     if s.novelty > 0 and novelty_kernel(nov, packing_of(cell), cells, ch.i, s.novelty):
         if s.novelty_cells != 0:

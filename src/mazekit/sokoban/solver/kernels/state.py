@@ -280,8 +280,7 @@ class Settings(NamedTuple):
     ``backward`` (this direction pulls), ``goal_player`` (the backward goal region's least cell),
     ``macros`` (tunnel and goal macros), ``fess`` (feature-space), ``corral_nodes``,
     ``corral_boxes``, ``corral_grow`` (the corral-deadlock test's bounds), ``player_penalty``
-    (added to a backward bound whose player cannot reach the goal region), ``player_walls`` (that
-    penalty counts the boxes on the player's way there), ``move_weight`` (the
+    (added to a backward bound whose player cannot reach the goal region), ``move_weight`` (the
     key's share of the pushes that improved no feature), ``pack_advisor`` (the advisor's search
     bound), ``room_feature`` (the feature cells count blocked tunnels), ``box_runs`` (a push of
     the box last moved, on the same way, is free), ``novelty`` (its width: a push to a new
@@ -301,7 +300,6 @@ class Settings(NamedTuple):
     corral_boxes: int
     corral_grow: int
     player_penalty: int
-    player_walls: int
     move_weight: int
     pack_advisor: int
     room_feature: int

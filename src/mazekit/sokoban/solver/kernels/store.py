@@ -244,9 +244,9 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
     table at ``-1 - slot``, stop when it is the other direction's node ``met`` (>= 0) or
     (fast mode) a goal, else score it and open it; a status code.
 
-    The key is ``weight * (h + penalty) + g``, the penalty ``player_penalty`` times ``away``,
-    which is more than 0 when a backward position's player cannot reach the goal region (the
-    last pulls would need the player elsewhere); A*'s is ``g + h``. In the feature-space search
+    The key is ``weight * (h + penalty) + g``, the penalty ``player_penalty`` when a
+    backward position's player cannot reach the goal region (``away``: the last pulls
+    would need the player elsewhere); A*'s is ``g + h``. In the feature-space search
     the node goes to its feature cell's heap (``cell``), and with ``move_weight`` its key
     grows by that weight times the pushes on its way that improved no feature (one that
     improves a feature over the parent's cell ``pcell`` is free, as an advisor's move is, and
@@ -267,7 +267,7 @@ def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, aw
         return RUNNING
     if is_goal_kernel(s, h, pl):
         return solved_kernel(ctr, n, -1)
-    pen = s.player_penalty * away
+    pen = s.player_penalty if away else 0
     hk = (np.int64(s.weight * (h + pen) + g) << KEY_SHIFT) | h
     if s.fess == 0:
         ctr[C_HEAP] = heap_push_kernel(fr.heap, ctr[C_HEAP], hk, n)
