@@ -98,9 +98,11 @@ def pair_table(prob: Problem, *, reach: bool = False, deadline: float = math.inf
 
 #: Pair tables of the last levels seen, by what they depend on (the floor and the goals; for the
 #: start's pairs, the start too): the portfolio's searches, later solves of the same level and the
-#: playground's board share them.
+#: playground's board share them. At most ``_PAIR_TABLES_KEPT`` tables and ``_PAIR_TABLES_BYTES``
+#: bytes in all are kept (a large level's table can take tens of MiB); the newest always is.
 _PAIR_TABLES: OrderedDict[tuple[object, ...], PairTable] = OrderedDict()
 _PAIR_TABLES_KEPT = 16
+_PAIR_TABLES_BYTES = 128 * 2**20
 
 
 def dead_pairs(prob: Problem, deadline: float = math.inf, *, reach: bool = False) -> PairTable | None:
@@ -115,7 +117,10 @@ def dead_pairs(prob: Problem, deadline: float = math.inf, *, reach: bool = False
         if table is None:
             return None
         _PAIR_TABLES[key] = table
-        if len(_PAIR_TABLES) > _PAIR_TABLES_KEPT:
-            _PAIR_TABLES.popitem(last=False)
+        while len(_PAIR_TABLES) > 1 and (
+            len(_PAIR_TABLES) > _PAIR_TABLES_KEPT
+            or sum(a.nbytes for kept in _PAIR_TABLES.values() for a in kept) > _PAIR_TABLES_BYTES
+        ):
+            _PAIR_TABLES.popitem(last=False)  # the least recently used
     _PAIR_TABLES.move_to_end(key)
     return table

@@ -240,3 +240,22 @@ def test_the_table_is_kept_for_the_level_and_shared():
 
 
 # ------------------------------------------------------------------------ the pairs' penalties
+
+
+def test_the_kept_tables_are_held_to_a_size(monkeypatch):
+    # a server fed large levels keeps at most _PAIR_TABLES_BYTES of tables, the newest always
+    monkeypatch.setattr(pairs, "_PAIR_TABLES", OrderedDict())
+    texts = [POCKET, "######\n#@$$.#\n#  . #\n######", "#######\n#@ $ .#\n#######"]
+    levels = [parse_level(text) for text in texts]
+    tables = [dead_pairs(as_problem(level)) for level in levels]
+    assert all(t is not None for t in tables) and len(pairs._PAIR_TABLES) == 3
+    sizes = [sum(a.nbytes for a in t) for t in tables if t is not None]
+    monkeypatch.setattr(pairs, "_PAIR_TABLES", OrderedDict())
+    monkeypatch.setattr(pairs, "_PAIR_TABLES_BYTES", sizes[1] + sizes[2])
+    for level in levels:
+        dead_pairs(as_problem(level))
+    kept = list(pairs._PAIR_TABLES.values())
+    assert len(kept) == 2 and sum(a.nbytes for t in kept for a in t) <= sizes[1] + sizes[2]
+    monkeypatch.setattr(pairs, "_PAIR_TABLES_BYTES", 1)
+    again = dead_pairs(as_problem(levels[0]))
+    assert list(pairs._PAIR_TABLES.values()) == [again]  # too large for the cap, still the newest is kept
