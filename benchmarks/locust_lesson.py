@@ -15,7 +15,8 @@ sheets and scripts) and, at a lesson's pace (0.5 to 2 s between steps), does wha
 
 Environment: ``MAZEKIT_LOAD_SECONDS`` (how long the lesson lasts: the solver runs are spread
 over it), ``MAZEKIT_LOAD_SUMMARY`` (a JSON file written at the end: status codes, sockets
-dropped, solver runs, the time solver runs waited in the queue).
+dropped, solver runs, the time solver runs waited in the queue, every request's response time and
+failures by kind of request, so that percentiles can be taken over several lessons).
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ HARD = (Path(__file__).resolve().parent.parent / "tests" / "data" / "sokoban" / 
 HARD_SECONDS = float(os.environ.get("MAZEKIT_LOAD_HARD_SECONDS", "5"))
 
 _seen: Counter[str] = Counter()  # status codes (and "ws-dropped", ...), for the summary
+_times: dict[str, list[float]] = {}  # "TYPE name": every response time (ms), for percentiles across lessons
+_failed: Counter[str] = Counter()  # "TYPE name": failures
+_errors: Counter[str] = Counter()  # "TYPE name: error": failures
 _queue_waits: list[float] = []
 _solve_times: list[float] = []
 
@@ -70,7 +74,19 @@ GRIDS = {side: [_grid(side, seed) for seed in range(3)] for side in SIDES}
 
 
 @events.request.add_listener
-def _count(request_type: str, name: str, response: Any = None, exception: Any = None, **kw: Any) -> None:
+def _count(
+    request_type: str,
+    name: str,
+    response_time: float = 0.0,
+    response: Any = None,
+    exception: Any = None,
+    **kw: Any,
+) -> None:
+    key = f"{request_type} {name}"
+    _times.setdefault(key, []).append(round(float(response_time), 2))
+    if exception is not None:
+        _failed[key] += 1
+        _errors[f"{key}: {str(exception).splitlines()[0][:200] if str(exception) else type(exception).__name__}"] += 1
     if request_type == "WS":
         _seen["ws-ok" if exception is None else "ws-dropped"] += 1
     elif response is not None and getattr(response, "status_code", None) is not None:
@@ -81,7 +97,15 @@ def _count(request_type: str, name: str, response: Any = None, exception: Any = 
 def _write_summary(environment: Any, **kw: Any) -> None:
     if SUMMARY:
         with open(SUMMARY, "w") as f:
-            json.dump({"seen": dict(_seen), "queue_waits": _queue_waits, "solve_times": _solve_times}, f)
+            summary = {
+                "seen": dict(_seen),
+                "queue_waits": _queue_waits,
+                "solve_times": _solve_times,
+                "times": _times,
+                "failed": dict(_failed),
+                "errors": dict(_errors),
+            }
+            json.dump(summary, f)
 
 
 class Student(HttpUser):

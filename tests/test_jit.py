@@ -4,6 +4,7 @@ splitting a first compile."""
 from __future__ import annotations
 
 import re
+import threading
 
 import numpy as np
 import pytest
@@ -153,3 +154,31 @@ def test_a_kernel_compiles_anew_when_a_kernel_it_calls_changed_in_another_file(t
     assert subprocess.run(check, env=env, capture_output=True, text=True, check=True).stdout.split() == ["False"]
     after = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout.split()
     assert after == ["30", "True"]
+
+
+@njit(cache=False)
+def _plus_one(a):  # type: ignore[no-untyped-def]
+    return a[0] + 1
+
+
+@njit(cache=False)
+def _plus_two(a):  # type: ignore[no-untyped-def]
+    return a[0] + 2
+
+
+def test_compiled_here_runs_this_threads_tiny_calls_compiled_and_no_other_threads(monkeypatch):
+    from tests.conftest import jit_mode
+
+    monkeypatch.setattr(_jit, "_python_work", 0)  # no work done uncompiled yet: tiny calls run plain
+    with jit_mode("auto"):
+        assert not _plus_one.is_compiled and _plus_one.pick(1) is _plus_one.py_func
+        other: list[object] = []
+        with _jit.compiled_here():
+            assert _plus_one.pick(1) is _plus_one.compiled()  # a warm-up's tiny input loads the kernel
+            worker = threading.Thread(target=lambda: other.append(_plus_two.pick(1)))
+            worker.start()
+            worker.join()
+        assert other == [_plus_two.py_func]  # another thread's calls are chosen as before
+        assert _plus_two.pick(1) is _plus_two.py_func  # and this thread's, after the block
+    with jit_mode("never"), _jit.compiled_here():
+        assert _plus_two.pick(1) is _plus_two.py_func  # "never" wins

@@ -44,6 +44,7 @@ __all__ = [
     "Kernel",
     "compile_calls",
     "compile_seconds",
+    "compiled_here",
     "get_mode",
     "njit",
     "numba_available",
@@ -63,6 +64,7 @@ if _env in ("auto", "always", "never"):
 THRESHOLD: int = int(os.environ.get("MAZEKIT_JIT_THRESHOLD", "40000"))
 
 _lock = threading.RLock()
+_here = threading.local()  # ``always``: this thread's calls run compiled (see :func:`compiled_here`)
 _python_work = 0  # work done uncompiled in this process, all kernels together
 _compile_clock: Any = None  # the listener of numba's compile events, once a kernel is compiled
 
@@ -270,7 +272,13 @@ class Kernel:
         if _mode == "never" or self._plain:
             self.calls_python += 1
             return self.py_func
-        if _mode == "always" or self._compiled is not None or work >= THRESHOLD or _python_work >= THRESHOLD:
+        if (
+            _mode == "always"
+            or self._compiled is not None
+            or work >= THRESHOLD
+            or _python_work >= THRESHOLD
+            or getattr(_here, "always", False)
+        ):
             self.calls_compiled += 1
             compiled: Callable[..., Any] = self.compiled()
             return compiled
@@ -367,6 +375,26 @@ def compile_calls(namespace: MutableMapping[str, Any], names: Iterable[str]) -> 
         yield
     finally:
         namespace.update(saved)
+
+
+@contextlib.contextmanager
+def compiled_here() -> Iterator[None]:
+    """Within the block, the kernels this thread calls run compiled whatever the size of their
+    input (unless the mode is ``"never"``); other threads' calls are chosen as before.
+
+    A warm-up needs it: it runs each kernel on a tiny input, which in ``"auto"`` mode runs as
+    plain Python and loads nothing, so that the first large request would load (or compile)
+    the kernel instead. :func:`set_mode` would change every thread's calls.
+
+    >>> with compiled_here():
+    ...     pass
+    """
+    before = getattr(_here, "always", False)
+    _here.always = True
+    try:
+        yield
+    finally:
+        _here.always = before
 
 
 @contextlib.contextmanager

@@ -296,3 +296,71 @@ def test_the_child_compiles_even_the_hooks_tiny_inputs():
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0 and res.stdout.split() == ["always"], res.stderr[-2000:]
+
+
+#: In a fresh process: a room's warm-up as the server runs it, then a lesson's requests to that room
+#: (big grids, every generator, Minesweeper games played on hints); prints the numba specialisations
+#: the requests loaded that the warm-up had not.
+_LOADED_AFTER_WARM_UP = """
+import gc, random, sys
+from numba.core.dispatcher import Dispatcher
+from starlette.testclient import TestClient
+from mazekit.web import create_app, warm
+
+def loaded():
+    found = (d for d in gc.get_objects() if isinstance(d, Dispatcher))
+    return {f"{d.py_func.__qualname__}{sig}" for d in found for sig in d.overloads}
+
+room = sys.argv[1]
+w = warm.Warming([(room, 1.0, 0)], workers=1, processes=False)
+w.start()
+w.join()
+assert w.state(room) == "ready", w.state(room)
+before = loaded()
+client = TestClient(create_app())
+rng = random.Random(1)
+def post(path, body):
+    r = client.post(path, json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+if room == "search":
+    for side in (50, 300):
+        rows = ["".join("1" if rng.random() < 0.25 else "0" for _ in range(side)) for _ in range(side)]
+        rows[0], rows[-1] = "0" + rows[0][1:], rows[-1][:-1] + "0"
+        for algorithm in ("bfs", "dfs", "dfs-random", "greedy", "astar", "dijkstra"):
+            for connectivity in (4, 8):
+                body = {"grid": rows, "start": [0, 0], "goal": [side - 1, side - 1], "pack_path": True}
+                post("/api/search", body | {"algorithm": algorithm, "connectivity": connectivity})
+elif room == "maze":
+    from mazekit.web.api.maze import ALGORITHMS
+    for algorithm in ALGORITHMS:
+        for n in (10, 60):
+            post("/api/maze/generate", {"algorithm": algorithm, "rows": n, "cols": n, "seed": 3})
+elif room == "mines":
+    for seed in range(20):
+        game = post("/api/mines/new", {"level": ("beginner", "intermediate")[seed % 2], "seed": seed})
+        cell = [game["rows"] // 2, game["cols"] // 2]
+        state = post("/api/mines/act", {"id": game["id"], "action": "open", "cell": cell})
+        for _ in range(12):
+            if state.get("state") in ("won", "lost"):
+                break
+            hint = post("/api/mines/hint", {"id": game["id"]})
+            if not hint["cell"]:
+                break
+            action = "flag" if hint["kind"] == "flag" else "open"
+            state = post("/api/mines/act", {"id": game["id"], "action": action, "cell": hint["cell"]})
+print(sorted(loaded() - before))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("room", ["search", "maze", "mines"])
+def test_after_the_warm_up_a_lesson_loads_no_kernel(room):
+    """The server's warm-up loads every kernel the room's requests run, so that none loads in the
+    middle of a lesson (a wait for the student who asks, and a step in the server's memory). In
+    mode "auto" the hooks' tiny inputs would run as plain Python and load nothing."""
+    res = subprocess.run(
+        [sys.executable, "-c", _LOADED_AFTER_WARM_UP, room], capture_output=True, text=True, timeout=600
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip().splitlines()[-1] == "[]", res.stdout[-2000:]

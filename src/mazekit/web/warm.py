@@ -34,6 +34,8 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from .. import _jit
+
 __all__ = ["Warming", "main"]
 
 log = logging.getLogger("mazekit.web")
@@ -60,8 +62,6 @@ def _child_command(room: str, part: int | None = None) -> list[str]:
 
 def _children_help() -> bool:
     """Whether compiling in a child process fills a cache this process can load from."""
-    from .. import _jit
-
     return bool(sys.executable) and _jit.numba_available() and _jit.get_mode() != "never"
 
 
@@ -203,13 +203,16 @@ class Warming:
 
     def _finish(self, room: str) -> None:
         """The room's last step: its ``WARM_UP`` in a child, then here (loading what the child
-        compiled, compiling what it could not)."""
+        compiled, compiling what it could not), every kernel run compiled whatever its input's
+        size: in ``"auto"`` mode the hooks' tiny inputs would run as plain Python and load
+        nothing, and the first large request of a lesson would load the kernel instead."""
         ok = True
         if self.processes:
             self._compile_in_child(room)
         if not self._stopping:
             try:
-                _run_hook(room)
+                with _jit.compiled_here():  # tiny inputs too: they load the kernels a big request runs
+                    _run_hook(room)
             except Exception:  # warming is an optimisation: never let it take the server down
                 ok = False
                 log.exception("warming up the %s room failed", room)
@@ -269,8 +272,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.nice(10)  # background work: the server and the browser come first
     except (AttributeError, OSError):
         pass
-    from .. import _jit
-
     _jit.set_mode("always")  # compile even the hooks' tiny inputs (in "auto" they would run as plain Python)
     _run_hook(room, int(part) if part else None)
     return 0

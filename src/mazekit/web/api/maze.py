@@ -240,9 +240,14 @@ async def generate_route(request: Request, body: dict[str, Any]) -> Response:
 
 
 def _warm() -> None:
-    """Compile (or load) every generator's kernel on a tiny maze."""
+    """Compile (or load) what :func:`generate_route` runs: every generator's kernel on a tiny
+    maze, braided and not, and the maze's measures (its route, dead ends, regions)."""
+    from ...generate.properties import metrics
+
     for name in ALGORITHMS:
-        make_maze(name, 4, 4, seed=0, braid=0.0 if name == "caves" else 0.5)
+        for braid in (0.0,) if name == "caves" else (0.0, 0.5):  # caves are not braided
+            made = make_maze(name, 4, 4, seed=0, braid=braid)
+            metrics(made.maze, cells=None if made.plain else True)
 
 
 #: Run once at start-up (in a thread) so the first request does not wait for numba.

@@ -473,14 +473,21 @@ async def article_route(request: Request, body: dict[str, Any]) -> Response:
 
 
 def _warm() -> None:
-    """Compile (or load) the solver and no-guess kernels before the first game."""
-    from ...minesweeper import generate_no_guess
+    """Compile (or load) what the room's requests run before the first game: the no-guess
+    layout, the first click's flood, the view's 3BV, the probabilities, and a hint that proves
+    a move and one that must guess (a 2x2 board with one mine, its far corner open)."""
+    from ...minesweeper import Board, generate_no_guess
 
     board = generate_no_guess(9, 9, 10, click=(4, 4), rng=0)
     g = Game(board=board)
     g.open((4, 4))
+    g.three_bv_solved()
     probabilities(g.view(), 10)
     next_move(g.view(), 10)
+    hint(g)
+    guess = Game(board=Board.parse("*.\n.."))
+    guess.open((1, 1))
+    hint(guess)
 
 
 #: Run once at start-up (in a thread) so the first request does not wait for numba.

@@ -319,12 +319,23 @@ ROUTES = [
 
 
 def _warm() -> None:
-    """Compile (or load) the searches the page offers, on an open 64 x 64 grid."""
-    from ...search import solve
-
-    grid = np.ones((64, 64), dtype=bool)
+    """Compile (or load) the kernels the page's searches run, as :func:`search_route` runs them
+    (the trace too): every algorithm, both connectivities, to a cell, to the border, with
+    weights and with a heuristic, on a 24 x 24 grid with walls (the warm-up runs even tiny
+    inputs compiled, see :class:`~mazekit.web.warm.Warming`)."""
+    rng = np.random.default_rng(0)
+    grid = rng.random((24, 24)) >= 0.25
+    weights = rng.integers(1, 10, grid.shape).astype(np.float64)
+    goal = (23, 23)
     for algorithm in ALGORITHMS:
-        solve(grid, (0, 0), (63, 63), algorithm=algorithm)
+        for connectivity in (4, 8):
+            trace(run_search(grid, (0, 0), goal, algorithm=algorithm, connectivity=connectivity))
+            if algorithm in ("bfs", "dfs", "dijkstra"):
+                trace(run_search(grid, (12, 12), None, algorithm=algorithm, connectivity=connectivity))
+            if algorithm in ("greedy", "astar", "dijkstra"):
+                trace(run_search(grid, (0, 0), goal, algorithm=algorithm, connectivity=connectivity, weights=weights))
+            if algorithm in ("greedy", "astar"):
+                trace(run_search(grid, (0, 0), goal, algorithm=algorithm, connectivity=connectivity, heuristic="zero"))
 
 
 #: Run at start-up, in the background, so the first request does not wait for numba.
