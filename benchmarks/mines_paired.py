@@ -18,6 +18,7 @@ import dataclasses
 import hashlib
 import math
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -83,7 +84,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=100)
     p.add_argument("--base", default="", help="the configuration the others are compared with")
     p.add_argument("--try", dest="tries", action="append", default=[], help="a configuration to compare")
-    p.add_argument("--cache", type=Path, default=Path("/tmp/mines-paired"))
+    p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "mines-paired")
     args = p.parse_args()
     warm_up()
     base, base_secs = outcomes(args.level, args.rule, args.games, args.seed, parse_options(args.base), args.cache)
