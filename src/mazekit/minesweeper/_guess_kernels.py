@@ -427,12 +427,12 @@ def _layout_values(know, offsets, cells, cidx, lay, nsol, val):  # type: ignore[
                 val[t, j] = x
 
 
-#: Rows of a frame's integers (``fi``) in :func:`_search_tree`: where its layouts start in
-#: ``sbuf`` and how many, its kind (0 risky candidates, 1 a free cell), the candidate being
-#: scored, the value it shows next, the best candidate so far, the number of candidates and
-#: the layouts of the child being searched.
+#: Columns of a frame's integers (``fi``, a row a frame, its fields side by side) in
+#: :func:`_search_tree`: where its layouts start in ``sbuf`` and how many, its kind (0 risky
+#: candidates, 1 a free cell), the candidate being scored, the value it shows next, the best
+#: candidate so far, the number of candidates and the layouts of the child being searched.
 F_START, F_LEN, F_KIND, F_CI, F_V, F_BESTC, F_NCAND, F_CHILD = range(8)
-#: Rows of a frame's reals (``ff``): the current candidate's chance to win so far, what is left
+#: Columns of a frame's reals (``ff``): the current candidate's chance to win so far, what is left
 #: of its safety to add, and the best candidate's chance.
 F_ACC, F_LEFT, F_BEST = range(3)
 
@@ -442,8 +442,8 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
     """The game tree of :func:`endgame_kernel` over the layouts of ``val``, depth first on
     an explicit stack. Frame ``d`` is a position: its layouts, its candidate cells
     ``order[d, :ncand]`` (one free cell, or the undecided cells safest first) and the
-    candidate being scored (rows ``F_*`` of ``fi`` and ``ff``). Returns 1 with ``out``
-    written, or 0 (gave up).
+    candidate being scored: row ``d`` of ``fi`` and ``ff``, by the columns ``F_*``. Returns 1
+    with ``out`` written, or 0 (gave up).
 
     Each step: open a new position (:func:`_open_position`; a decided one is won), add a
     finished child's chance to its frame, then go down to the frame's next child
@@ -453,11 +453,11 @@ def _search_tree(val, nsol, ncl, cells, max_work, out):  # type: ignore[no-untyp
     sbuf = np.empty(nsol * (top + 1), np.int64)
     for t in range(nsol):
         sbuf[t] = t
-    fi = np.zeros((8, top), np.int64)
-    ff = np.zeros((3, top), np.float64)
+    fi = np.zeros((top, 8), np.int64)
+    ff = np.zeros((top, 3), np.float64)
     order = np.empty((top, ncl), np.int64)
     safety = np.empty((top, ncl), np.float64)
-    fi[F_LEN, 0] = nsol
+    fi[0, F_LEN] = nsol
     return _walk_tree(val, sbuf, fi, ff, order, safety, cells, max_work, out)
 
 
@@ -484,15 +484,15 @@ def _walk_tree(val, sbuf, fi, ff, order, safety, cells, max_work, out):  # type:
                 continue
         if have:
             have = False
-            ff[F_ACC, d] += fi[F_CHILD, d] / fi[F_LEN, d] * result
-            fi[F_V, d] += 1
+            ff[d, F_ACC] += fi[d, F_CHILD] / fi[d, F_LEN] * result
+            fi[d, F_V] += 1
         if _next_child(d, val, sbuf, fi, ff, order, safety):
             d += 1
             fresh = True
             continue
-        result = ff[F_BEST, d] if fi[F_KIND, d] == 0 else ff[F_ACC, d]
+        result = ff[d, F_BEST] if fi[d, F_KIND] == 0 else ff[d, F_ACC]
         if d == 0:
-            out[0] = cells[fi[F_BESTC, 0]] if fi[F_KIND, 0] == 0 else cells[order[0, 0]]
+            out[0] = cells[fi[0, F_BESTC]] if fi[0, F_KIND] == 0 else cells[order[0, 0]]
             out[1] = result
             return 1
         d -= 1
@@ -505,8 +505,8 @@ def _open_position(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-unty
     layout whose value differs between them (opened for free), else the cells that are a mine
     in some layouts and not in others, safest first. False when there is none (the position
     is decided)."""
-    st = fi[F_START, d]
-    ln = fi[F_LEN, d]
+    st = fi[d, F_START]
+    ln = fi[d, F_LEN]
     ncl = val.shape[1]
     free = -1
     nca = 0
@@ -531,20 +531,20 @@ def _open_position(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-unty
     if nca == 0:
         return False
     if free >= 0:
-        fi[F_KIND, d] = 1
+        fi[d, F_KIND] = 1
         order[d, 0] = free
-        fi[F_NCAND, d] = 1
-        ff[F_LEFT, d] = 1.0
+        fi[d, F_NCAND] = 1
+        ff[d, F_LEFT] = 1.0
     else:
-        fi[F_KIND, d] = 0
-        fi[F_NCAND, d] = nca
+        fi[d, F_KIND] = 0
+        fi[d, F_NCAND] = nca
         _sort_safest(order, safety, d, nca)
-        ff[F_LEFT, d] = safety[d, order[d, 0]]
-    fi[F_CI, d] = 0
-    fi[F_V, d] = 0
-    ff[F_ACC, d] = 0.0
-    ff[F_BEST, d] = -1.0
-    fi[F_BESTC, d] = order[d, 0]
+        ff[d, F_LEFT] = safety[d, order[d, 0]]
+    fi[d, F_CI] = 0
+    fi[d, F_V] = 0
+    ff[d, F_ACC] = 0.0
+    ff[d, F_BEST] = -1.0
+    fi[d, F_BESTC] = order[d, 0]
     return True
 
 
@@ -565,24 +565,24 @@ def _sort_safest(order, safety, d, nca):  # type: ignore[no-untyped-def]
 def _next_child(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-untyped-def]
     """Go on with frame ``d``: True when the layouts where its candidate shows its next value
     are frame ``d + 1``; the frame moves on to its next candidate when one is scored or cannot
-    beat the best. False when the frame is finished (its chance is ``ff[F_BEST, d]``, or
-    ``ff[F_ACC, d]`` for a free cell)."""
+    beat the best. False when the frame is finished (its chance is ``ff[d, F_BEST]``, or
+    ``ff[d, F_ACC]`` for a free cell)."""
     while True:
-        if fi[F_V, d] > 8:
+        if fi[d, F_V] > 8:
             if not _next_candidate(d, fi, ff, order, safety):
                 return False
             continue
-        if fi[F_KIND, d] == 0 and ff[F_ACC, d] + ff[F_LEFT, d] <= ff[F_BEST, d] + 1e-12:
-            fi[F_V, d] = 9  # cannot beat the best: drop this candidate
+        if fi[d, F_KIND] == 0 and ff[d, F_ACC] + ff[d, F_LEFT] <= ff[d, F_BEST] + 1e-12:
+            fi[d, F_V] = 9  # cannot beat the best: drop this candidate
             continue
         cl = _child_layouts(d, val, sbuf, fi, order)
         if cl == 0:
-            fi[F_V, d] += 1
+            fi[d, F_V] += 1
             continue
-        ff[F_LEFT, d] -= cl / fi[F_LEN, d]
-        fi[F_CHILD, d] = cl
-        fi[F_START, d + 1] = fi[F_START, d] + fi[F_LEN, d]
-        fi[F_LEN, d + 1] = cl
+        ff[d, F_LEFT] -= cl / fi[d, F_LEN]
+        fi[d, F_CHILD] = cl
+        fi[d + 1, F_START] = fi[d, F_START] + fi[d, F_LEN]
+        fi[d + 1, F_LEN] = cl
         return True
 
 
@@ -590,18 +590,18 @@ def _next_child(d, val, sbuf, fi, ff, order, safety):  # type: ignore[no-untyped
 def _next_candidate(d, fi, ff, order, safety):  # type: ignore[no-untyped-def]
     """Frame ``d``'s candidate is scored: keep it if it is the best so far and set up the next
     one; False when there is none that could beat the best (or the frame had one free cell)."""
-    if fi[F_KIND, d] == 1:
+    if fi[d, F_KIND] == 1:
         return False
-    if ff[F_ACC, d] > ff[F_BEST, d]:
-        ff[F_BEST, d] = ff[F_ACC, d]
-        fi[F_BESTC, d] = order[d, fi[F_CI, d]]
-    fi[F_CI, d] += 1
-    ci = fi[F_CI, d]
-    if ci >= fi[F_NCAND, d] or safety[d, order[d, ci]] <= ff[F_BEST, d] + 1e-12:
+    if ff[d, F_ACC] > ff[d, F_BEST]:
+        ff[d, F_BEST] = ff[d, F_ACC]
+        fi[d, F_BESTC] = order[d, fi[d, F_CI]]
+    fi[d, F_CI] += 1
+    ci = fi[d, F_CI]
+    if ci >= fi[d, F_NCAND] or safety[d, order[d, ci]] <= ff[d, F_BEST] + 1e-12:
         return False
-    fi[F_V, d] = 0
-    ff[F_ACC, d] = 0.0
-    ff[F_LEFT, d] = safety[d, order[d, ci]]
+    fi[d, F_V] = 0
+    ff[d, F_ACC] = 0.0
+    ff[d, F_LEFT] = safety[d, order[d, ci]]
     return True
 
 
@@ -609,10 +609,10 @@ def _next_candidate(d, fi, ff, order, safety):  # type: ignore[no-untyped-def]
 def _child_layouts(d, val, sbuf, fi, order):  # type: ignore[no-untyped-def]
     """Copy the layouts of frame ``d`` where its candidate shows its next value after the
     frame's own in ``sbuf`` (where frame ``d + 1`` keeps them); how many."""
-    c = order[d, fi[F_CI, d]]
-    v = fi[F_V, d]
-    st = fi[F_START, d]
-    cs = st + fi[F_LEN, d]
+    c = order[d, fi[d, F_CI]]
+    v = fi[d, F_V]
+    st = fi[d, F_START]
+    cs = st + fi[d, F_LEN]
     cl = 0
     for t in range(st, cs):
         if val[sbuf[t], c] == v:
