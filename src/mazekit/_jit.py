@@ -333,10 +333,7 @@ def step(func: Callable[..., Any] | None = None, **options: Any) -> Any:
     >>> bump.py_func([1, 2], 1)
     3
     """
-    options = {"_nrt": False, **options}
-    if func is None:
-        return lambda f: Kernel(f, options)
-    return Kernel(func, options)
+    return njit(func, **{"_nrt": False, **options})
 
 
 class _CompiledCalls(Kernel):
