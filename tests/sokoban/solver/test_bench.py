@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +174,24 @@ def test_the_corpus_sample_is_stratified_and_fixed_by_its_seed(monkeypatch):
     assert one == again and len(one) == 300 and len({(n, k) for n, k, _ in one}) == 300
     assert one != B.sample(levels, 300, 20, seed=8)
     assert all(text == f"{name} {k - 1}" for name, k, text in one)  # numbers count from 1
+
+
+@pytest.mark.parametrize(("jobs", "cores"), [(1, ["--cores", "1"]), (2, [])])
+def test_the_corpus_run_gives_each_level_one_core(monkeypatch, tmp_path, jobs, cores):
+    """One level at a time, the solve command would give a level all the cores: the run asks
+    for one, as it does for each of several levels at a time (``--jobs``)."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_sokoban_corpus as B
+
+    seen = []
+    monkeypatch.setattr(B, "BUILD", tmp_path)
+    monkeypatch.setattr(B.subprocess, "run", lambda cmd, **kw: seen.append(cmd))
+    monkeypatch.setattr(B, "read_records", lambda chosen, results: {})
+    args = argparse.Namespace(time_limit=10.0, jobs=jobs)
+    B.solve([("c", 1, "#####\n#@$.#\n#####")], args, tmp_path / "r.jsonl")
+    cmd = seen[0]
+    assert cmd[cmd.index("--jobs") + 1] == str(jobs)
+    if cores:
+        assert cmd[-2:] == cores
+    else:
+        assert "--cores" not in cmd
