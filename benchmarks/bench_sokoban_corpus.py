@@ -1,7 +1,7 @@
 """The Sokoban solver on a broad corpus: a fixed seeded sample of levels of many authors.
 
     python benchmarks/run.py sokoban_corpus                   # 300 levels, 10 s each, 2 at a time
-    python benchmarks/run.py sokoban_corpus --all             # the whole corpus (about an hour here, 2 at a time)
+    python benchmarks/run.py sokoban_corpus --all             # the whole corpus (77 minutes here one at a time)
     python benchmarks/run.py sokoban_corpus --no-write        # print only
 
 The sample is drawn from ``../shared/levels/corpus/`` (eight collections; ``SOURCES.md`` there),
