@@ -173,11 +173,9 @@ class Kernel:
         try:
             import hashlib
 
-            from numba.core import caching
             from numba.core.registry import cpu_target
 
-            cache: Any = caching.FunctionCache  # the locator numba itself uses for cache=True
-            index = cache(self.py_func)._cache_file._load_index()
+            index = self._cache_file()._load_index()
             magic = cpu_target.target_context.codegen().magic_tuple()
             code = hashlib.sha256(self.py_func.__code__.co_code).hexdigest()
             return any(key[1] == magic and key[2][0] == code for key in index)
@@ -211,12 +209,16 @@ class Kernel:
             todo.extend(kernel._callees().values())
         return files
 
-    def _cache_index(self) -> Path:
-        """The index file of numba's on-disk cache of this kernel (``cache=True``)."""
+    def _cache_file(self) -> Any:
+        """numba's on-disk cache of this kernel (``cache=True``), found as numba finds it."""
         from numba.core import caching
 
         locator: Any = caching.FunctionCache  # the locator numba itself uses for cache=True
-        return Path(locator(self.py_func)._cache_file._index_path)
+        return locator(self.py_func)._cache_file
+
+    def _cache_index(self) -> Path:
+        """The index file of numba's on-disk cache of this kernel."""
+        return Path(self._cache_file()._index_path)
 
     def _cache_is_stale(self) -> bool:
         """True when numba's cache of this kernel is older than a source file of a kernel it
