@@ -195,3 +195,18 @@ def test_the_corpus_run_gives_each_level_one_core(monkeypatch, tmp_path, jobs, c
         assert cmd[-2:] == cores
     else:
         assert "--cores" not in cmd
+
+
+def test_the_corpus_misses_measure_what_a_level_is(monkeypatch):
+    """The misses probe's measures: boxes, the share on goals at the start, the largest goal area."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks" / "probes"))
+    import corpus_misses as M
+
+    level = "########\n#@*$ ..#\n#  .   #\n########"  # goals: one under a box, two side by side, one apart
+    assert M.measures(level) == {"boxes": 2, "boxes on goals at the start": 0.5, "largest goal area": 2}
+    assert M.largest_area({1, 2, 3, 11, 13, 30, 32}, 10) == 5  # 11 and 13 hang under 1 and 3; 30, 32 apart
+    bands = M.BANDS["largest goal area"]
+    labels = [M.band_of(v, bands) for v in (1, 2, 16, 17, 64, 65)]
+    assert labels == ["1 (goals apart)", "2-8", "9-16", "17-32", "33-64", "65+"]
+    assert M.band_of(0.0, M.BANDS["boxes on goals at the start"]) == "none"
+    assert M.band_of(0.01, M.BANDS["boxes on goals at the start"]) == "under 50%"
