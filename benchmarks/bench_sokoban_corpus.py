@@ -37,6 +37,8 @@ LEVELS = Path(os.environ.get("MAZEKIT_LEVELS", HERE.parents[1] / "shared" / "lev
 CORPUS = LEVELS / "corpus"
 #: The last run's outcome level by level, for the sample and for the whole corpus.
 LAST = {False: HERE / "sokoban_corpus.json", True: HERE / "sokoban_corpus_all.json"}
+#: Bands of a level's boxes, (label, fewest boxes in the band), for the results by boxes.
+BOX_BANDS = [("1-6", 0), ("7-10", 7), ("11-15", 11), ("16-25", 16), ("26-40", 26), ("41+", 41)]
 
 
 def collections() -> dict[str, list[str]]:
@@ -223,6 +225,26 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def band_of(boxes: int) -> str:
+    """The label of the band of :data:`BOX_BANDS` a level of ``boxes`` boxes falls in.
+
+    >>> band_of(6), band_of(16), band_of(90)
+    ('1-6', '16-25', '41+')
+    """
+    return [label for label, low in BOX_BANDS if boxes >= low][-1]
+
+
+def box_bands() -> dict[str, str]:
+    """Each corpus level's band of boxes, by ``collection:number``."""
+    from mazekit.sokoban import parse_level
+
+    return {
+        f"{name}:{k}": band_of(len(parse_level(text).start.boxes))
+        for name, texts in collections().items()
+        for k, text in enumerate(texts, 1)
+    }
+
+
 def section() -> str:
     """The results page's section: the sample's and the whole corpus's last runs side by side."""
     runs = [json.loads(LAST[w].read_text()) for w in (False, True) if LAST[w].exists()]
@@ -238,6 +260,11 @@ def section() -> str:
         mine = [{k: v for k, v in r["levels"].items() if k.rsplit(":", 1)[0] == name} for r in runs]
         rows.append(f"| {name} | " + " | ".join(cell(m) for m in mine) + " |")
     rows.append("| **all** | " + " | ".join(f"**{cell(r['levels'])}**" for r in runs) + " |")
+    rows += ["", "| boxes | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(runs)]
+    band = box_bands()
+    for label, _ in BOX_BANDS:
+        mine = [{k: v for k, v in r["levels"].items() if band.get(k) == label} for r in runs]
+        rows.append(f"| {label} | " + " | ".join(cell(m) for m in mine) + " |")
     lines = [
         f"- {head}: `{r['command']}` at {r['commit']}, {r['date']}, {r['minutes']} min; {r['setting']}; "
         f"{r['load']} before. {r['compared']}"
@@ -245,11 +272,8 @@ def section() -> str:
     ]
     return (
         f"{machine()}. Levels of eight collections (`../shared/levels/corpus/`), solved through "
-        "`mazekit sokoban solve --results` at 10 s a level, one core each.\n\n"
-        + "\n".join(rows)
-        + "\n\n"
-        + "\n".join(lines)
-        + "\n"
+        "`mazekit sokoban solve --results` at 10 s a level, one core each: by collection, then by the "
+        "boxes a level has.\n\n" + "\n".join(rows) + "\n\n" + "\n".join(lines) + "\n"
     )
 
 

@@ -19,11 +19,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from bench_sokoban_corpus import collections, read_records, results_file, sample  # noqa: E402
+from bench_sokoban_corpus import BOX_BANDS, collections, read_records, results_file, sample  # noqa: E402
 
 #: Each measure: its name and its bands, (label, lowest value in the band), in rising order.
 BANDS: dict[str, list[tuple[str, float]]] = {
-    "boxes": [("1-6", 0), ("7-10", 7), ("11-15", 11), ("16-25", 16), ("26-40", 26), ("41+", 41)],
+    "boxes": [(label, float(low)) for label, low in BOX_BANDS],
     "boxes on goals at the start": [("none", 0), ("under 50%", 1e-9), ("50-90%", 0.5), ("90%+", 0.9)],
     "largest goal area": [("1 (goals apart)", 0), ("2-8", 2), ("9-16", 9), ("17-32", 17), ("33-64", 33), ("65+", 65)],
 }

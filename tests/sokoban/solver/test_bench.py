@@ -210,3 +210,18 @@ def test_the_corpus_misses_measure_what_a_level_is(monkeypatch):
     assert labels == ["1 (goals apart)", "2-8", "9-16", "17-32", "33-64", "65+"]
     assert M.band_of(0.0, M.BANDS["boxes on goals at the start"]) == "none"
     assert M.band_of(0.01, M.BANDS["boxes on goals at the start"]) == "under 50%"
+    # the results page's bands of boxes are the probe's
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_sokoban_corpus as B
+
+    assert [B.band_of(n) for n in (1, 6, 7, 15, 16, 40, 41, 90)] == [
+        "1-6",
+        "1-6",
+        "7-10",
+        "11-15",
+        "16-25",
+        "26-40",
+        "41+",
+        "41+",
+    ]
+    assert [M.band_of(n, M.BANDS["boxes"]) for n in (6, 16, 41)] == [B.band_of(n) for n in (6, 16, 41)]
