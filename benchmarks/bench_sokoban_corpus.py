@@ -38,7 +38,7 @@ CORPUS = LEVELS / "corpus"
 #: The last run's outcome level by level, for the sample and for the whole corpus.
 LAST = {False: HERE / "sokoban_corpus.json", True: HERE / "sokoban_corpus_all.json"}
 #: Bands of a level's boxes, (label, fewest boxes in the band), for the results by boxes.
-BOX_BANDS = [("1-6", 0), ("7-10", 7), ("11-15", 11), ("16-25", 16), ("26-40", 26), ("41+", 41)]
+BOX_BANDS: list[tuple[str, float]] = [("1-6", 0), ("7-10", 7), ("11-15", 11), ("16-25", 16), ("26-40", 26), ("41+", 41)]
 
 
 def collections() -> dict[str, list[str]]:
@@ -225,13 +225,18 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def band_of(boxes: int) -> str:
-    """The label of the band of :data:`BOX_BANDS` a level of ``boxes`` boxes falls in.
+def band_of(value: float, bands: list[tuple[str, float]] = BOX_BANDS) -> str:
+    """The label of the band ``value`` falls in: the last of ``bands`` ((label, lowest value), in
+    rising order) whose lowest value it reaches, the first if none (default: a level's boxes).
 
     >>> band_of(6), band_of(16), band_of(90)
     ('1-6', '16-25', '41+')
     """
-    return [label for label, low in BOX_BANDS if boxes >= low][-1]
+    label = bands[0][0]
+    for name, low in bands:
+        if value >= low:
+            label = name
+    return label
 
 
 def box_bands() -> dict[str, str]:

@@ -16,36 +16,28 @@ import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
+from numpy.typing import NDArray
+
+from mazekit.search import label
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from bench_sokoban_corpus import BOX_BANDS, collections, read_records, results_file, sample  # noqa: E402
+from bench_sokoban_corpus import BOX_BANDS, band_of, collections, read_records, results_file, sample  # noqa: E402
 
 #: Each measure: its name and its bands, (label, lowest value in the band), in rising order.
 BANDS: dict[str, list[tuple[str, float]]] = {
-    "boxes": [(label, float(low)) for label, low in BOX_BANDS],
+    "boxes": BOX_BANDS,
     "boxes on goals at the start": [("none", 0), ("under 50%", 1e-9), ("50-90%", 0.5), ("90%+", 0.9)],
     "largest goal area": [("1 (goals apart)", 0), ("2-8", 2), ("9-16", 9), ("17-32", 17), ("33-64", 33), ("65+", 65)],
 }
 
 
-def largest_area(goals: set[int], width: int) -> int:
-    """The most goals in one 4-connected group of ``goals`` (cells numbered row by row)."""
-    seen: set[int] = set()
-    best = 0
-    for g in goals:
-        if g in seen:
-            continue
-        group, todo = {g}, [g]
-        while todo:
-            x = todo.pop()
-            for y in (x + 1, x - 1, x + width, x - width):
-                if y in goals and y not in group:
-                    group.add(y)
-                    todo.append(y)
-        seen |= group
-        best = max(best, len(group))
-    return best
+def largest_area(goals: NDArray[np.bool_]) -> int:
+    """The most goals in one 4-connected group of the goal cells ``goals`` (a mask)."""
+    labels, n = label(goals)
+    return int(np.bincount(labels.ravel())[1:].max()) if n else 0
 
 
 def measures(text: str) -> dict[str, float]:
@@ -58,17 +50,8 @@ def measures(text: str) -> dict[str, float]:
     return {
         "boxes": len(boxes),
         "boxes on goals at the start": len(boxes & goals) / max(1, len(boxes)),
-        "largest goal area": largest_area(goals, level.width),
+        "largest goal area": largest_area(level.goals),
     }
-
-
-def band_of(value: float, bands: list[tuple[str, float]]) -> str:
-    """The label of the band ``value`` falls in."""
-    label = bands[0][0]
-    for name, low in bands:
-        if value >= low:
-            label = name
-    return label
 
 
 def report(rows: list[tuple[dict[str, float], bool]], name: str) -> str:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.sokoban.conftest import shared_file
@@ -204,7 +205,9 @@ def test_the_corpus_misses_measure_what_a_level_is(monkeypatch):
 
     level = "########\n#@*$ ..#\n#  .   #\n########"  # goals: one under a box, two side by side, one apart
     assert M.measures(level) == {"boxes": 2, "boxes on goals at the start": 0.5, "largest goal area": 2}
-    assert M.largest_area({1, 2, 3, 11, 13, 30, 32}, 10) == 5  # 11 and 13 hang under 1 and 3; 30, 32 apart
+    goals = np.zeros(40, dtype=bool)
+    goals[[1, 2, 3, 11, 13, 30, 32]] = True  # rows of 10: 11 and 13 hang under 1 and 3; 30, 32 apart
+    assert M.largest_area(goals.reshape(4, 10)) == 5
     bands = M.BANDS["largest goal area"]
     labels = [M.band_of(v, bands) for v in (1, 2, 16, 17, 64, 65)]
     assert labels == ["1 (goals apart)", "2-8", "9-16", "17-32", "33-64", "65+"]
