@@ -159,6 +159,7 @@ ORDER = (
     "universal",
     "universal_quality",
     "mines",
+    "mines_peer",
     "sokoban",
     "optimise",
     "web",
