@@ -183,3 +183,49 @@ def test_solver_options_say_what_is_wrong(kw: dict[str, object], words: str) -> 
     with pytest.raises(ValueError, match=re.escape(words)):
         SolverOptions(**kw)  # type: ignore[arg-type]
     assert SolverOptions(look=0, margin=0.0, endgame=0, deep=0) is not None
+
+
+def _region(view: np.ndarray, total: int, kernel: object = None) -> tuple[_Padded, int, float]:
+    pp, _prob, _ = _probabilities(view, total)
+    out = np.zeros(3)
+    run = kernel or G.region_kernel.py_func
+    found = run(pp.know.copy(), pp.offsets, total, 2_000, 400_000, 16, out)  # type: ignore[operator]
+    return pp, (int(out[0]) if found else -1), float(out[1])
+
+
+def _has_region(view: np.ndarray, total: int) -> bool:
+    return _guess_needed(view, total) and _region(view, total, G.region_kernel.compiled())[1] >= 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(mine_views(keep=_has_region, tries=300))
+def test_an_isolated_region_played_first_loses_nothing(case: tuple[np.ndarray, int]) -> None:
+    """A guess the region rule makes has the best chance to win the whole game (every layout
+    enumerated, best play after): the region is a game of its own."""
+    view, total = case
+    if not _has_region(view, total):
+        return  # the strategy found none in its tries
+    pp, g, clear = _region(view, total)
+    assert _region(view, total, G.region_kernel.compiled())[1] == g  # compiled = plain
+    cell = pp.point(g)
+    assert view[cell] == -1
+    scores = _brute_force_win(view, total)
+    assert scores[cell] == pytest.approx(max(scores.values()), abs=1e-9)
+    assert clear >= scores[cell] - 1e-9  # the region is cleared at least as often as the game is won
+
+
+def test_a_region_is_isolated_only_when_no_cell_of_it_reaches_the_interior() -> None:
+    # a coin flip at the left wall (one mine in (1, 0) and (2, 0)) boxed in by flagged mines and
+    # numbers, beside two closed columns that reach the unknown interior
+    mines = np.zeros((4, 5), bool)
+    mines[[0, 0, 3, 3, 1, 2], [0, 1, 0, 1, 0, 4]] = True
+    density = Board.from_mines(mines).density()
+    view = np.where(mines, -2, density).astype(np.int8)
+    view[1:3, 0] = -1
+    view[:, 3:] = -1
+    total = int(mines.sum())
+    pp, g, clear = _region(view, total)
+    assert pp.point(g) in {(1, 0), (2, 0)} and clear == pytest.approx(0.5)
+    # with (1, 2) closed the pair's numbers reach the closed columns, and those the interior
+    view[1, 2] = -1
+    assert _region(view, total)[1] == -1

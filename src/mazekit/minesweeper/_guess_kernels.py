@@ -345,6 +345,84 @@ def _coin_flip(know, offsets, width, a, b):  # type: ignore[no-untyped-def]
 
 
 @njit
+def region_kernel(know, offsets, total_mines, max_layouts, max_work, max_cells, out):  # type: ignore[no-untyped-def]
+    """The best guess inside an isolated region, by exhaustive search, or nothing.
+
+    A region is a set of closed cells linked by touching or by a shared number;
+    it is *isolated* when every cell of it is next to an open number (none lies
+    in the unknown interior, so no closed cell outside it touches it or shares a
+    number with it). When its layouts all hold the same number of mines, nothing
+    outside can ever tell them apart and nothing inside tells anything about the
+    rest: the region is a game of its own that must be won, its layouts equally
+    likely. The first region of at most ``max_cells`` cells with one mine count
+    is searched as :func:`endgame_kernel` searches a whole board (the other
+    closed cells taken off the board). Returns 1 and writes ``out[0]`` (the
+    cell) and ``out[1]`` (the chance to clear the region), or 0.
+    """
+    n = know.shape[0]
+    seen = np.zeros(n, np.bool_)
+    queue = np.empty(n, np.int64)
+    sub = np.empty(n, np.int8)
+    prob = np.empty(n, np.float64)
+    info = np.zeros(2, np.float64)
+    flagged = 0
+    for i in range(n):
+        if know[i] == KNOWN_MINE:
+            flagged += 1
+    for s in range(n):
+        if know[s] != UNKNOWN or seen[s]:
+            continue
+        size = _region(know, offsets, s, seen, queue)
+        if size < 0 or size > max_cells:
+            continue
+        for i in range(n):
+            sub[i] = BORDER if know[i] == UNKNOWN else know[i]
+        for j in range(size):
+            sub[queue[j]] = UNKNOWN
+        count = -1
+        for m in range(size + 1):
+            if probability_kernel(sub, offsets, flagged + m, prob, max_work, info) != 2:
+                count = m if count == -1 else -2
+        if count >= 0 and endgame_kernel(sub, offsets, flagged + count, max_layouts, max_work, out) == 1:
+            return 1
+    return 0
+
+
+@njit
+def _region(know, offsets, s, seen, queue):  # type: ignore[no-untyped-def]
+    """Flood the region of closed cell ``s`` into ``queue`` (marking ``seen``); its size, or -1
+    when a cell of it touches no open number (the region reaches the interior)."""
+    seen[s] = True
+    queue[0] = s
+    head = 0
+    tail = 1
+    isolated = True
+    while head < tail:
+        u = queue[head]
+        head += 1
+        front = False
+        for k in range(8):
+            v = u + offsets[k]
+            kv = know[v]
+            if kv == UNKNOWN:
+                if not seen[v]:
+                    seen[v] = True
+                    queue[tail] = v
+                    tail += 1
+            elif kv >= 0:
+                front = True
+                for j in range(8):
+                    w = v + offsets[j]
+                    if know[w] == UNKNOWN and not seen[w]:
+                        seen[w] = True
+                        queue[tail] = w
+                        tail += 1
+        if not front:
+            isolated = False
+    return tail if isolated else -1
+
+
+@njit
 def endgame_kernel(know, offsets, total_mines, max_layouts, max_work, out):  # type: ignore[no-untyped-def]
     """The guess with the best chance to win, by exhaustive search, when few layouts remain.
 

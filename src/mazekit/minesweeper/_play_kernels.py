@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._jit import njit
-from ._guess_kernels import choose_kernel, endgame_kernel, fifty_kernel, lookahead_kernel
+from ._guess_kernels import choose_kernel, endgame_kernel, fifty_kernel, lookahead_kernel, region_kernel
 from ._kernels import BORDER, KNOWN_MINE, MINE, UNKNOWN, probability_kernel, reveal_kernel, simple_kernel
 
 
@@ -38,7 +38,9 @@ class Policy(NamedTuple):
     passes over dead cells (see :func:`lookahead_kernel`); ``fifty``: a forced coin flip
     (:func:`fifty_kernel`) is taken before any other guess. ``deep`` > 0: a two-ply
     look-ahead over ``deep`` candidates at the second ply, from positions whose
-    probabilities took at most ``deep_nodes`` search nodes (small frontiers)."""
+    probabilities took at most ``deep_nodes`` search nodes (small frontiers). ``region``: before
+    the look-ahead, an isolated region of at most ``region`` cells whose layouts hold one mine
+    count is played by exhaustive search (:func:`region_kernel`); 0: never."""
 
     guess: bool
     tol: float
@@ -52,6 +54,7 @@ class Policy(NamedTuple):
     fifty: bool
     deep: int
     deep_nodes: int
+    region: int
 
 
 class Work(NamedTuple):
@@ -67,11 +70,11 @@ class Work(NamedTuple):
 @njit
 def proofs_only(max_nodes):  # type: ignore[no-untyped-def]
     """The policy that makes proved moves only and stops when stuck."""
-    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, False, False, 0, 0)
+    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, False, False, 0, 0, 0)
 
 
 #: The rule that chose a guess (:func:`guess_kernel`'s ``out[1]``).
-BY_SAFEST, BY_LOOKAHEAD, BY_ENDGAME, BY_COIN_FLIP = 0, 1, 2, 3
+BY_SAFEST, BY_LOOKAHEAD, BY_ENDGAME, BY_COIN_FLIP, BY_REGION = 0, 1, 2, 3, 4
 
 
 @njit
@@ -92,6 +95,11 @@ def guess_kernel(know, prob, offsets, width, height, total_mines, policy, info, 
         if endgame_kernel(know, offsets, total_mines, policy.endgame, policy.endgame_work, out) == 1:
             out[2] = out[1]
             out[1] = BY_ENDGAME
+            return int(out[0])
+    if policy.region > 0 and policy.endgame > 0:
+        if region_kernel(know, offsets, total_mines, policy.endgame, policy.endgame_work, policy.region, out) == 1:
+            out[2] = out[1]
+            out[1] = BY_REGION
             return int(out[0])
     if policy.look > 0 and info[1] <= policy.look_nodes:
         out[1] = BY_LOOKAHEAD

@@ -42,7 +42,7 @@ class Hint:
     ``reason`` is a sentence ("safe: ...", "mine: ...", "the best guess: safe 82%, and
     opens an area 40% of the time; ..."); ``because`` the cells it rests on (the numbers
     and mines that prove it, or the other cell of a coin flip); ``rule`` how the move was
-    found: "first click", "proved", "coin flip", "end game", "look-ahead", "safest",
+    found: "first click", "proved", "coin flip", "end game", "region", "look-ahead", "safest",
     or "none" (the game is over or no cell is closed). For a guess, ``outlook`` gives
     its chances and ``win`` the chance to win with best play when the end game was
     searched (else None).
@@ -190,6 +190,14 @@ def _guess(view: NDArray[np.int8], n_mines: int, d: Decision) -> tuple[str, tupl
         )
     if d.rule == "end game":
         return (f"{head}; every way the game can go from here was searched: best play wins {100 * d.win:.0f}%.", (), o)
+    if d.rule == "region":
+        return (
+            f"{head}; these closed cells touch only each other and numbers, so no other cell can "
+            f"tell anything about them: every way to play them was searched, and best play clears "
+            f"them {100 * d.win:.0f}% of the time.",
+            (),
+            o,
+        )
     if d.rule == "look-ahead":
         return (
             f"{head}; of the cells nearly as safe, it best survives this guess and the next "

@@ -113,6 +113,10 @@ class SolverOptions:
     deep_nodes : int
         The two-ply look-ahead runs only where the probabilities took at most this
         many search nodes (a small frontier: it costs a few hundred countings).
+    region : int
+        Before the look-ahead, an isolated region (closed cells that touch only each
+        other and open numbers) of at most this many cells, whose layouts all hold the
+        same number of mines, is played by exhaustive search: a game of its own (0: never).
     tol : float
         Probability tolerance within which guesses count as equally safe (``look=0``).
     max_nodes : int
@@ -128,16 +132,17 @@ class SolverOptions:
     fifty: bool = True
     deep: int = 0
     deep_nodes: int = 2_000
+    region: int = 16
     tol: float = 1e-9
     max_nodes: int = 2_000_000
 
     def __post_init__(self) -> None:
-        for name in ("look", "look_nodes", "endgame", "endgame_work", "deep", "deep_nodes"):
+        for name in ("look", "look_nodes", "endgame", "endgame_work", "deep", "deep_nodes", "region"):
             check_number("SolverOptions", name, getattr(self, name), 0, 2**31, open_low=False)
         check_number("SolverOptions", "max_nodes", self.max_nodes, 0, 2**62)
         check_number("SolverOptions", "margin", self.margin, 0, 2, open_low=False)
         check_number("SolverOptions", "tol", self.tol, 0, 0.5, open_low=False)
-        for name in ("look", "look_nodes", "endgame", "endgame_work", "deep", "deep_nodes", "max_nodes"):
+        for name in ("look", "look_nodes", "endgame", "endgame_work", "deep", "deep_nodes", "region", "max_nodes"):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"SolverOptions.{name} must be a whole number, got {getattr(self, name)!r}")
         for name in ("skip_dead", "fifty"):
@@ -159,6 +164,7 @@ class SolverOptions:
             bool(self.fifty),
             int(self.deep),
             int(self.deep_nodes),
+            int(self.region),
         )
 
 
@@ -342,7 +348,13 @@ class Decision:
 
 
 #: The rules that choose a guess, by the kernels' number for them.
-RULES = {P.BY_SAFEST: "safest", P.BY_LOOKAHEAD: "look-ahead", P.BY_ENDGAME: "end game", P.BY_COIN_FLIP: "coin flip"}
+RULES = {
+    P.BY_SAFEST: "safest",
+    P.BY_LOOKAHEAD: "look-ahead",
+    P.BY_ENDGAME: "end game",
+    P.BY_COIN_FLIP: "coin flip",
+    P.BY_REGION: "region",
+}
 
 
 def next_move(
