@@ -1,8 +1,16 @@
 package mzk;
 
+import java.math.BigDecimal;
+
 import minesweeper.gamestate.GameStateModel;
 import minesweeper.gamestate.GameStateModelViewer;
 import minesweeper.settings.GameSettings;
+import minesweeper.solver.Solver;
+import minesweeper.solver.settings.PlayStyle;
+import minesweeper.solver.settings.SettingsFactory;
+import minesweeper.solver.settings.SettingsFactory.Setting;
+import minesweeper.solver.settings.SolverSettings;
+import minesweeper.structure.Action;
 import minesweeper.structure.Location;
 
 /** A game on a board given cell by cell (mazekit's boards), for the published solver to play. */
@@ -22,6 +30,38 @@ public class FixedBoard extends GameStateModelViewer {
                 }
                 board[x][y] = n;
             }
+    }
+
+    /**
+     * The game of a line "width height mines x y cells [open]" (cells: 0/1 mines row by row; open,
+     * if given: 0/1 cells to open too), its first click at (x, y) made.
+     */
+    public static FixedBoard parse(String line) {
+        String[] f = line.trim().split(" ");
+        int w = Integer.parseInt(f[0]), h = Integer.parseInt(f[1]), m = Integer.parseInt(f[2]);
+        boolean[][] mine = new boolean[w][h];
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) mine[x][y] = f[5].charAt(y * w + x) == '1';
+        FixedBoard gs = new FixedBoard(GameSettings.create(w, h, m), mine);
+        gs.open(Integer.parseInt(f[3]), Integer.parseInt(f[4]));
+        if (f.length > 6)
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    if (f[6].charAt(y * w + x) == '1' && gs.query(new Location(x, y)) == GameStateModel.HIDDEN) gs.open(x, y);
+        return gs;
+    }
+
+    /** The solver as the author's bulk runs set it: small analysis, one thread, no flags. */
+    public Solver solver() {
+        SolverSettings settings = SettingsFactory.GetSettings(Setting.SMALL_ANALYSIS);
+        settings.setSingleThread(true);
+        Solver solver = new Solver(this, settings, false);
+        solver.setPlayStyle(PlayStyle.NO_FLAG);
+        return solver;
+    }
+
+    private void open(int x, int y) {
+        doAction(new Action(new Location(x, y), Action.CLEAR, null, "", BigDecimal.ONE));
     }
 
     @Override protected void startHandle(Location m) { }
