@@ -30,46 +30,19 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from bench_mines_peer import PeerError, build  # noqa: E402
-from mines_rollouts import Board  # noqa: E402
+from mines_rollouts import Board, Decision, decisions  # noqa: E402
 
 from mazekit.minesweeper import _kernels as K  # noqa: E402
-from mazekit.minesweeper import _play_kernels as P  # noqa: E402
 from mazekit.minesweeper.bench import warm_up  # noqa: E402
-from mazekit.minesweeper.board import _padded, generate  # noqa: E402
-from mazekit.minesweeper.solver import CLOSED, DEFAULT  # noqa: E402
 
 
-def positions(b: Board, rule: str, games: int, seed: int) -> tuple[list[tuple[int, np.ndarray, int, np.ndarray]], dict]:
-    """Every look-ahead decision: (game, view, mazekit's pick, probabilities); and each game's outcome."""
-    guess = P.guess_kernel.compiled()
-    out: list[tuple[int, np.ndarray, int, np.ndarray]] = []
-    won: dict[int, bool] = {}
-    for i in range(games):
-        board = generate(b.rows, b.cols, b.mines, click=b.click, first_click=rule, rng=np.random.default_rng([seed, i]))  # type: ignore[arg-type]
-        dens, offsets, _ = _padded(board)
-        know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
-        prob, info, chosen = np.empty(b.n), np.zeros(2), np.zeros(3)
-        st = b.play(dens, know, offsets, b.first, b.proofs)
-        while st == 0:
-            b.probs(know, offsets, b.mines, prob, DEFAULT.max_nodes, info)
-            g = int(guess(know, prob, offsets, b.width, b.rows, b.mines, b.policy, info, chosen))
-            if int(chosen[1]) == P.BY_LOOKAHEAD:
-                out.append((i, know.copy(), g, prob.copy()))
-            st = b.play(dens, know, offsets, g, b.proofs)
-        won[i] = st == 1
-    return out, won
-
-
-def ask(
-    classes: Path, b: Board, rule: str, seed: int, found: list[tuple[int, np.ndarray, int, np.ndarray]]
-) -> list[str]:
+def ask(classes: Path, b: Board, found: list[Decision]) -> list[str]:
     """The published solver's move in each position (the adapter's line after ``@@ ``)."""
     lines = []
-    for i, know, _, _ in found:
-        board = generate(b.rows, b.cols, b.mines, click=b.click, first_click=rule, rng=np.random.default_rng([seed, i]))  # type: ignore[arg-type]
-        mines = "".join("1" if v else "0" for v in np.asarray(board.mines, bool).reshape(-1))
-        inner = know.reshape(b.rows + 2, b.width)[1:-1, 1:-1].reshape(-1)
-        opened = "".join("1" if v >= 0 else "0" for v in inner)
+    for d in found:
+        inner = (slice(1, -1), slice(1, -1))
+        mines = "".join("1" if v == K.MINE else "0" for v in d.dens.reshape(b.rows + 2, b.width)[inner].reshape(-1))
+        opened = "".join("1" if v >= 0 else "0" for v in d.know.reshape(b.rows + 2, b.width)[inner].reshape(-1))
         lines.append(f"{b.cols} {b.rows} {b.mines} {b.click[1]} {b.click[0]} {mines} {opened}\n")
     cmd = ["java", "-cp", str(classes), "mzk.Advise"]
     text = subprocess.run(cmd, input="".join(lines), capture_output=True, text=True, check=True).stdout
@@ -100,38 +73,35 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     warm_up()
     b = Board(args.rule)
-    found, won = positions(b, args.rule, args.games, args.seed)
-    answers = ask(classes, b, args.rule, args.seed, found)
+    won: dict[int, bool] = {}
+    found = [
+        d._replace(know=d.know.copy(), prob=d.prob.copy()) for d in decisions(b, args.rule, args.games, args.seed, won)
+    ]
+    answers = ask(classes, b, found)
     diffs: list[float] = []
     by: dict[tuple[str, str], list[float]] = collections.defaultdict(list)
     same = 0
-    for (i, know, g, prob), answer in zip(found, answers, strict=True):
+    for d, answer in zip(found, answers, strict=True):
         f = answer.split()
-        if f[0] == "none":
+        c = -1 if f[0] == "none" else (int(f[1]) + 1) * b.width + int(f[0]) + 1
+        if c < 0 or c == d.pick:
+            same += c == d.pick
             diffs.append(0.0)
             continue
-        c = (int(f[1]) + 1) * b.width + int(f[0]) + 1
-        if c == g:
-            same += 1
-            diffs.append(0.0)
-            continue
-        board = generate(
-            b.rows, b.cols, b.mines, click=b.click, first_click=args.rule, rng=np.random.default_rng([args.seed, i])
-        )  # type: ignore[arg-type]
-        dens, offsets, _ = _padded(board)
-        theirs = b.play(dens, know.copy(), offsets, c, b.policy) == 1
-        d = float(theirs) - float(won[i])
-        diffs.append(d)
-        risk = "riskier" if prob[c] > prob[g] + 0.005 else ("safer" if prob[c] < prob[g] - 0.005 else "as safe")
-        by[(method_of(f[4] if len(f) > 4 else ""), risk)].append(d)
-    d = np.array(diffs)
+        theirs = b.play(d.dens, d.know.copy(), d.offsets, c, b.policy) == 1
+        diff = float(theirs) - float(won[d.game])
+        diffs.append(diff)
+        theirs_p, ours_p = d.prob[c], d.prob[d.pick]
+        risk = "riskier" if theirs_p > ours_p + 0.005 else ("safer" if theirs_p < ours_p - 0.005 else "as safe")
+        by[(method_of(f[4] if len(f) > 4 else ""), risk)].append(diff)
+    gains = np.array(diffs)
     print(
-        f"expert {args.rule}, seed {args.seed}, {args.games} games: {len(d)} look-ahead guesses; the published "
+        f"expert {args.rule}, seed {args.seed}, {args.games} games: {len(gains)} look-ahead guesses; the published "
         f"solver names the same cell at {same}"
     )
     print(
-        f"its cell played out by mazekit, minus mazekit's: {100 * d.mean():+.3f} +- "
-        f"{196 * d.std(ddof=1) / math.sqrt(len(d)):.3f} points a decision ({int((d != 0).sum())} differ)"
+        f"its cell played out by mazekit, minus mazekit's: {100 * gains.mean():+.3f} +- "
+        f"{196 * gains.std(ddof=1) / math.sqrt(len(gains)):.3f} points a decision ({int((gains != 0).sum())} differ)"
     )
     print("| its method | its cell against mazekit's | decisions | difference (points) | outcomes that differ |")
     print("|---|---|---:|---:|---:|")

@@ -28,8 +28,9 @@ import argparse
 import math
 import pickle
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -116,18 +117,26 @@ def describe(b: Board, know: np.ndarray, prob: np.ndarray, offsets: np.ndarray, 
     return [prob[c], zero, float(off), score, p_free, p_zero, proved, float(values)]
 
 
-def collect(
-    rule: str, games: int, seed: int, margin: float, most: int, inner: int
-) -> list[tuple[int, float, np.ndarray]]:
-    """Every look-ahead decision of games 0..games-1: (game, share of the safe cells open, candidates)."""
-    b = Board(rule)
+class Decision(NamedTuple):
+    """A look-ahead guess of a game, before it is played: the live view (copy it to keep it)."""
+
+    game: int
+    dens: np.ndarray
+    offsets: np.ndarray
+    know: np.ndarray
+    prob: np.ndarray
+    logz: float
+    pick: int
+
+
+def decisions(b: Board, rule: str, games: int, seed: int, won: dict[int, bool] | None = None) -> Iterator[Decision]:
+    """Every look-ahead guess of games 0..games-1 as the solver plays them; each game's result
+    goes to ``won`` when it ends."""
     guess = P.guess_kernel.compiled()
-    out: list[tuple[int, float, np.ndarray]] = []
     for i in range(games):
         board = generate(b.rows, b.cols, b.mines, click=b.click, first_click=rule, rng=np.random.default_rng([seed, i]))  # type: ignore[arg-type]
         dens, offsets, _ = _padded(board)
         know = np.where(dens == K.BORDER, np.int8(K.BORDER), np.int8(CLOSED)).astype(np.int8)
-        safe_cells = int(((dens >= 0) & (dens != K.MINE)).sum())
         prob = np.empty(b.n)
         info = np.zeros(2)
         chosen = np.zeros(3)
@@ -136,15 +145,28 @@ def collect(
             b.probs(know, offsets, b.mines, prob, DEFAULT.max_nodes, info)
             g = int(guess(know, prob, offsets, b.width, b.rows, b.mines, b.policy, info, chosen))
             if int(chosen[1]) == P.BY_LOOKAHEAD:
-                cells = candidates(know, prob, offsets, margin, most, inner)
-                if g not in cells:
-                    cells.append(g)
-                rows = []
-                for c in cells:
-                    won = b.play(dens, know.copy(), offsets, c, b.policy) == 1
-                    rows.append([*describe(b, know, prob, offsets, info[0], c), float(c == g), float(won)])
-                out.append((i, float((know >= 0).sum()) / safe_cells, np.array(rows)))
+                yield Decision(i, dens, offsets, know, prob, float(info[0]), g)
             st = b.play(dens, know, offsets, g, b.proofs)
+        if won is not None:
+            won[i] = st == 1
+
+
+def collect(
+    rule: str, games: int, seed: int, margin: float, most: int, inner: int
+) -> list[tuple[int, float, np.ndarray]]:
+    """Every look-ahead decision of games 0..games-1: (game, share of the safe cells open, candidates)."""
+    b = Board(rule)
+    out: list[tuple[int, float, np.ndarray]] = []
+    for d in decisions(b, rule, games, seed):
+        safe_cells = int(((d.dens >= 0) & (d.dens != K.MINE)).sum())
+        cells = candidates(d.know, d.prob, d.offsets, margin, most, inner)
+        if d.pick not in cells:
+            cells.append(d.pick)
+        rows = []
+        for c in cells:
+            won = b.play(d.dens, d.know.copy(), d.offsets, c, b.policy) == 1
+            rows.append([*describe(b, d.know, d.prob, d.offsets, d.logz, c), float(c == d.pick), float(won)])
+        out.append((d.game, float((d.know >= 0).sum()) / safe_cells, np.array(rows)))
     return out
 
 

@@ -379,10 +379,12 @@ def region_kernel(know, offsets, total_mines, max_layouts, max_work, max_cells, 
             sub[i] = BORDER if know[i] == UNKNOWN else know[i]
         for j in range(size):
             sub[queue[j]] = UNKNOWN
-        count = -1
+        count = -1  # the one mine count the region's layouts hold; -2: more than one
         for m in range(size + 1):
             if probability_kernel(sub, offsets, flagged + m, prob, max_work, info) != 2:
                 count = m if count == -1 else -2
+                if count == -2:
+                    break
         if count >= 0 and endgame_kernel(sub, offsets, flagged + count, max_layouts, max_work, out) == 1:
             return 1
     return 0
