@@ -33,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -175,7 +176,7 @@ def our_outcomes(rule: str, seed: int, games: int, jobs: int, progress: Progress
     return np.concatenate(parts), (time.perf_counter() - t0) * jobs / games
 
 
-def cached(path: Path, make: callable) -> tuple[np.ndarray, float]:  # type: ignore[valid-type]
+def cached(path: Path, make: Callable[[], tuple[np.ndarray, float]]) -> tuple[np.ndarray, float]:
     """``make()``'s outcomes and seconds a game, kept in ``path`` (``.npz``)."""
     if path.exists():
         with np.load(path) as f:
