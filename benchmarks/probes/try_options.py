@@ -16,6 +16,12 @@ one direction's work) and the levels solved.
 ``--json FILE`` keeps the rows, ``--against FILE`` prints the levels gained and lost
 against such a file.
 
+``--file XSB`` takes the levels of a file in place of a set (the corpus sample that
+``run.py sokoban_corpus`` writes to ``benchmarks/_build/``, say). ``--expansions N`` stops each
+search after ``N`` expansions in fixed slices instead of at ``--limit`` seconds (one search, not
+``all``): a run that does not depend on the clock or the load, so that two settings compared on
+the same levels differ only by what they do; the line gives the expansions a solution took.
+
 ``--start-at F`` (XSokoban only) starts each search from the position its shared reference
 solution (``xsokoban90_solutions.toml``) reaches after the fraction ``F`` of its pushes: a probe
 of where on a level the searches lose their way (the start is the level's when ``F`` is 0).
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import multiprocessing
 import sys
@@ -132,24 +139,41 @@ def _reference_areas(level: Any, number: int) -> Any:
     return GoalAreas(garea, order, fstart)
 
 
-def _run(job: tuple[str, int, float, str, list[str], float, bool]) -> dict[str, Any]:
-    from mazekit.sokoban import replay
-    from mazekit.sokoban.solver import Prepared, as_problem, search_level
+#: Expansions a direction takes in turn with ``--expansions`` (as ``solver_trace.py``'s fixed slices).
+SLICE = 512
 
-    name, number, limit, member, changes, start_at, reference_order = job
-    level = set_levels(name)[number - 1]
+
+@functools.cache
+def _file_levels(path: str) -> tuple[Any, ...]:
+    """The levels of an XSB file, read once a process."""
+    from mazekit.sokoban import parse_levels
+
+    return tuple(parse_levels(Path(path).read_bytes()))
+
+
+def _run(job: tuple[str, int, float, str, list[str], float, bool, int]) -> dict[str, Any]:
+    from mazekit.sokoban import replay
+    from mazekit.sokoban.solver import Prepared, as_problem, run_search, search_level
+
+    name, number, limit, member, changes, start_at, reference_order, expansions = job
+    level = _file_levels(name[5:])[number - 1] if name.startswith("file:") else set_levels(name)[number - 1]
     if start_at > 0:
         level = _midway(level, number, start_at)
     portfolio = _options(member, changes)
     # with --reference-order the searches take the reference's orders for the goal areas
     areas = _reference_areas(level, number) if reference_order else None
     t0 = time.perf_counter()
-    result = search_level(
-        Prepared(as_problem(level), areas=areas), time_limit=limit, portfolio=portfolio, memory=MEMORY
-    )
+    prep = Prepared(as_problem(level), areas=areas)
+    if expansions > 0:
+        result = run_search(
+            prep, portfolio[0], time_limit=None, memory=MEMORY, fixed_slice=SLICE, max_expansions=expansions
+        )
+    else:
+        result = search_level(prep, time_limit=limit, portfolio=portfolio, memory=MEMORY)
     took = time.perf_counter() - t0 - result.stats.compile_time
     row: dict[str, Any] = {"level": number, "solved": result.solution is not None, "time": round(took, 2)}
     row["nodes"] = result.stats.nodes
+    row["expanded"] = result.stats.expanded
     if result.solution is not None:
         if not replay(level, result.solution.lurd).solved:
             raise SystemExit(f"try_options: level {number}: the solution does not win")
@@ -161,6 +185,8 @@ def _run(job: tuple[str, int, float, str, list[str], float, bool]) -> dict[str, 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--set", default="xsokoban")
+    ap.add_argument("--file", help="the levels of this XSB file in place of --set")
+    ap.add_argument("--expansions", type=int, default=0, help="a fixed budget of expansions in place of --limit")
     ap.add_argument("--levels", help="level numbers, e.g. 1,5-9 (default all)")
     ap.add_argument("--limit", type=float, default=20.0)
     ap.add_argument(
@@ -179,9 +205,19 @@ def main(argv: list[str]) -> int:
     )
     args = ap.parse_args(argv)
     _options(args.member, args.changes)  # a misspelt option fails before any work
-    if args.set not in SETS:
+    if args.file is not None:
+        if not Path(args.file).is_file():
+            _fail(f"no file {args.file}")
+        if args.start_at > 0 or args.reference_order:
+            _fail("--start-at and --reference-order need --set xsokoban, not --file")
+        args.set = "file:" + args.file
+        count = len(_file_levels(args.file))
+    elif args.set not in SETS:
         _fail(f"no level set {args.set!r} (one of {', '.join(SETS)})")
-    count = len(set_levels(args.set))
+    else:
+        count = len(set_levels(args.set))
+    if args.expansions < 0 or (args.expansions > 0 and args.member == "all"):
+        _fail("--expansions takes a positive number of expansions, with one --member")
     try:
         numbers = _pick(args.levels, count)
     except ValueError:
@@ -192,12 +228,17 @@ def main(argv: list[str]) -> int:
         _fail("--start-at takes a fraction from 0 to below 1, with --set xsokoban only")
     if args.reference_order and args.set != "xsokoban":
         _fail("--reference-order needs --set xsokoban (the reference solutions are XSokoban's)")
-    jobs = [(args.set, n, args.limit, args.member, args.changes, args.start_at, args.reference_order) for n in numbers]
+    jobs = [
+        (args.set, n, args.limit, args.member, args.changes, args.start_at, args.reference_order, args.expansions)
+        for n in numbers
+    ]
     rows: list[dict[str, Any]] = []
     with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=_ignore_interrupts) as pool:
         for row in pool.imap_unordered(_run, jobs):
             rows.append(row)
             mark = f"{row['time']:6.2f} s" if row["solved"] else "   -    "
+            if args.expansions and row["solved"]:
+                mark += f" {row['expanded']:>9,} expanded"
             found = ""
             if row["solved"]:  # which direction did the work: pushes found forward + backward
                 back = row["backward_pushes"]
