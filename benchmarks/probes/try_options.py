@@ -18,9 +18,10 @@ against such a file.
 
 ``--file XSB`` takes the levels of a file in place of a set (the corpus sample that
 ``run.py sokoban_corpus`` writes to ``benchmarks/_build/``, say). ``--expansions N`` stops each
-search after ``N`` expansions in fixed slices instead of at ``--limit`` seconds (one search, not
-``all``): a run that does not depend on the clock or the load, so that two settings compared on
-the same levels differ only by what they do; the line gives the expansions a solution took.
+search after ``N`` expansions in fixed slices (the budget is checked after each slice of
+:data:`SLICE`) instead of at ``--limit`` seconds (one search, not ``all``): a run that does not
+depend on the clock or the load, so that two settings compared on the same levels differ only by
+what they do; the line gives the expansions a solution took.
 
 ``--start-at F`` (XSokoban only) starts each search from the position its shared reference
 solution (``xsokoban90_solutions.toml``) reaches after the fraction ``F`` of its pushes: a probe

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,30 @@ def test_try_options_starts_part_of_the_way_along_a_reference_solution():
     assert "solved 1/1: 1" in out.stdout
     bad = subprocess.run([*cmd, "--start-at", "1.5"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "--start-at" in bad.stderr
+
+
+SMALL_LEVEL = "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########"
+
+
+def test_try_options_on_a_file_with_a_fixed_budget_repeats_itself(tmp_path):
+    """``--file`` and ``--expansions``: the same levels, the same expansions, run after run; one
+    clear line for a bad budget or file."""
+    xsb = tmp_path / "two.xsb"
+    xsb.write_text("; 1\n#######\n#@ $ .#\n#######\n\n; 2\n" + SMALL_LEVEL + "\n")
+    cmd = [sys.executable, "benchmarks/probes/try_options.py", "--file", str(xsb), "--member", "1", "--jobs", "1"]
+    runs = []
+    for k in range(2):
+        out = tmp_path / f"rows{k}.json"
+        done = subprocess.run(
+            [*cmd, "--expansions", "500", "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "solved 2/2: 1, 2" in done.stdout
+        runs.append([(r["level"], r["solved"], r["expanded"]) for r in json.loads(out.read_text())])
+    assert runs[0] == runs[1] and runs[0][1][2] > 1
+    for bad in (["--expansions", "-1"], ["--file", str(tmp_path / "none.xsb")]):
+        run = subprocess.run([*cmd, *bad], cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 2 and run.stderr.strip().count("\n") == 0, run.stderr
 
 
 def test_the_midway_start_is_the_reference_after_that_many_pushes(monkeypatch):
