@@ -38,10 +38,20 @@ def sized(browser: Any, live_server: Any) -> Any:
         ctx.close()
 
 
-def settle(page: Any, board: str) -> dict[str, float]:
+def settle(page: Any, board: str, seconds: float = 10.0) -> dict[str, float]:
+    """The board's box once the room's requests are done and the board has kept its size and its
+    canvas for half a second (a loaded machine can take longer than any fixed wait)."""
     page.wait_for_function(f'document.querySelector("{board}").width > 0')
-    time.sleep(0.4)  # the first layout and the room's first request
-    return page.locator(board).bounding_box()
+    page.wait_for_load_state("networkidle")
+    last, same, end = None, 0, time.monotonic() + seconds
+    while True:
+        box = page.locator(board).bounding_box()
+        seen = (box, page.eval_on_selector(board, "c => [c.width, c.height]"))
+        same = same + 1 if seen == last else 0
+        if same >= 3 or time.monotonic() > end:
+            return box
+        last = seen
+        time.sleep(0.15)
 
 
 @pytest.mark.parametrize(("path", "board", "controls"), ROOMS, ids=[r[0].split("?")[0][1:] for r in ROOMS])
