@@ -183,6 +183,24 @@ def _run(job: tuple[str, int, float, str, list[str], float, bool, int]) -> dict[
     return row
 
 
+def _count_levels(args: argparse.Namespace) -> int:
+    """The levels of ``--file`` (``args.set`` becomes ``file:PATH``) or of ``--set``; a bad file or
+    set name fails with one line."""
+    if args.file is None:
+        if args.set not in SETS:
+            _fail(f"no level set {args.set!r} (one of {', '.join(SETS)})")
+        return len(set_levels(args.set))
+    if not Path(args.file).is_file():
+        _fail(f"no file {args.file}")
+    if args.start_at > 0 or args.reference_order:
+        _fail("--start-at and --reference-order need --set xsokoban, not --file")
+    args.set = "file:" + args.file
+    try:
+        return len(_file_levels(args.file))
+    except (ValueError, UnicodeDecodeError) as e:  # the parser's errors name the line
+        _fail(f"{args.file}: {e}")
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--set", default="xsokoban")
@@ -206,17 +224,7 @@ def main(argv: list[str]) -> int:
     )
     args = ap.parse_args(argv)
     _options(args.member, args.changes)  # a misspelt option fails before any work
-    if args.file is not None:
-        if not Path(args.file).is_file():
-            _fail(f"no file {args.file}")
-        if args.start_at > 0 or args.reference_order:
-            _fail("--start-at and --reference-order need --set xsokoban, not --file")
-        args.set = "file:" + args.file
-        count = len(_file_levels(args.file))
-    elif args.set not in SETS:
-        _fail(f"no level set {args.set!r} (one of {', '.join(SETS)})")
-    else:
-        count = len(set_levels(args.set))
+    count = _count_levels(args)
     if args.expansions < 0 or (args.expansions > 0 and args.member == "all"):
         _fail("--expansions takes a positive number of expansions, with one --member")
     try:

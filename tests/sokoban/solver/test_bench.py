@@ -56,7 +56,9 @@ def test_try_options_on_a_file_with_a_fixed_budget_repeats_itself(tmp_path):
         assert "solved 2/2: 1, 2" in done.stdout
         runs.append([(r["level"], r["solved"], r["expanded"]) for r in json.loads(out.read_text())])
     assert runs[0] == runs[1] and runs[0][1][2] > 1
-    for bad in (["--expansions", "-1"], ["--file", str(tmp_path / "none.xsb")]):
+    broken = tmp_path / "broken.xsb"
+    broken.write_text("#####\n#@$X#\n#####\n")
+    for bad in (["--expansions", "-1"], ["--file", str(tmp_path / "none.xsb")], ["--file", str(broken)]):
         run = subprocess.run([*cmd, *bad], cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert run.returncode == 2 and run.stderr.strip().count("\n") == 0, run.stderr
 
