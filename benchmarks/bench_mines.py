@@ -34,8 +34,9 @@ from mazekit.minesweeper.noguess import generate_no_guess
 HERE = Path(__file__).resolve().parent
 BUILD = HERE / "_build"
 
-#: What the solver does, for the results page.
-METHOD = """\
+#: What the solver does, for the results page (one paragraph, one line).
+METHOD = " ".join(
+    """
 The solver plays every game to the end: local rules, then exact probabilities over the frontier
 with the global mine count (the cells off the frontier counted exactly, as one pool); when nothing
 is proved, a forced coin flip (two cells, one mine, that nothing can tell apart) is taken first;
@@ -50,7 +51,8 @@ Wilson's 95%. JSMinesweeper's Java solver, the strongest published, reports 41% 
 safe corner start) and 54.3% (modern expert, open start at (3, 3)). Before the coin flips, the dead
 cells and the larger end game, on seed 0 (100,000 games a board): expert 40.65% (40.34-40.95%)
 safe and 53.48% (53.17-53.79%) zero; beginner 91.84% / 97.14%, intermediate 78.45% / 89.11%. How
-each figure was reached, with paired differences: benchmarks/notes/2026-12-06-minesweeper.md."""
+each figure was reached, with paired differences: benchmarks/notes/2026-12-06-minesweeper.md.""".split()
+)
 
 
 def noguess_timing(n: int) -> str:
