@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from .._jit import step
 
 
-@njit
+@step
 def blocked_kernel(floor, boxat, dead, off, c):  # type: ignore[no-untyped-def]
     """True when the box on ``c`` is blocked on both axes (a wall, a box, or two dead squares on each):
     only then can a push have frozen it, so only then is the freeze test worth running."""
@@ -23,7 +23,7 @@ def blocked_kernel(floor, boxat, dead, off, c):  # type: ignore[no-untyped-def]
     return True
 
 
-@njit
+@step
 def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no-untyped-def]
     """True when some box that can never move again stands off a goal (freeze deadlock).
 
@@ -64,13 +64,13 @@ def frozen_kernel(cells, boxat, floor, dead, goalm, off, fz):  # type: ignore[no
     return False
 
 
-@njit
+@step
 def reaches_kernel(reach, cell, g):  # type: ignore[no-untyped-def]
     """Whether goal ``g`` is reachable from ``cell``: its bit in ``reach[cell]`` (64 goals a word)."""
     return reach[cell, g >> 6] >> np.uint64(g & 63) & np.uint64(1) != 0
 
 
-@njit
+@step
 def unmatched_kernel(rows, reach, m, by_goal, by_box, via, seen, todo):  # type: ignore[no-untyped-def]
     """0 when every box on ``rows`` can have a goal of its own among the first ``m`` goals (goal
     ``g`` reachable from the box's cell: bit ``g % 64`` of ``reach[cell, g // 64]``); else the

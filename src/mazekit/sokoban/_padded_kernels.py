@@ -5,13 +5,13 @@ region, and lone-box push and pull distances. The solver and the pair tables bui
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._jit import step
 
 #: The directions of ``off`` (up, down, left, right) in clockwise order: up, right, down, left.
 RING = (0, 3, 1, 2)
 
 
-@njit
+@step
 def flood_min_kernel(floor, boxat, off, start, stamp, mark, queue):  # type: ignore[no-untyped-def]
     """Flood the player's region from ``start``; mark it with ``stamp``; return its minimum cell."""
     mark[start] = stamp
@@ -33,7 +33,7 @@ def flood_min_kernel(floor, boxat, off, start, stamp, mark, queue):  # type: ign
     return low
 
 
-@njit
+@step
 def child_min_kernel(floor, boxat, off, mark, stamp, low, c, to):  # type: ignore[no-untyped-def]
     """The least cell of the player's region after one box stepped from ``c`` to its neighbour
     ``to`` (``boxat`` already moved), found without a flood, or -1 when a look round ``c`` and
@@ -83,7 +83,7 @@ def child_min_kernel(floor, boxat, off, mark, stamp, low, c, to):  # type: ignor
     return low if low < c else c
 
 
-@njit
+@step
 def more_regions_kernel(floor, boxat, off, mark, s, queue, pmark, pstamp, most):  # type: ignore[no-untyped-def]
     """The regions of free floor not flooded yet (neither ``mark == s`` nor ``pmark == pstamp``):
     each is flooded (``mark = s``) and counted, up to ``most`` (the count stops there)."""
@@ -97,7 +97,7 @@ def more_regions_kernel(floor, boxat, off, mark, s, queue, pmark, pstamp, most):
     return n
 
 
-@njit
+@step
 def lone_box_start_kernel(boxat, start, player, vstamp, qbox, qpl, qg):  # type: ignore[no-untyped-def]
     """Begin a breadth-first search of one box's pushes (the other boxes fixed): take the box
     off ``start`` (its entry is returned, to put back), queue the first state (the box on
@@ -112,7 +112,7 @@ def lone_box_start_kernel(boxat, start, player, vstamp, qbox, qpl, qg):  # type:
     return saved, vstamp[0]
 
 
-@njit
+@step
 def lone_box_region_kernel(floor, boxat, off, b, saved, player, vstamp, mark, queue):  # type: ignore[no-untyped-def]
     """Stamp in ``mark`` the player's region with the lone box (entry ``saved``) on ``b``;
     the box is off the board again afterwards. Returns the stamp."""
@@ -123,7 +123,7 @@ def lone_box_region_kernel(floor, boxat, off, b, saved, player, vstamp, mark, qu
     return vstamp[0]
 
 
-@njit
+@step
 def pull_distances_kernel(floor, off, goals, dist, queue):  # type: ignore[no-untyped-def]
     """Fill ``dist[k]`` with push counts from every cell to goal ``goals[k]``.
 
@@ -149,7 +149,7 @@ def pull_distances_kernel(floor, off, goals, dist, queue):  # type: ignore[no-un
     return 0
 
 
-@njit
+@step
 def push_distances_kernel(floor, off, sources, dist, queue):  # type: ignore[no-untyped-def]
     """Fill ``dist[k]`` with push counts from source ``sources[k]`` to every cell.
 

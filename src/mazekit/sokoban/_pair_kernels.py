@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .._jit import njit
+from .._jit import njit, step
 from ._padded_kernels import flood_min_kernel
 
 #: ``PairWork.cur``'s entries.
 PW_PHASE, PW_HEAD, PW_TAIL, PW_STAMP, PW_ROW = 0, 1, 2, 3, 4
 
 
-@njit
+@step
 def pair_flood_kernel(floor, boxat, off, a, b, start, stamp, mark, queue):  # type: ignore[no-untyped-def]
     """:func:`flood_min_kernel` with the only boxes on ``a`` and ``b`` (``boxat`` all -1 before and after)."""
     boxat[a] = 0
@@ -57,7 +57,7 @@ class PairWork(NamedTuple):
     cur: Any
 
 
-@njit
+@step
 def pair_seed_kernel(w):  # type: ignore[no-untyped-def]
     """Phase 1 of :func:`pair_table_kernel`: two boxes on two seed cells, the player in each
     region (or on ``w.player``), as the first states (``alive`` set, ``states`` filled)."""
@@ -82,7 +82,7 @@ def pair_seed_kernel(w):  # type: ignore[no-untyped-def]
     w.cur[PW_STAMP] = 0
 
 
-@njit
+@step
 def pair_moves_kernel(w, budget):  # type: ignore[no-untyped-def]
     """Phase 2 of :func:`pair_table_kernel`, ``budget`` states at most: every state a pull
     (``forward`` 0) or a push (``forward`` 1) leads to from one found is found too, breadth
@@ -191,7 +191,7 @@ def pair_table_kernel(w, budget):  # type: ignore[no-untyped-def]
     return phase == 3
 
 
-@njit
+@step
 def pair_dead_kernel(pairs, lidx, fidx, cells, i, player):  # type: ignore[no-untyped-def]
     """True when box ``i`` and another, with the player on ``player``, are a dead pair
     (see :func:`pair_table_kernel`; ``pairs`` 1 x 1 x 1: no table, never)."""

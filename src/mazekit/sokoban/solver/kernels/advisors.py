@@ -6,13 +6,13 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 
 from __future__ import annotations
 
-from ...._jit import njit
+from ...._jit import step
 from .features import prefix_end_kernel
 from .macros import goal_macro_kernel
 from .state import BIG, MAX_MACRO_STEPS
 
 
-@njit
+@step
 def pack_advice_kernel(  # type: ignore[no-untyped-def]
     boxat,
     cells,
@@ -48,7 +48,7 @@ def pack_advice_kernel(  # type: ignore[no-untyped-def]
     return n
 
 
-@njit
+@step
 def pack_next_kernel(cells, garea, forder, fstart, pend, dist, q, after_d, after_j):  # type: ignore[no-untyped-def]
     """The box after box ``after_j`` at distance ``after_d`` from goal ``q`` in the packing
     advisor's order (by ``dist``, then index; boxes on a filled prefix, at distance 0 or with no
@@ -72,7 +72,7 @@ def pack_next_kernel(cells, garea, forder, fstart, pend, dist, q, after_d, after
     return best, bestd
 
 
-@njit
+@step
 def pack_retry_kernel(board, sc, gs, bound, tries, player):  # type: ignore[no-untyped-def]
     """The packing advisor's choices checked: when an area's box cannot reach its goal alone (a
     lone-box search of at most ``bound`` states), the next nearest box is tried, up to ``tries``
@@ -106,7 +106,7 @@ def pack_retry_kernel(board, sc, gs, bound, tries, player):  # type: ignore[no-u
     return n
 
 
-@njit
+@step
 def advisor_step_kernel(board, sc, gs, bound, player, c, tgt):  # type: ignore[no-untyped-def]
     """The advisor's move: the box on ``c`` goes all the way to the goal ``tgt`` the advisor chose
     for it (:func:`pack_advice_kernel`) when a lone-box search of at most ``bound`` (box cell,

@@ -6,11 +6,11 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 
 from __future__ import annotations
 
-from ...._jit import njit
+from ...._jit import step
 from .state import BIG, INF
 
 
-@njit
+@step
 def augment_kernel(i, cells, dist, u, v, p, way, minv, used):  # type: ignore[no-untyped-def]
     """Add row ``i`` (1-based; box ``cells[i - 1]``) to a partial assignment.
 
@@ -61,7 +61,7 @@ def augment_kernel(i, cells, dist, u, v, p, way, minv, used):  # type: ignore[no
     return 0
 
 
-@njit
+@step
 def assignment_cost_kernel(cells, dist, p):  # type: ignore[no-untyped-def]
     """The cost of the assignment ``p`` (goal -> 1-based box), capped at ``BIG``."""
     total = 0
@@ -74,7 +74,7 @@ def assignment_cost_kernel(cells, dist, p):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit
+@step
 def hungarian_kernel(cells, dist, u, v, p, way, minv, used):  # type: ignore[no-untyped-def]
     """Minimum-cost matching of boxes ``cells`` to goals; returns its cost (>= BIG: none)."""
     for j in range(p.shape[0]):
@@ -87,7 +87,7 @@ def hungarian_kernel(cells, dist, u, v, p, way, minv, used):  # type: ignore[no-
     return assignment_cost_kernel(cells, dist, p)
 
 
-@njit
+@step
 def child_bound_kernel(i, cells, dist, u, v, p, u2, v2, p2, way, minv, used):  # type: ignore[no-untyped-def]
     """The matching cost after box ``i`` (1-based) moved, from the parent's solution ``u, v, p``.
 
@@ -110,7 +110,7 @@ def child_bound_kernel(i, cells, dist, u, v, p, u2, v2, p2, way, minv, used):  #
     return assignment_cost_kernel(cells, dist, p2)
 
 
-@njit
+@step
 def sorted_row_kernel(row, i, r):  # type: ignore[no-untyped-def]
     """Where row ``row`` (1-based) of a child goes once its rows are sorted: row ``i`` (the
     moved box) to ``r``, the rows between them one step towards ``i``'s old place."""
@@ -123,7 +123,7 @@ def sorted_row_kernel(row, i, r):  # type: ignore[no-untyped-def]
     return row
 
 
-@njit
+@step
 def keep_duals_kernel(slot, n, i, r, u2, v2, p2, cnode, cu, cv, cp):  # type: ignore[no-untyped-def]
     """Keep node ``n``'s matching (``u2``, ``v2``, ``p2``: its rows in the child's order, box ``i``
     moved, 1-based) in the cache's ``slot``, rows in the node's sorted order (``i`` at ``r``)."""
@@ -136,7 +136,7 @@ def keep_duals_kernel(slot, n, i, r, u2, v2, p2, cnode, cu, cv, cp):  # type: ig
         cp[slot, j] = 0 if p2[j] == 0 else sorted_row_kernel(p2[j], i, r)
 
 
-@njit
+@step
 def load_duals_kernel(slot, cu, cv, cp, u, v, p):  # type: ignore[no-untyped-def]
     """The cached matching of the cache's ``slot`` into ``u``, ``v``, ``p``."""
     for row in range(u.shape[0]):

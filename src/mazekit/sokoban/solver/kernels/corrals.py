@@ -6,13 +6,13 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 
 from __future__ import annotations
 
-from ...._jit import njit
+from ...._jit import step
 from ..._deadlock_kernels import blocked_kernel, frozen_kernel
 from ..._padded_kernels import flood_min_kernel
 from .state import QUICK_KEY
 
 
-@njit
+@step
 def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, base, queue, bseen, allow, spare):  # type: ignore[no-untyped-def]
     """Find the PI-corral with the fewest pushes into it; mark those pushes in ``allow``.
 
@@ -106,7 +106,7 @@ def pi_corral_kernel(floor, goalm, dead, boxat, off, mark, stamp, cells, lab, ba
     return 2 * ncomp + 1
 
 
-@njit
+@step
 def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     floor, goalm, dead, off, zbox, zpl, boxat, cells, mark, stamp, pushed, player, player_low, limit, maxb, grow, cs
 ):
@@ -187,7 +187,7 @@ def corral_deadlock_kernel(  # type: ignore[no-untyped-def]
     return False
 
 
-@njit
+@step
 def corral_boxes(x0, maxb, floor, off, boxat, cells, cgen, clab, bst, blist, cq):  # type: ignore[no-untyped-def]
     """The corral around ``x0``, labelled with a new label in ``clab``, and its boxes (B, marked
     with that label in ``bst``, their cells in ``blist`` up to ``maxb``): ``(label, boxes, least
@@ -222,7 +222,7 @@ def corral_boxes(x0, maxb, floor, off, boxat, cells, cgen, clab, bst, blist, cq)
     return lc, nbb, low_c
 
 
-@njit
+@step
 def on_goals(cells, n, goalm):  # type: ignore[no-untyped-def]
     """Whether the first ``n`` boxes of ``cells`` all stand on goals."""
     for t in range(n):
@@ -231,7 +231,7 @@ def on_goals(cells, n, goalm):  # type: ignore[no-untyped-def]
     return True
 
 
-@njit
+@step
 def grow_boxes(lc, nbb, grow, maxb, off, boxat, cells, bst, blist):  # type: ignore[no-untyped-def]
     """B grown by ``grow`` layers of the boxes next to it, as long as it keeps at most ``maxb``
     boxes (a box that holds a fence box in place makes the test stronger, and any set of boxes
@@ -261,7 +261,7 @@ def grow_boxes(lc, nbb, grow, maxb, off, boxat, cells, bst, blist):  # type: ign
     return nbb
 
 
-@njit
+@step
 def box_key(zbox, zpl, blist, nbb, low_c):  # type: ignore[no-untyped-def]
     """The cache's key of B (sorted, ``nbb`` boxes) and its corral (least cell ``low_c``)."""
     bkey = zpl[low_c] << 1
@@ -270,7 +270,7 @@ def box_key(zbox, zpl, blist, nbb, low_c):  # type: ignore[no-untyped-def]
     return bkey
 
 
-@njit
+@step
 def lone_player_low(player, blist, nbb, floor, off, cgen, sboxat, smark, cq):  # type: ignore[no-untyped-def]
     """The least cell of the player's region (from ``player``) with the boxes of B alone."""
     for t in range(nbb):
@@ -282,7 +282,7 @@ def lone_player_low(player, blist, nbb, floor, off, cgen, sboxat, smark, cq):  #
     return low_p
 
 
-@njit
+@step
 def corral_search(  # type: ignore[no-untyped-def]
     player, lc, blist, nbb, limit, floor, goalm, dead, off, zbox, zpl, clab, cgen, sboxat, smark, qb, qp, vb, vp,
     vtab, vgen, scells, fz2, cq,
@@ -395,7 +395,7 @@ def corral_search(  # type: ignore[no-untyped-def]
     return 1 if dead_end else 0
 
 
-@njit
+@step
 def visit(scells, nbb, low, gen, nexp, limit, zbox, zpl, vb, vp, vtab, vgen):  # type: ignore[no-untyped-def]
     """Look the position (B on ``scells``, the player's least cell ``low``) up in the table of
     the positions the search visited (generation ``gen``) and add it as the ``nexp``-th when new:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...._jit import njit, step
+from ...._jit import step
 from ..._deadlock_kernels import blocked_kernel
 from ..._padded_kernels import child_min_kernel, flood_min_kernel
 from ..._pair_kernels import pair_dead_kernel
@@ -110,7 +110,7 @@ class Child(NamedTuple):
     macro: int
 
 
-@njit
+@step
 def search_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # type: ignore[no-untyped-def]
     """Best-first search of pushes (or pulls); see the module notes. Returns a status code.
 
@@ -134,7 +134,7 @@ def search_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # t
     return expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs)
 
 
-@njit
+@step
 def expand_kernel(board, pool, fr, other, ctr, s, budget, sc, asg, gs, cs):  # type: ignore[no-untyped-def]
     """One slice of :func:`search_kernel`: at most ``budget`` expansions; a status code.
 

@@ -6,12 +6,12 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 
 from __future__ import annotations
 
-from ...._jit import njit
+from ...._jit import step
 from ..._padded_kernels import more_regions_kernel
 from .state import NCONN, NHOT, NOOP
 
 
-@njit
+@step
 def prefix_end_kernel(boxat, forder, lo, hi):  # type: ignore[no-untyped-def]
     """The first position in ``forder[lo:hi]`` (a packing order) whose goal holds no box; ``hi`` if all do."""
     t = lo
@@ -20,7 +20,7 @@ def prefix_end_kernel(boxat, forder, lo, hi):  # type: ignore[no-untyped-def]
     return t
 
 
-@njit
+@step
 def packed_kernel(boxat, goals, garea, forder, fstart):  # type: ignore[no-untyped-def]
     """The packing feature: boxes on goals outside goal areas plus, in each goal
     area, the length of the filled prefix of its packing order."""
@@ -33,7 +33,7 @@ def packed_kernel(boxat, goals, garea, forder, fstart):  # type: ignore[no-untyp
     return n
 
 
-@njit
+@step
 def out_of_plan_kernel(boxat, forder, fstart):  # type: ignore[no-untyped-def]
     """The out-of-plan feature: boxes on goal-area goals past the filled prefix of the
     area's packing order (each must leave again before the area can be finished)."""
@@ -45,13 +45,13 @@ def out_of_plan_kernel(boxat, forder, fstart):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit
+@step
 def packing_of(cell):  # type: ignore[no-untyped-def]
     """The packing digit of feature cell ``cell`` (see :func:`feature_cell_kernel`)."""
     return cell // (NOOP * NHOT * NCONN)
 
 
-@njit
+@step
 def improves_kernel(before, after):  # type: ignore[no-untyped-def]
     """Whether feature cell ``after`` (see :func:`feature_cell_kernel`) improves on ``before`` in
     some feature: more packed, fewer out of plan, fewer hotspots or fewer regions."""
@@ -63,7 +63,7 @@ def improves_kernel(before, after):  # type: ignore[no-untyped-def]
     )
 
 
-@njit
+@step
 def blocked_tunnels_kernel(tunnel, goalm, cells):  # type: ignore[no-untyped-def]
     """Festival's room connectivity: how many tunnels between rooms (``tunnel[x]``, the label of
     a one-wide passage joining two rooms, -1 elsewhere; see ``search.tunnels``) hold a box off
@@ -83,7 +83,7 @@ def blocked_tunnels_kernel(tunnel, goalm, cells):  # type: ignore[no-untyped-def
     return n
 
 
-@njit
+@step
 def obstruction_kernel(s, tunnel, goalm, cells):  # type: ignore[no-untyped-def]
     """The fourth axis of the feature cells: the tunnels blocked (``s.room_feature``), or 0 when off."""
     if s.room_feature != 0:
@@ -91,7 +91,7 @@ def obstruction_kernel(s, tunnel, goalm, cells):  # type: ignore[no-untyped-def]
     return 0
 
 
-@njit
+@step
 def feature_cell_kernel(  # type: ignore[no-untyped-def]
     floor, boxat, off, goals, garea, forder, fstart, mark, stamp, queue, nhot, pmark, pstamp, conn
 ):
@@ -110,7 +110,7 @@ def feature_cell_kernel(  # type: ignore[no-untyped-def]
     return ((packing * NOOP + min(ooo, NOOP - 1)) * NHOT + min(nhot, NHOT - 1)) * NCONN + min(r, NCONN) - 1
 
 
-@njit
+@step
 def novelty_kernel(nov, pack, cells, i, width):  # type: ignore[no-untyped-def]
     """Whether the position (boxes on ``cells``, box ``i`` just moved) is new at its packing
     ``pack``: box ``i`` on a cell no position of that packing had a box on (``width`` 1), or

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...._jit import njit
+from ...._jit import step
 from ..._deadlock_kernels import frozen_kernel, unmatched_kernel
 from ..._padded_kernels import pull_distances_kernel
 
@@ -80,7 +80,7 @@ def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_S
     )
 
 
-@njit
+@step
 def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignore[no-untyped-def]
     """True when the boxes frozen on goals (``fz``) leave no matching for the others.
 
@@ -100,7 +100,8 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
     if nfz == 0 or nfz == nb:
         return False
     fl = fg.floor
-    fl[:] = floor
+    for x in range(floor.shape[0]):  # a copy by slice would need reference counting
+        fl[x] = floor[x]
     key = np.int64(nfz)
     for j in range(nb):
         if fz[j] != 0:
@@ -145,7 +146,7 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
     return unmatched_kernel(rows, fg.reach[slot], m, fg.by_goal, fg.by_box, fg.via, fg.seen, fg.todo) > 0
 
 
-@njit
+@step
 def frozen_after_kernel(floor, dead, goalm, goals, off, boxat, cells, fz, queue, fg):  # type: ignore[no-untyped-def]
     """Phase 4: True when the position is a freeze deadlock: frozen boxes off goals, or
     frozen boxes that leave the others too few reachable goals (tested when the box just

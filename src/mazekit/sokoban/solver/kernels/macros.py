@@ -5,12 +5,12 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 
 from __future__ import annotations
 
-from ...._jit import njit
+from ...._jit import step
 from ..._padded_kernels import lone_box_region_kernel, lone_box_start_kernel
 from .state import C_MACROS, MAX_MACRO_STEPS
 
 
-@njit
+@step
 def goal_macro_kernel(  # type: ignore[no-untyped-def]
     floor,
     dead,
@@ -76,7 +76,7 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
     return res
 
 
-@njit
+@step
 def move_box_kernel(boxat, cells, i, frm, to):  # type: ignore[no-untyped-def]
     """Move box ``i`` from ``frm`` to ``to`` in ``boxat`` and ``cells``."""
     boxat[frm] = -1
@@ -84,7 +84,7 @@ def move_box_kernel(boxat, cells, i, frm, to):  # type: ignore[no-untyped-def]
     cells[i] = to
 
 
-@njit
+@step
 def tunnel_kernel(floor, goalm, dead, off, boxat, cells, i, d, to, newpl):  # type: ignore[no-untyped-def]
     """Phase 3, the tunnel macro: a box pushed along a one-wide corridor, the player
     following in it, goes on to the corridor's end in one move. ``(to, player, extra
@@ -108,7 +108,7 @@ def tunnel_kernel(floor, goalm, dead, off, boxat, cells, i, d, to, newpl):  # ty
     return to, newpl, extra
 
 
-@njit
+@step
 def packing_prefix_kernel(boxat, forder, lo, hi, i):  # type: ignore[no-untyped-def]
     """The next goal of a packing order ``forder[lo:hi]`` when the boxes on its goals, box
     ``i`` left out, fill exactly a prefix of it (-1 otherwise)."""
@@ -126,7 +126,7 @@ def packing_prefix_kernel(boxat, forder, lo, hi, i):  # type: ignore[no-untyped-
     return forder[lo + m]
 
 
-@njit
+@step
 def goal_step_kernel(board, sc, gs, ctr, i, to, newpl, steps):  # type: ignore[no-untyped-def]
     """Phase 3, the goal macro: box ``i`` entering a goal area whose goals are filled in its
     packing order so far goes straight on to the next goal.

@@ -6,12 +6,12 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 
 from __future__ import annotations
 
-from ...._jit import njit
+from ...._jit import step
 from .state import PUSH_MOVE_MASK
 from .store import moved_box_kernel
 
 
-@njit
+@step
 def influence_kernel(floor, off, cost, out, dist, queue, inq):  # type: ignore[no-untyped-def]
     """Fill ``out[x, y]`` with the influence distance from floor cell ``x`` to floor cell ``y``:
     the cheapest walk over the floor where entering a cell costs ``cost`` of it, at most 255
@@ -46,7 +46,7 @@ def influence_kernel(floor, off, cost, out, dist, queue, inq):  # type: ignore[n
             out[x, y] = dist[y]
 
 
-@njit
+@step
 def relevance_kernel(pboxes, parent, push, influence, k, window, reach):  # type: ignore[no-untyped-def]
     """Node ``k``'s recent pushes as the relevance cuts see them: the cell where its last push
     left its box (-1 at a root) and how many of the ``window - 1`` pushes on its way up to it

@@ -6,7 +6,7 @@ Every kernel works on a padded, flattened level (see :mod:`.state`).
 
 from __future__ import annotations
 
-from ...._jit import njit
+from ...._jit import step
 from ..._padded_kernels import flood_min_kernel
 from ..._pair_kernels import pair_dead_kernel
 from .bound import hungarian_kernel
@@ -24,7 +24,7 @@ from .store import (
 )
 
 
-@njit
+@step
 def roots_kernel(board, pool, fr, other, ctr, s, sc, asg, gs):  # type: ignore[no-untyped-def]
     """Normalise, deduplicate and open the roots (the pool's first ``ctr[C_ROOTS]``
     entries, sorted boxes and raw player); SOLVED when one is a goal or met. A root

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...._heap import heap_pop, heap_push
-from ...._jit import njit
+from ...._jit import step
 from .features import improves_kernel
 from .state import (
     C_BEST_H,
@@ -28,13 +28,13 @@ from .state import (
 )
 
 
-@njit
+@step
 def is_goal_kernel(s, h, player):  # type: ignore[no-untyped-def]
     """True for a solved position: bound 0 and, backward, the player in the goal region."""
     return h == 0 and (s.backward == 0 or player == s.goal_player)
 
 
-@njit
+@step
 def initial_key_kernel(s, h):  # type: ignore[no-untyped-def]
     """The key of a root of bound ``h``."""
     if s.optimal != 0:
@@ -42,7 +42,7 @@ def initial_key_kernel(s, h):  # type: ignore[no-untyped-def]
     return (np.int64(s.weight * h) << KEY_SHIFT) | h
 
 
-@njit
+@step
 def solved_kernel(ctr, node, meet):  # type: ignore[no-untyped-def]
     """Record the solution's node (and the other direction's node it met, -1 none)."""
     ctr[C_SOLUTION] = node
@@ -50,7 +50,7 @@ def solved_kernel(ctr, node, meet):  # type: ignore[no-untyped-def]
     return SOLVED
 
 
-@njit
+@step
 def heap_push_kernel(heap, size, key, node):  # type: ignore[no-untyped-def]
     """Push ``(key, node)`` on the open list's heap (an int64 :mod:`mazekit._heap` heap without
     ties) of ``size`` entries; return the new size."""
@@ -58,7 +58,7 @@ def heap_push_kernel(heap, size, key, node):  # type: ignore[no-untyped-def]
     return size + 1
 
 
-@njit
+@step
 def heap_pop_kernel(heap, size):  # type: ignore[no-untyped-def]
     """Remove the smallest entry of a heap of ``size >= 1``; return ``(key, node)``."""
     top_key = heap[0, 0]
@@ -69,7 +69,7 @@ def heap_pop_kernel(heap, size):  # type: ignore[no-untyped-def]
 # hundreds of cells each need a heap of its own size, which the pool's two child links give for 16
 # bytes a node; array heaps in segments of one arena were no faster, needed up to four entries of
 # 16 bytes a node, and broke ties in another order (benchmarks/notes/2026-12-06-one-heap.md).
-@njit
+@step
 def meld_kernel(a, b, mch, mkey):  # type: ignore[no-untyped-def]
     """Meld two skew heaps of nodes (roots ``a``, ``b``, -1 empty; children in
     ``mch[2 * node]`` and ``mch[2 * node + 1]``, keys in ``mkey``); return the root."""
@@ -96,7 +96,7 @@ def meld_kernel(a, b, mch, mkey):  # type: ignore[no-untyped-def]
             a = r
 
 
-@njit
+@step
 def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-untyped-def]
     """Put ``node`` with ``key`` in feature cell ``cell``'s open list."""
     mkey[node] = key
@@ -105,7 +105,7 @@ def cell_push_kernel(croot, cell, node, key, mch, mkey):  # type: ignore[no-unty
     croot[cell] = meld_kernel(croot[cell], node, mch, mkey)
 
 
-@njit
+@step
 def lookup_kernel(table, phash, pplayer, pboxes, key, cells, player):  # type: ignore[no-untyped-def]
     """Find a state in the table: its node (>= 0), or ``-1 - slot`` of the empty slot to use."""
     mask = table.shape[0] - 1
@@ -127,7 +127,7 @@ def lookup_kernel(table, phash, pplayer, pboxes, key, cells, player):  # type: i
         pos = (pos + 1) & mask
 
 
-@njit
+@step
 def store_kernel(pool, ctr, n, parent, player, g, code, key, slot, boxes):  # type: ignore[no-untyped-def]
     """Write node ``n`` (the pool's next) and enter it in the table at ``-1 - slot``."""
     for j in range(boxes.shape[0]):
@@ -142,7 +142,7 @@ def store_kernel(pool, ctr, n, parent, player, g, code, key, slot, boxes):  # ty
     ctr[C_NODES] = n + 1
 
 
-@njit
+@step
 def rehash_kernel(table, phash, n):  # type: ignore[no-untyped-def]
     """Insert nodes ``0 .. n-1`` (all distinct states) in an empty ``table``."""
     mask = table.shape[0] - 1
@@ -154,7 +154,7 @@ def rehash_kernel(table, phash, n):  # type: ignore[no-untyped-def]
     return 0
 
 
-@njit
+@step
 def sort_child_kernel(cells, out, i, to):  # type: ignore[no-untyped-def]
     """``out``: ``cells`` (sorted but for box ``i``, now on ``to``) sorted; box ``i``'s place in it."""
     nb = cells.shape[0]
@@ -171,7 +171,7 @@ def sort_child_kernel(cells, out, i, to):  # type: ignore[no-untyped-def]
     return j
 
 
-@njit
+@step
 def moved_box_kernel(boxes, k, parent):  # type: ignore[no-untyped-def]
     """The cell of node ``k``'s box that is not one of its ``parent``'s (the box the last move
     moved; -1 if none is): both rows of ``boxes`` are sorted, so one merge finds it."""
@@ -186,7 +186,7 @@ def moved_box_kernel(boxes, k, parent):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit
+@step
 def take_kernel(fr, ctr, fess):  # type: ignore[no-untyped-def]
     """Phase 1: remove the next node from the open list; ``(key, node)``, node -1 when empty.
 
@@ -213,7 +213,7 @@ def take_kernel(fr, ctr, fess):  # type: ignore[no-untyped-def]
     return top, k
 
 
-@njit
+@step
 def put_back_kernel(fr, ctr, fess, top, k):  # type: ignore[no-untyped-def]
     """Undo :func:`take_kernel` (the node's expansion is redone once there is room)."""
     if fess != 0:
@@ -226,7 +226,7 @@ def put_back_kernel(fr, ctr, fess, top, k):  # type: ignore[no-untyped-def]
         ctr[C_HEAP] = heap_push_kernel(fr.heap, ctr[C_HEAP], top, k)
 
 
-@njit
+@step
 def reopen_kernel(pool, fr, ctr, node, parent, g, h, code):  # type: ignore[no-untyped-def]
     """A*: ``node`` reached by a shorter way (``g`` pushes, from ``parent``) goes back on the heap."""
     if ctr[C_HEAP] >= fr.heap.shape[1] - 1:
@@ -238,7 +238,7 @@ def reopen_kernel(pool, fr, ctr, node, parent, g, h, code):  # type: ignore[no-u
     return RUNNING
 
 
-@njit
+@step
 def insert_kernel(pool, fr, ctr, s, k, slot, pl, g, h, code, key, boxes, met, away, pcell, cell):  # type: ignore[no-untyped-def]
     """Phase 5: store the child of ``k`` (sorted ``boxes``, player ``pl``, bound ``h``) in the
     table at ``-1 - slot``, stop when it is the other direction's node ``met`` (>= 0) or
