@@ -48,11 +48,16 @@ def _name(line: str) -> str:
     """A readable function name from ``gdb``'s ``info symbol`` answer."""
     name = line.split(" in section")[0]
     name = re.sub(r" \+ \d+$", "", name)
-    mangled = re.match(r"_ZN((?:\d+[A-Za-z_][A-Za-z0-9_]*)+?)B\d", name)
-    if mangled:  # numba's mangled names: _ZN7mazekit7sokoban...13expand_kernelB2v2...
-        parts = re.findall(r"(\d+)([A-Za-z_][A-Za-z0-9_]*)", mangled.group(1))
-        name = "::".join(p[1][: int(p[0])] for p in parts)
-    name = re.sub(r"\[abi:.*$", "", name)
+    if name.startswith("_ZN"):  # numba's mangled names: _ZN7mazekit7sokoban...13expand_kernelB2v2...
+        parts, i = [], 3
+        while i < len(name) and name[i].isdigit():
+            j = i
+            while name[j].isdigit():
+                j += 1
+            parts.append(name[j : j + int(name[i:j])])
+            i = j + int(name[i:j])
+        name = "::".join(parts)
+    name = name.split("[abi:")[0]
     return name.replace("mazekit::", "").replace("::", ".")
 
 
