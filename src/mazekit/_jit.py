@@ -26,11 +26,11 @@ A large kernel is written as a sequence of *steps* (:func:`step`): kernels compi
 numba's reference counting, which LLVM inlines into their caller, so that naming a part of a
 hot loop costs nothing. A plain kernel handed ten arrays costs 20-50 ns a call (numba 0.68: the
 arrays' reference counts and their fields passed one by one), more than a small step's work.
-So every kernel that a hot loop calls, however large, is a step too, and so is the loop's own
-kernel when it makes no array: a reference count is an atomic instruction, and a loop that
-counts none of them is faster by what they cost. Only a kernel that makes arrays stays plain.
-numba compiles a kernel called from a step without reference counting as well (the caller's
-setting is passed on), so a kernel that makes arrays is never called from a step.
+A kernel that a hot loop calls is best a step too, however large, and so is the loop's own
+kernel when it makes no array: each reference count is an atomic instruction (the Sokoban
+search's kernels are all steps for this reason). numba compiles a kernel called from a step
+without reference counting as well (the caller's setting is passed on), so a kernel that makes
+arrays cannot be called from a step.
 """
 
 from __future__ import annotations
