@@ -73,8 +73,9 @@ def _gdb(pid: int, script: str, timeout: float) -> str:
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0)),  # no core file if cut short
         )
         return r.stdout
-    except subprocess.TimeoutExpired as e:
-        return (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+    except subprocess.TimeoutExpired as e:  # its output comes as bytes even in text mode
+        out = e.stdout or b""
+        return out.decode() if isinstance(out, bytes) else out
     finally:
         os.unlink(f.name)
 
@@ -99,22 +100,19 @@ def profile(pid: int, seconds: float, top: int) -> list[tuple[float, str]]:
         m = re.match(r"\s*([\d.]+)%\s+\[[.k]\]\s+(\S+)", line)
         if m:
             rows.append((float(m.group(1)), m.group(2)))
-    addresses = [(pct, sym) for pct, sym in rows[:top] if sym.startswith("0x")]
-    script = "".join(f"echo @@{i}\\n\ninfo symbol {sym}\n" for i, (_pct, sym) in enumerate(addresses))
-    names: dict[int, str] = {}
+    addresses = [sym for _pct, sym in rows[:top] if sym.startswith("0x")]
+    script = "".join(f"echo @@{sym}\\n\ninfo symbol {sym}\n" for sym in addresses)
+    names: dict[str, str] = {}
     current = None
     for line in _gdb(pid, script, 120).splitlines():
         if line.startswith("@@"):
-            current = int(line[2:])
+            current = line[2:]
         elif current is not None and line.strip():
             names[current] = "(no symbol)" if line.startswith("No symbol") else _name(line.strip())
             current = None
     total: collections.Counter[str] = collections.Counter()
-    for i, (pct, _sym) in enumerate(addresses):
-        total[names.get(i, "(no symbol)")] += pct
     for pct, sym in rows[:top]:
-        if not sym.startswith("0x"):
-            total[sym] += pct
+        total[names.get(sym, "(no symbol)") if sym.startswith("0x") else sym] += pct
     return [(pct, name) for name, pct in total.most_common()]
 
 
