@@ -149,13 +149,50 @@ def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] 
 
     Over and over, the box that comes out of the area in the fewest pulls (the other boxes of
     the area in place, the player anywhere free: :func:`~.kernels.packing.take_out_kernel`) is
-    taken out; the reversed sequence is the order.
+    taken out; the reversed sequence is the order. A box is taken out to a cell that boxes of
+    the start can reach without crossing the area (:func:`_ways_in`): an entrance that only the
+    area itself leads to is not a way in, so the goals are filled from those the boxes come in
+    by. When no order takes every box out that way, any cell outside the area will do.
 
     Raises :class:`_OutOfTime` once ``time.perf_counter()`` passes ``deadline``.
     """
     ncells = prob.floor.shape[0]
     area = np.zeros(ncells, dtype=np.uint8)
     area[sorted(comp)] = 1
+    way_in = _ways_in(prob, area)
+    taken = _take_out_order(prob, comp, area, way_in, deadline)
+    if taken is None and not np.array_equal(way_in, prob.floor & (area == 0)):
+        taken = _take_out_order(prob, comp, area, prob.floor & (area == 0), deadline)
+    return taken
+
+
+def _ways_in(prob: Problem, area: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The cells outside the goal area ``area`` that a box of the start can be pushed to without
+    crossing the area (the player's access and the other boxes ignored): where boxes come in
+    from. When no box starts outside the area, every floor cell outside it."""
+    outside = (prob.floor != 0) & (area == 0)
+    starts = [int(b) for b in prob.boxes if outside[b]]
+    if not starts:
+        return outside.astype(np.uint8)
+    seen = np.zeros(prob.floor.shape[0], dtype=np.uint8)
+    seen[starts] = 1
+    todo = starts
+    off = [int(d) for d in prob.off]
+    while todo:
+        x = todo.pop()
+        for d in off:
+            y = x + d
+            if outside[y] and prob.floor[x - d] != 0 and not prob.dead[y] and not seen[y]:
+                seen[y] = 1
+                todo.append(y)
+    return seen
+
+
+def _take_out_order(
+    prob: Problem, comp: set[int], area: NDArray[np.uint8], way_in: NDArray[np.uint8], deadline: float
+) -> list[int] | None:
+    """The packing order of :func:`_packing_order`, every box taken out to a cell of ``way_in``."""
+    ncells = prob.floor.shape[0]
     occ = area.copy()  # the boxes still in the area
     work = take_out_scratch(ncells)
     kernel = take_out_kernel.pick(ncells * len(comp))
@@ -167,7 +204,7 @@ def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] 
             if time.perf_counter() > deadline:
                 raise _OutOfTime
             occ[b] = 0  # the others stay where they are
-            n = int(kernel(prob.floor, prob.off, occ, b, area, *work))
+            n = int(kernel(prob.floor, prob.off, occ, b, area, way_in, *work))
             occ[b] = 1
             if n >= 0 and (best is None or n < best[0]):
                 best = (n, b)

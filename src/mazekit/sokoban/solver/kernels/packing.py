@@ -48,9 +48,10 @@ def flood_kernel(floor, off, occ, box, start, mark, stamp, stack):  # type: igno
 
 
 @njit
-def take_out_kernel(floor, off, occ, box, area, marks, stack, queue, seen, stamps):  # type: ignore[no-untyped-def]
+def take_out_kernel(floor, off, occ, box, area, way_in, marks, stack, queue, seen, stamps):  # type: ignore[no-untyped-def]
     """The fewest pulls that take the box on ``box`` out of the goal area (``area`` not 0 on its
-    cells) among the other boxes (``occ`` not 0), the player anywhere free at first; -1 if none.
+    cells) to a cell where ``way_in`` is not 0 (a cell boxes come in from), among the other boxes
+    (``occ`` not 0), the player anywhere free at first; -1 if none.
 
     A breadth-first search over the box's cell and the player's region (named by its least
     cell), the other boxes never moving. Work arrays: ``marks`` int64 ``(2, cells)``,
@@ -82,7 +83,7 @@ def take_out_kernel(floor, off, occ, box, area, marks, stack, queue, seen, stamp
             newpl = to + off[d]
             if region[to] != here or region[newpl] != here:
                 continue
-            if area[to] == 0:
+            if area[to] == 0 and way_in[to] != 0:
                 return n + 1
             stamps[0] += 1
             p = flood_kernel(floor, off, occ, to, newpl, other, stamps[0], stack)
