@@ -99,8 +99,9 @@ def goal_areas(prob: Problem, max_goals: int = 64, deadline: float = math.inf) -
     A goal area is a 4-connected group of goal cells (at least two, at most
     ``max_goals``). Its packing order comes from the finished area backwards:
     over and over, the box with the fewest pulls out of the area (the player
-    anywhere free, the other boxes outside ignored) is taken out; the reversed
-    sequence is an order in which the goals can be filled. ``garea`` is the
+    anywhere free, the other boxes outside ignored) is taken out, to a cell
+    boxes come in from (see :func:`_packing_order`); the reversed sequence is an
+    order in which the goals can be filled. ``garea`` is the
     area of each cell (-1 outside any area with an order), ``forder[fstart[a]:
     fstart[a + 1]]`` area ``a``'s goals in filling order.
 
