@@ -13,7 +13,7 @@ from mazekit.sokoban import parse_level
 from mazekit.sokoban.problem import Problem
 from mazekit.sokoban.solver import as_problem
 from mazekit.sokoban.solver.kernels.packing import take_out_kernel, take_out_scratch
-from mazekit.sokoban.solver.prepare import _ways_in, goal_areas
+from mazekit.sokoban.solver.prepare import goal_areas, ways_in
 from tests.strategies import sokoban_rooms
 
 
@@ -73,7 +73,7 @@ def test_take_out_matches_a_plain_search(level, data):
     assert compiled == plain == want
 
 
-def reference_ways_in(prob: Problem, area: set[int]) -> set[int]:
+def referenceways_in(prob: Problem, area: set[int]) -> set[int]:
     """The cells outside ``area`` that a lone box of the start reaches by pushes (each push needs
     floor behind the box; the player's access is not checked) without entering ``area`` or a
     dead cell; every floor cell outside when no box starts outside."""
@@ -94,13 +94,13 @@ def reference_ways_in(prob: Problem, area: set[int]) -> set[int]:
 
 @settings(max_examples=60, deadline=None)
 @given(sokoban_rooms, st.data())
-def test_ways_in_match_a_plain_search(level, data):
+def testways_in_match_a_plain_search(level, data):
     prob = as_problem(level)
     cells = [int(x) for x in np.flatnonzero(prob.floor)]
     area = set(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=8)))
     amask = np.zeros(prob.floor.shape[0], np.uint8)
     amask[sorted(area)] = 1
-    assert {int(x) for x in np.flatnonzero(_ways_in(prob, amask))} == reference_ways_in(prob, area)
+    assert {int(x) for x in np.flatnonzero(ways_in(prob, amask))} == referenceways_in(prob, area)
 
 
 # The goals' lower door leads only to the player's pocket: no box can come in by it, so the

@@ -20,7 +20,7 @@ from ..problem import Problem
 from .kernels.packing import take_out_kernel, take_out_scratch
 from .kernels.relevance import influence_kernel
 
-__all__ = ["INFLUENCE_CELLS", "GoalAreas", "Prepared", "goal_areas", "influence_table", "tunnels"]
+__all__ = ["INFLUENCE_CELLS", "GoalAreas", "Prepared", "goal_areas", "influence_table", "tunnels", "ways_in"]
 
 
 class GoalAreas(NamedTuple):
@@ -151,7 +151,7 @@ def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] 
     Over and over, the box that comes out of the area in the fewest pulls (the other boxes of
     the area in place, the player anywhere free: :func:`~.kernels.packing.take_out_kernel`) is
     taken out; the reversed sequence is the order. A box is taken out to a cell that boxes of
-    the start can reach without crossing the area (:func:`_ways_in`): an entrance that only the
+    the start can reach without crossing the area (:func:`ways_in`): an entrance that only the
     area itself leads to is not a way in, so the goals are filled from those the boxes come in
     by. When no order takes every box out that way, any cell outside the area will do.
 
@@ -160,22 +160,23 @@ def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] 
     ncells = prob.floor.shape[0]
     area = np.zeros(ncells, dtype=np.uint8)
     area[sorted(comp)] = 1
-    way_in = _ways_in(prob, area)
+    way_in = ways_in(prob, area)
+    outside = ((prob.floor != 0) & (area == 0)).astype(np.uint8)
     taken = _take_out_order(prob, comp, area, way_in, deadline)
-    if taken is None and not np.array_equal(way_in, prob.floor & (area == 0)):
-        taken = _take_out_order(prob, comp, area, prob.floor & (area == 0), deadline)
+    if taken is None and not np.array_equal(way_in, outside):
+        taken = _take_out_order(prob, comp, area, outside, deadline)
     return taken
 
 
-def _ways_in(prob: Problem, area: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def ways_in(prob: Problem, area: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The cells outside the goal area ``area`` that a box of the start can be pushed to without
     crossing the area (the player's access and the other boxes ignored): where boxes come in
     from. When no box starts outside the area, every floor cell outside it."""
-    outside = (prob.floor != 0) & (area == 0)
+    outside: NDArray[np.uint8] = ((prob.floor != 0) & (area == 0)).astype(np.uint8)
     starts = [int(b) for b in prob.boxes if outside[b]]
     if not starts:
-        return outside.astype(np.uint8)
-    seen = np.zeros(prob.floor.shape[0], dtype=np.uint8)
+        return outside
+    seen: NDArray[np.uint8] = np.zeros(prob.floor.shape[0], dtype=np.uint8)
     seen[starts] = 1
     todo = starts
     off = [int(d) for d in prob.off]
