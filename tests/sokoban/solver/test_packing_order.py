@@ -51,12 +51,17 @@ def reference_take_out(prob: Problem, others: set[int], box: int, area: set[int]
     return -1
 
 
+def with_area(level, data) -> tuple[Problem, list[int], set[int]]:
+    """The level's problem, its floor cells and an area of up to 8 of them, drawn."""
+    prob = as_problem(level)
+    cells = [int(x) for x in np.flatnonzero(prob.floor)]
+    return prob, cells, set(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=8)))
+
+
 @settings(max_examples=60, deadline=None)
 @given(sokoban_rooms, st.data())
 def test_take_out_matches_a_plain_search(level, data):
-    prob = as_problem(level)
-    cells = [int(x) for x in np.flatnonzero(prob.floor)]
-    area = set(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=8)))
+    prob, cells, area = with_area(level, data)
     box = data.draw(st.sampled_from(sorted(area)))
     others = set(data.draw(st.lists(st.sampled_from(sorted(area)), max_size=6))) - {box}
     way_in = set(cells)
@@ -94,10 +99,8 @@ def referenceways_in(prob: Problem, area: set[int]) -> set[int]:
 
 @settings(max_examples=60, deadline=None)
 @given(sokoban_rooms, st.data())
-def testways_in_match_a_plain_search(level, data):
-    prob = as_problem(level)
-    cells = [int(x) for x in np.flatnonzero(prob.floor)]
-    area = set(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=8)))
+def test_ways_in_match_a_plain_search(level, data):
+    prob, _, area = with_area(level, data)
     amask = np.zeros(prob.floor.shape[0], np.uint8)
     amask[sorted(area)] = 1
     assert {int(x) for x in np.flatnonzero(ways_in(prob, amask))} == referenceways_in(prob, area)
