@@ -9,8 +9,8 @@ on one core; a second core adds :data:`EXTRA` (see :mod:`.lanes`).
 
 A short time limit (under :data:`SHORT_LIMIT`) cut into many slots leaves each search too little
 to get anywhere: then the first core runs the searches with a ``short`` share, with those
-shares (:data:`SHORT`), fewer and longer, the FESS ones with a backward player penalty
-(:data:`WAIT`). How each row was chosen, and what it gains, is in
+shares (:data:`SHORT`), fewer and longer: FESS as on the long run, the plain best-first search,
+and the relays' search with a backward player penalty (:data:`WAIT`). How each row was chosen, and what it gains, is in
 ``benchmarks/notes/`` and on the results page.
 """
 
@@ -105,7 +105,7 @@ class Member:
 MEMBERS: tuple[Member, ...] = (
     Member(0, 1.0, replace(FESS, backward_relevance=BACKWARD_RELEVANCE),
            "FESS's guidance forward; backward pulls cut far from where the last ones worked",
-           short=1.0, short_search=replace(FESS, backward_relevance=BACKWARD_RELEVANCE, player_penalty=WAIT)),
+           short=1.0),
     Member(0, 1.0, SearchOptions(corral_grow=1, player_penalty=2, backward_share=0.25, stall=STALL),
            "plain best-first both ways, mostly forward: another order over the same positions", short=1.2),
     Member(0, 1.0, SearchOptions(corral_grow=1, weight=3, backward_share=0.5, stall=STALL, relevance=RELEVANCE),
