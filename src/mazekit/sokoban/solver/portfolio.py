@@ -10,8 +10,8 @@ on one core; a second core adds :data:`EXTRA` (see :mod:`.lanes`).
 A short time limit (under :data:`SHORT_LIMIT`) cut into many slots leaves each search too little
 to get anywhere: then the first core runs the searches with a ``short`` share, with those
 shares (:data:`SHORT`), fewer and longer: FESS as on the long run, the plain best-first search,
-and the relays' search with a backward player penalty (:data:`WAIT`). How each row was chosen, and what it gains, is in
-``benchmarks/notes/`` and on the results page.
+and the relays' search with a backward player penalty (:data:`WAIT`). How each row was chosen,
+and what it gains, is in ``benchmarks/notes/`` and on the results page.
 """
 
 from __future__ import annotations

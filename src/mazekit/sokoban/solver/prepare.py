@@ -160,19 +160,27 @@ def _packing_order(prob: Problem, comp: set[int], deadline: float) -> list[int] 
     ncells = prob.floor.shape[0]
     area = np.zeros(ncells, dtype=np.uint8)
     area[sorted(comp)] = 1
-    way_in = ways_in(prob, area)
-    outside = ((prob.floor != 0) & (area == 0)).astype(np.uint8)
+    outside = _outside(prob, area)
+    way_in = ways_in(prob, area, outside)
     taken = _take_out_order(prob, comp, area, way_in, deadline)
     if taken is None and not np.array_equal(way_in, outside):
         taken = _take_out_order(prob, comp, area, outside, deadline)
     return taken
 
 
-def ways_in(prob: Problem, area: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def _outside(prob: Problem, area: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The floor cells outside the goal area ``area``, as a mask."""
+    outside: NDArray[np.uint8] = ((prob.floor != 0) & (area == 0)).astype(np.uint8)
+    return outside
+
+
+def ways_in(prob: Problem, area: NDArray[np.uint8], outside: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """The cells outside the goal area ``area`` that a box of the start can be pushed to without
     crossing the area (the player's access and the other boxes ignored): where boxes come in
-    from. When no box starts outside the area, every floor cell outside it."""
-    outside: NDArray[np.uint8] = ((prob.floor != 0) & (area == 0)).astype(np.uint8)
+    from. When no box starts outside the area, ``outside`` itself (every floor cell outside the
+    area; computed when not given)."""
+    if outside is None:
+        outside = _outside(prob, area)
     starts = [int(b) for b in prob.boxes if outside[b]]
     if not starts:
         return outside
