@@ -10,17 +10,24 @@ Each figure starts from an empty numba cache (a new temporary ``NUMBA_CACHE_DIR`
   later the script opens ``/sokoban`` and posts a solve of the bundled level 3 (19
   moves), and times the answer from the server's start.
 
+``--busy N [N ...]`` runs the figures once for each N, with N busy processes at normal priority
+beside them (a machine shared like a class's server: the compiles then compete for the CPU);
+the playground's lines also say how long the ``/sokoban`` page took to serve while the warm-up
+was compiling.
+
 ``--src DIR`` runs another checkout's ``src``; ``--before DIR`` runs a second one (for example a
 worktree of an older commit) before it, so that both columns come from the same
 machine in the same session. Prints the figures and writes the "First run after installing"
 section of ``benchmarks/RESULTS.md`` (``--no-write``: print only).
 
-Run: ``python benchmarks/first_run.py [--src DIR] [--before DIR] [--at 10 40] [--skip-cli] [--no-write]``.
+Run: ``python benchmarks/first_run.py [--src DIR] [--before DIR] [--at 10 40] [--skip-cli]
+[--busy N [N ...]] [--no-write]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -29,6 +36,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from _harness import command_line, load, machine, write_section
@@ -54,8 +62,22 @@ def cli(src: Path, jobs: int) -> float:
         return time.perf_counter() - t0
 
 
-def playground(src: Path, at: float) -> tuple[float, float]:
-    """(asked, answered): seconds from the server's start to the solve's request and its answer."""
+@contextlib.contextmanager
+def busy(n: int) -> Iterator[None]:
+    """``n`` processes spinning at normal priority for the duration of the block."""
+    spin = [sys.executable, "-c", "while True: pass"]
+    procs = [subprocess.Popen(spin) for _ in range(n)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+def playground(src: Path, at: float) -> tuple[float, float, float]:
+    """(asked, answered, page): seconds from the server's start to the solve's request and its
+    answer, and the seconds the ``/sokoban`` page took to serve."""
     with tempfile.TemporaryDirectory(prefix="mazekit-numba-") as cache:
         t0 = time.perf_counter()
         server = subprocess.Popen(
@@ -71,22 +93,30 @@ def playground(src: Path, at: float) -> tuple[float, float]:
             if url is None:
                 raise SystemExit("the playground did not say its address")
             time.sleep(max(0.0, at - (time.perf_counter() - t0)))
+            t1 = time.perf_counter()
             urllib.request.urlopen(url[1] + "sokoban", timeout=60).read()
             asked = time.perf_counter() - t0
+            page = asked - (t1 - t0)
             body = json.dumps({"level": {"collection": "mazekit", "index": 2}, "time_limit": 5}).encode()
             req = urllib.request.Request(url[1] + "api/sokoban/solve", body, {"Content-Type": "application/json"})
             answer = json.loads(urllib.request.urlopen(req, timeout=900).read())
             if not answer.get("solved"):
                 raise SystemExit(f"the solve failed: {answer}")
-            return asked, time.perf_counter() - t0
+            return asked, time.perf_counter() - t0, page
         finally:
             server.terminate()
             server.wait(timeout=30)
 
 
-def figures(src: Path, ats: list[float], skip_cli: bool) -> dict[str, float]:
+def figures(src: Path, ats: list[float], skip_cli: bool, spinning: int = 0) -> dict[str, float]:
     """The row label -> seconds of one checkout, printed as they come."""
-    print(f"src: {src}  (each figure from an empty numba cache)", flush=True)
+    beside = f", {spinning} busy processes beside it" if spinning else ""
+    print(f"src: {src}  (each figure from an empty numba cache{beside})", flush=True)
+    with busy(spinning):
+        return _figures(src, ats, skip_cli)
+
+
+def _figures(src: Path, ats: list[float], skip_cli: bool) -> dict[str, float]:
     rows: dict[str, float] = {}
     if not skip_cli:
         for jobs in (1, 2):
@@ -94,36 +124,40 @@ def figures(src: Path, ats: list[float], skip_cli: bool) -> dict[str, float]:
             rows[label if jobs == 1 else "the same with `--jobs 2`"] = wall = cli(src, jobs)
             print(f"cli sokoban solve, 38 boxes, 3 s limit, --jobs {jobs}: {wall:.1f} s wall", flush=True)
     for at in ats:
-        asked, answered = playground(src, at)
+        asked, answered, page = playground(src, at)
         rows[f"playground: a Solve asked {at:g} s after the start, answered at"] = answered
-        print(f"playground: solve asked at {asked:.1f} s, answered at {answered:.1f} s", flush=True)
+        print(
+            f"playground: solve asked at {asked:.1f} s, answered at {answered:.1f} s"
+            f" (the page served in {page * 1000:.0f} ms)",
+            flush=True,
+        )
     return rows
 
 
-def section(argv: list[str], after: dict[str, float], before: dict[str, float] | None, before_src: Path | None) -> str:
-    """The RESULTS.md section: the command, the machine, the table."""
-    head = (
-        "| first run, empty cache | this checkout |"
-        if before is None
-        else f"| first run, empty cache | before (`{before_src}`) | after |"
-    )
-    rule = "|---|---:|" if before is None else "|---|---:|---:|"
+def checkout_name(src: Path) -> str:
+    """A checkout's name for a column: its commit (short), or its folder's name."""
+    res = subprocess.run(["git", "-C", str(src), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return f"`{res.stdout.strip()}`" if res.returncode == 0 else f"`{src.parent.name}`"
+
+
+def section(argv: list[str], columns: list[tuple[str, dict[str, float]]]) -> str:
+    """The RESULTS.md section: the command, the machine, a table with a column a measured run."""
     lines = [
         f"Command: `{command_line('benchmarks/first_run.py', argv)}`; each figure from an empty numba cache"
-        + ("" if before is None else ", the two checkouts one after the other")
+        + (", the runs one after the other" if len(columns) > 1 else "")
         + f". Machine: {machine()}; {load()}.",
         "",
-        head,
-        rule,
+        "| first run, empty cache | " + " | ".join(name for name, _ in columns) + " |",
+        "|---|" + "---:|" * len(columns),
     ]
-    for label, seconds in after.items():
-        cells = [f"{seconds:.1f} s"] if before is None else [f"{before[label]:.1f} s", f"{seconds:.1f} s"]
-        lines.append(f"| {label} | {' | '.join(cells)} |")
+    for label in columns[0][1]:
+        lines.append(f"| {label} | " + " | ".join(f"{rows[label]:.1f} s" for _, rows in columns) + " |")
     lines += [
         "",
         "The Sokoban solver's first compile is the longest wait a newcomer meets: the search's helpers "
         "compile in shares in two child processes, and the playground's warm-up compiles the solver's "
-        "shares first.",
+        "shares first. *Busy*: that many processes spinning at normal priority beside the run, as on a "
+        "shared machine.",
     ]
     return "\n".join(lines)
 
@@ -135,11 +169,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", type=Path, help="another checkout's src, measured beside it (a 'before' column)")
     ap.add_argument("--at", type=float, nargs="+", default=[10.0, 40.0], help="when the playground's solve is asked")
     ap.add_argument("--skip-cli", action="store_true", help="only the playground")
+    ap.add_argument(
+        "--busy", type=int, nargs="+", default=[0], metavar="N", help="busy processes beside the runs (one set a value)"
+    )
     ap.add_argument("--no-write", action="store_true", help="print only, do not touch RESULTS.md")
     args = ap.parse_args(argv)
-    before = None if args.before is None else figures(args.before, args.at, args.skip_cli)
-    after = figures(args.src, args.at, args.skip_cli)
-    body = section(argv, after, before, args.before)
+    columns: list[tuple[str, dict[str, float]]] = []
+    for spinning in args.busy:
+        load_name = f"{spinning} busy" if spinning else "idle"
+        if args.before is not None:
+            rows = figures(args.before, args.at, args.skip_cli, spinning)
+            columns.append((f"before ({checkout_name(args.before)}), {load_name}", rows))
+        name = load_name if args.before is None else f"after, {load_name}"
+        columns.append((name, figures(args.src, args.at, args.skip_cli, spinning)))
+    shown = list(argv)  # the command as written in RESULTS: no machine's paths
+    for i, arg in enumerate(shown[:-1]):
+        if arg in ("--before", "--src"):
+            shown[i + 1] = f"<a worktree of {checkout_name(Path(shown[i + 1])).strip('`')}>/src"
+    body = section(shown, columns)
     print(body)
     if not args.no_write:
         write_section("first_run", "First run after installing", body)

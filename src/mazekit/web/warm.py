@@ -8,7 +8,7 @@ server's process, the Sokoban room would be ready only after two and a half
 minutes, and a request that compiled the same kernels meanwhile would compete
 with the warm-up for the CPU.
 
-:class:`Warming` does the compiling in child processes (:func:`main`, at low
+:class:`Warming` does the compiling in child processes (:func:`main`, at the server's
 priority), as many at once as the machine has cores, at most two, and writes
 numba's cache; then each room's ``WARM_UP`` runs in the server's process, where it
 only loads the kernels. The room that takes longest starts first; the others
@@ -18,6 +18,11 @@ independent parts, compiled at once on the free workers, before its ``WARM_UP``
 (the Sokoban room's are the two shares of the search's helpers, see
 :mod:`mazekit.sokoban.solver.compiling`). The solver's routes wait for their room
 (:meth:`Warming.wait`) rather than compile the same kernels a second time.
+
+The children are not niced: someone soon waits on them (the room's first request), and on a
+shared machine a low priority would hand the CPU to every other busy process meanwhile, so
+that the first request waits several times as long. The server itself stays quick to answer, since it sleeps between requests and the kernel's
+scheduler runs a waking process first.
 
 With no numba, or ``MAZEKIT_JIT=never``, or no cache to write, the children have
 nothing to do, and the hooks run in the server's process as before.
@@ -268,10 +273,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if part and not (part.isdigit() and int(part) < parts):
         print(f"mazekit warm-up: the {room} room has {parts} parts; got part {part!r}", file=sys.stderr)
         return 2
-    try:
-        os.nice(10)  # background work: the server and the browser come first
-    except (AttributeError, OSError):
-        pass
     _jit.set_mode("always")  # compile even the hooks' tiny inputs (in "auto" they would run as plain Python)
     _run_hook(room, int(part) if part else None)
     return 0

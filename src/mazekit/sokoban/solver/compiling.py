@@ -65,10 +65,9 @@ def search_callees() -> set[str]:
 
 
 def share_command(first: bool) -> list[str]:
-    """The command line of a process that compiles a share (at low priority)."""
+    """The command line of a process that compiles a share (at the caller's priority: the caller
+    waits on it)."""
     code = (
-        "import os, sys\n"
-        "try:\n    os.nice(10)\nexcept (AttributeError, OSError):\n    pass\n"
         f"from mazekit.sokoban.solver.warmup import compile_share\ncompile_share({first})\n"
     )
     return [sys.executable, "-c", code]
