@@ -28,6 +28,12 @@ def test_help_has_no_docstring_markup_or_article_numbers_with_zeros() -> None:
         assert "article 00" not in text, p.prog
 
 
+def test_every_command_says_what_it_does_in_its_own_help() -> None:
+    """``mazekit X Y --help`` describes Y (its input and output), not only its options."""
+    for p in all_parsers(build_parser()):
+        assert (p.description or "").strip(), f"{p.prog} --help has no description"
+
+
 def test_picture_sizes_are_one_option_with_one_upper_bound() -> None:
     names = set()
     for p in all_parsers(build_parser()):

@@ -50,6 +50,22 @@ if TYPE_CHECKING:
     from ..minesweeper import Game
 
 
+def _about(action: str) -> str:
+    """The module docstring's paragraph on ``mazekit mines ACTION``: the action's own --help."""
+    for para in (__doc__ or "").split("\n\n"):
+        if para.startswith(f"``mazekit mines {action}"):
+            return para
+    return ""
+
+
+def _action(msub: argparse._SubParsersAction, name: str, helptext: str) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """A sub-command whose --help shows its paragraph of the module docstring."""
+    parser: argparse.ArgumentParser = msub.add_parser(
+        name, help=helptext, description=_about(name), formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "mines",
@@ -60,17 +76,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     msub = p.add_subparsers(dest="mines_command", metavar="ACTION")
     p.set_defaults(func=lambda args: _no_action(p))
 
-    o = msub.add_parser("open", help="open a cell of a given board (the article's flood fill)")
+    o = _action(msub, "open", "open a cell of a given board (the article's flood fill)")
     o.add_argument("file", nargs="?", help="input file (default: stdin)")
     o.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
     o.set_defaults(func=run_open)
 
-    h = msub.add_parser("hint", help="the solver's move on a position, with its reason")
+    h = _action(msub, "hint", "the solver's move on a position, with its reason")
     h.add_argument("file", nargs="?", help="input file (default: stdin)")
     h.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
     h.set_defaults(func=run_hint)
 
-    g = msub.add_parser("play", help="play in the terminal")
+    g = _action(msub, "play", "play in the terminal")
     g.add_argument("--board", dest="level", choices=["beginner", "intermediate", "expert"], help="a classic board")
     renamed_flag(g, "--level", "--board", "level", choices=["beginner", "intermediate", "expert"])
     g.add_argument("--size", metavar="RxC", help="rows x columns, e.g. 16x30")
@@ -85,7 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     g.set_defaults(func=run_play)
 
-    b = msub.add_parser("bench", help="the solver's win rates beside the published best")
+    b = _action(msub, "bench", "the solver's win rates beside the published best")
     b.add_argument("--games", type=int, default=10000, help="games per board and rule (default 10000)")
     b.add_argument(
         "--board",
@@ -105,7 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_batch_options(b, jobs_default=2)
     b.set_defaults(func=run_bench)
 
-    rd = msub.add_parser("render", help="a PNG of a board after a click (input as for open)")
+    rd = _action(msub, "render", "a PNG of a board after a click (input as for open)")
     rd.add_argument("file", nargs="?", help="input file (default: stdin)")
     rd.add_argument("-o", "--output", metavar="OUT.png", required=True, help="the PNG to write")
     rd.add_argument(

@@ -12,6 +12,9 @@ Subcommands:
   r restart, n/p next/previous level, q quit).
 * ``render FILE [--level N] [LURD] --png OUT | --gif OUT``: a picture of a level
   (after LURD), or an animation of LURD.
+* ``generate [--size RxC] [--boxes N] [--count N] [--seed S] [-o OUT]``: random levels
+  in Boxoban's manner (a room carved by random walks, the boxes pulled back from their
+  goals by a random reverse game), solvable by construction, as an XSB collection.
 
 FILE is an XSB level collection (``#@+$*.``, run-length rows accepted) or an
 assignment input; levels are numbered from 1 or named by their title.
@@ -58,6 +61,15 @@ class _Intermixed(argparse.ArgumentParser):
             self._busy = False
 
 
+def _about(action: str) -> str:
+    """The module docstring's item on ``ACTION`` and its note on FILE: the action's own --help."""
+    parts = (__doc__ or "").split("\n* ")
+    item = next((x for x in parts if x.startswith(f"``{action} ") or x.startswith(f"``{action}``")), "")
+    item = item.split("\n\n")[0].replace("\n  ", "\n")
+    files = (__doc__ or "").split("\n\n")[-1] if action != "generate" else ""
+    return f"mazekit sokoban {item}\n\n{files}".strip() if item else ""
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "sokoban",
@@ -68,20 +80,35 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=lambda args: _usage(p))
     ss = p.add_subparsers(dest="action", metavar="ACTION", parser_class=_Intermixed)
 
-    r = ss.add_parser("run", help="the assignment: play the moves, print (x, y) lines and WIN/LOSE/END")
+    r = ss.add_parser(
+        "run",
+        description=_about("run"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="the assignment: play the moves, print (x, y) lines and WIN/LOSE/END",
+    )
     r.add_argument("file", nargs="?", help="input file (default: stdin)")
     r.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
     r.add_argument("--show", action="store_true", help="draw the map after each move on stderr")
     r.set_defaults(func=run_assignment)
 
-    rp = ss.add_parser("replay", help="play a LURD string on a level; exit 0 solved, 1 unsolved, 2 illegal")
+    rp = ss.add_parser(
+        "replay",
+        description=_about("replay"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="play a LURD string on a level; exit 0 solved, 1 unsolved, 2 illegal",
+    )
     rp.add_argument("file", help="level file (XSB collection or assignment input)")
     rp.add_argument("lurd", help="moves in LURD (lower case a move, upper case a push); '-' reads stdin")
     rp.add_argument("--level", "-l", default="1", metavar="N", help="level number (from 1) or title (default 1)")
     rp.add_argument("--lenient", action="store_true", help="ignore the case of the letters")
     rp.set_defaults(func=run_replay)
 
-    pl = ss.add_parser("play", help="play in the terminal")
+    pl = ss.add_parser(
+        "play",
+        description=_about("play"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="play in the terminal",
+    )
     pl.add_argument("file", help="level file (XSB collection or assignment input)")
     pl.add_argument(
         "--level", "-l", default="1", metavar="N", help="level number (from 1) or title to start with (default 1)"
@@ -97,7 +124,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )  # the old spelling of --color never
     pl.set_defaults(func=run_play)
 
-    rd = ss.add_parser("render", help="a PNG of a level, or a GIF of a solution")
+    rd = ss.add_parser(
+        "render",
+        description=_about("render"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="a PNG of a level, or a GIF of a solution",
+    )
     rd.add_argument("file", help="level file (XSB collection or assignment input)")
     rd.add_argument("lurd", nargs="?", help="moves to play first (PNG) or to animate (GIF)")
     rd.add_argument("--level", "-l", default="1", metavar="N", help="level number (from 1) or title (default 1)")
@@ -110,7 +142,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rd.set_defaults(func=run_render)
 
     gn = ss.add_parser(
-        "generate", help="random levels in Boxoban's manner, solvable by construction (an XSB collection)"
+        "generate",
+        description=_about("generate"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="random levels in Boxoban's manner, solvable by construction (an XSB collection)",
     )
     gn.add_argument("-s", "--size", default="10x10", metavar="RxC", help="size, walls included (default 10x10)")
     gn.add_argument("-b", "--boxes", type=int, default=4, metavar="N", help="boxes and goals (default 4)")
