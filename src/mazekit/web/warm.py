@@ -21,8 +21,9 @@ independent parts, compiled at once on the free workers, before its ``WARM_UP``
 
 The children are not niced: someone soon waits on them (the room's first request), and on a
 shared machine a low priority would hand the CPU to every other busy process meanwhile, so
-that the first request waits several times as long. The server itself stays quick to answer, since it sleeps between requests and the kernel's
-scheduler runs a waking process first.
+that the first request waits several times as long. The server itself stays quick to
+answer, since it sleeps between requests and the kernel's scheduler runs a waking process
+first.
 
 With no numba, or ``MAZEKIT_JIT=never``, or no cache to write, the children have
 nothing to do, and the hooks run in the server's process as before.
