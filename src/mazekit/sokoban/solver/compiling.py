@@ -67,9 +67,7 @@ def search_callees() -> set[str]:
 def share_command(first: bool) -> list[str]:
     """The command line of a process that compiles a share (at the caller's priority: the caller
     waits on it)."""
-    code = (
-        f"from mazekit.sokoban.solver.warmup import compile_share\ncompile_share({first})\n"
-    )
+    code = f"from mazekit.sokoban.solver.warmup import compile_share\ncompile_share({first})\n"
     return [sys.executable, "-c", code]
 
 
