@@ -23,8 +23,9 @@ def test_generate_carve_and_solve(page: Any) -> None:
     page.press("#seed", "Enter")
     page.wait_for_function("document.querySelector('[data-role=position-text]').textContent.includes('/ 191')")
     page.click("[data-role=instant]")
-    page.wait_for_function("document.querySelector('#status').textContent.includes('carved in 191 steps')")
-    assert stat(page, "carving steps") == "191"
+    page.wait_for_function("document.querySelector('#status').textContent.includes('carved 191 squares')")
+    assert stat(page, "squares carved") == "191"
+    assert page.inner_text("[data-role=position-text]") == "square 191 / 191"
     assert "alg=kruskal" in page.url and "seed=5" in page.url
     page.select_option("#solver", "bfs")
     page.keyboard.press("s")
@@ -35,10 +36,24 @@ def test_generate_carve_and_solve(page: Any) -> None:
     assert stat(page, "BFS route") is not None and "solved=1" in page.url
 
 
+def test_a_braided_carving_counts_steps_not_squares(page: Any) -> None:
+    # the last step of a braided maze opens every braided wall at once: a step is not a square
+    page.goto(f"{page.base}/maze?alg=kruskal&rows=8&cols=12&seed=5&braid=0.5")
+    page.wait_for_function("document.querySelector('[data-role=position-text]').textContent.includes('/ 192')")
+    page.click("[data-role=instant]")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('carved in 192 steps (the last one opens the braided walls)')")
+    assert "(the last one opens the braided walls)" in page.inner_text("#status")
+    assert stat(page, "carving steps") == "192" and stat(page, "squares carved") is None
+    assert page.inner_text("[data-role=position-text]") == "carving step 192 / 192"
+    page.keyboard.press("s")
+    page.locator("#status.good").filter(has_text="route").wait_for()
+    assert page.inner_text("[data-role=position-text]").startswith("step ")
+
+
 def test_caves_has_no_carving(page: Any) -> None:
     page.goto(f"{page.base}/maze?alg=caves&rows=30&cols=40&seed=2")
     page.wait_for_function("document.querySelector('#status').textContent.includes('no carving order')")
-    assert stat(page, "carving steps") is None
+    assert stat(page, "squares carved") is None
 
 
 def test_bad_size_shows_the_api_error(page: Any) -> None:

@@ -55,6 +55,17 @@ const AGE = Array.from({ length: 256 }, (_, i) => rgba(mix(heat(i / 255), COLORS
 const playerBox = $("#player-box");
 const player = new Player(playerBox, (t) => draw(t), { speed: 400, label: "step", onEnd: () => ended() });
 view.refitOnResize(() => draw(player.t));
+/** What one step of the carving is: a grid square opened, unless the maze is braided (its last
+ * step opens all the braided walls at once). Named so that the player's count is not read as the
+ * step-by-step pane's (a cell joining the maze opens two squares: the wall before it and the cell). */
+function carveUnit(m) {
+  return m && m.extra_step ? "carving step" : "square";
+}
+
+function loadPlayer(steps, opts) {
+  player.label = S.phase === "carve" ? carveUnit(S.maze) : "step";
+  player.load(steps, opts);
+}
 player.bindKeys();
 const legendBox = el("div");
 playerBox.append(legendBox);
@@ -123,7 +134,7 @@ function draw(t) {
 function showStats(t) {
   const m = S.maze, mt = m.metrics;
   const pairs = [["maze", `${m.rows} × ${m.cols} ${m.plain ? "squares" : "cells"} (grid ${m.shape[0]} × ${m.shape[1]})`], ["seed", m.seed]];
-  if (m.order) pairs.push(["carving steps", S.phase === "carve" && t < m.steps ? `${fmt(t)} of ${fmt(m.steps)}` : fmt(m.steps)]);
+  if (m.order) pairs.push([m.extra_step ? "carving steps" : "squares carved", S.phase === "carve" && t < m.steps ? `${fmt(t)} of ${fmt(m.steps)}` : fmt(m.steps)]);
   pairs.push(
     ["open cells", fmt(mt.cells)],
     ["perfect (no loops)", mt.perfect ? "yes" : "no"],
@@ -146,7 +157,8 @@ function ended() {
   const m = S.maze;
   if (!m) return;
   if (S.phase === "carve" && m.order) {
-    status(statusLine, `${GENERATORS[m.algorithm][0]}: carved in ${fmt(m.steps)} steps${m.extra_step ? " (the last one opens the braided walls)" : ""}. Press Solve to search it.`, "good");
+    const carved = m.extra_step ? `carved in ${fmt(m.steps)} steps (the last one opens the braided walls)` : `carved ${fmt(m.steps)} squares`;
+    status(statusLine, `${GENERATORS[m.algorithm][0]}: ${carved}. Press Solve to search it.`, "good");
   }
 }
 
@@ -197,10 +209,10 @@ async function generate({ instant = false, solveAfter = false } = {}) {
     showLegend();
     saveUrl();
     if (a.order) {
-      status(statusLine, instant ? "" : `${GENERATORS[a.algorithm][0]}: carving ${fmt(a.steps)} steps…`);
-      player.load(a.steps, { instant });
+      status(statusLine, instant ? "" : `${GENERATORS[a.algorithm][0]}: carving ${a.extra_step ? `in ${fmt(a.steps)} steps` : `${fmt(a.steps)} squares`}…`);
+      loadPlayer(a.steps, { instant });
     } else {
-      player.load(0);
+      loadPlayer(0);
       status(statusLine, `${GENERATORS[a.algorithm][0]} makes a plain grid in one go: there is no carving order to animate. Press Solve to search it.`, "good");
     }
     S.busy = false;
@@ -234,7 +246,7 @@ async function solve({ instant = false } = {}) {
     S.search = a; S.phase = "solve";
     panes.load(null, "The panes follow the carving: press Replay carving to see it again step by step.");
     showLegend();
-    player.load(a.steps, { instant });
+    loadPlayer(a.steps, { instant });
     S.solvedInUrl = true; saveUrl();
     status(statusLine, `${SOLVERS[a.algorithm]}: ${a.found ? `route of ${fmt(a.length)} steps` : "no route between S and G"}, ${fmt(a.visited)} cells visited`, a.found ? "good" : "");
   } catch (e) {
@@ -248,8 +260,8 @@ function replay() {
   if (!S.maze) return;
   S.phase = "carve"; S.search = null; S.solvedInUrl = false; saveUrl(); showLegend();
   panes.load(S.maze.lesson || null, S.maze.lesson_note || "");
-  if (S.maze.order) { status(statusLine, "replaying the carving…"); player.load(S.maze.steps); }
-  else { player.load(0); status(statusLine, "caves makes a plain grid: there is no carving to replay"); }
+  if (S.maze.order) { status(statusLine, "replaying the carving…"); loadPlayer(S.maze.steps); }
+  else { loadPlayer(0); status(statusLine, "caves makes a plain grid: there is no carving to replay"); }
 }
 
 // ---- moving start and goal ----
@@ -262,7 +274,7 @@ function pointerMove(r, c) {
   const [, C] = S.maze.shape, other = S.drag === "start" ? S.goal : S.start;
   if (!S.maze.free[r * C + c] || (other && other[0] === r && other[1] === c)) return;
   S[S.drag] = [r, c];
-  if (S.phase === "solve") { S.phase = "carve"; S.search = null; showLegend(); player.load(S.maze.order ? S.maze.steps : 0, { instant: true }); }
+  if (S.phase === "solve") { S.phase = "carve"; S.search = null; showLegend(); loadPlayer(S.maze.order ? S.maze.steps : 0, { instant: true }); }
   else draw(player.t);
 }
 function pointerUp() {
