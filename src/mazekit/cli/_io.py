@@ -12,6 +12,7 @@ from typing import Any
 __all__ = [
     "MAX_SCALE",
     "UsageError",
+    "action_parser",
     "atomic_path",
     "check_outputs",
     "check_range",
@@ -28,6 +29,15 @@ __all__ = [
 
 #: The largest ``--scale`` (pixels per grid square) of every picture the commands draw.
 MAX_SCALE = 128
+
+
+def action_parser(sub: Any, name: str, helptext: str, description: str) -> argparse.ArgumentParser:
+    """A command's action ``name``: ``helptext`` in the command's list of actions, ``description``
+    (its input and output, as written in the command's docstring) in its own --help."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=helptext, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser
 
 
 def check_scale(scale: int | None, smallest: int = 1) -> None:

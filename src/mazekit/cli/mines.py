@@ -35,6 +35,7 @@ from ..errors import InputError
 from ._batch import add_batch_options, batch_options, run_tasks
 from ._io import (
     UsageError,
+    action_parser,
     atomic_path,
     check_outputs,
     check_range,
@@ -58,14 +59,6 @@ def _about(action: str) -> str:
     return ""
 
 
-def _action(msub: argparse._SubParsersAction, name: str, helptext: str) -> argparse.ArgumentParser:  # type: ignore[type-arg]
-    """A sub-command whose --help shows its paragraph of the module docstring."""
-    parser: argparse.ArgumentParser = msub.add_parser(
-        name, help=helptext, description=_about(name), formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    return parser
-
-
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "mines",
@@ -76,17 +69,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     msub = p.add_subparsers(dest="mines_command", metavar="ACTION")
     p.set_defaults(func=lambda args: _no_action(p))
 
-    o = _action(msub, "open", "open a cell of a given board (the article's flood fill)")
+    o = action_parser(msub, "open", "open a cell of a given board (the article's flood fill)", _about("open"))
     o.add_argument("file", nargs="?", help="input file (default: stdin)")
     o.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
     o.set_defaults(func=run_open)
 
-    h = _action(msub, "hint", "the solver's move on a position, with its reason")
+    h = action_parser(msub, "hint", "the solver's move on a position, with its reason", _about("hint"))
     h.add_argument("file", nargs="?", help="input file (default: stdin)")
     h.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
     h.set_defaults(func=run_hint)
 
-    g = _action(msub, "play", "play in the terminal")
+    g = action_parser(msub, "play", "play in the terminal", _about("play"))
     g.add_argument("--board", dest="level", choices=["beginner", "intermediate", "expert"], help="a classic board")
     renamed_flag(g, "--level", "--board", "level", choices=["beginner", "intermediate", "expert"])
     g.add_argument("--size", metavar="RxC", help="rows x columns, e.g. 16x30")
@@ -101,7 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     g.set_defaults(func=run_play)
 
-    b = _action(msub, "bench", "the solver's win rates beside the published best")
+    b = action_parser(msub, "bench", "the solver's win rates beside the published best", _about("bench"))
     b.add_argument("--games", type=int, default=10000, help="games per board and rule (default 10000)")
     b.add_argument(
         "--board",
@@ -121,7 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_batch_options(b, jobs_default=2)
     b.set_defaults(func=run_bench)
 
-    rd = _action(msub, "render", "a PNG of a board after a click (input as for open)")
+    rd = action_parser(msub, "render", "a PNG of a board after a click (input as for open)", _about("render"))
     rd.add_argument("file", nargs="?", help="input file (default: stdin)")
     rd.add_argument("-o", "--output", metavar="OUT.png", required=True, help="the PNG to write")
     rd.add_argument(

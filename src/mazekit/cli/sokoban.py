@@ -32,6 +32,7 @@ from ..sokoban.formats import load_levels
 from ..sokoban.level import Level, State
 from ._io import (
     UsageError,
+    action_parser,
     atomic_path,
     check_outputs,
     check_range,
@@ -70,14 +71,6 @@ def _about(action: str) -> str:
     return f"mazekit sokoban {item}\n\n{files}".strip() if item else ""
 
 
-def _action(ss: argparse._SubParsersAction, name: str, helptext: str) -> argparse.ArgumentParser:  # type: ignore[type-arg]
-    """A sub-command whose --help shows its item of the module docstring."""
-    parser: argparse.ArgumentParser = ss.add_parser(
-        name, help=helptext, description=_about(name), formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    return parser
-
-
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "sokoban",
@@ -88,20 +81,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=lambda args: _usage(p))
     ss = p.add_subparsers(dest="action", metavar="ACTION", parser_class=_Intermixed)
 
-    r = _action(ss, "run", "the assignment: play the moves, print (x, y) lines and WIN/LOSE/END")
+    r = action_parser(ss, "run", "the assignment: play the moves, print (x, y) lines and WIN/LOSE/END", _about("run"))
     r.add_argument("file", nargs="?", help="input file (default: stdin)")
     r.add_argument("-o", "--output", metavar="OUT", help="write the answer here (default: stdout)")
     r.add_argument("--show", action="store_true", help="draw the map after each move on stderr")
     r.set_defaults(func=run_assignment)
 
-    rp = _action(ss, "replay", "play a LURD string on a level; exit 0 solved, 1 unsolved, 2 illegal")
+    rp = action_parser(
+        ss, "replay", "play a LURD string on a level; exit 0 solved, 1 unsolved, 2 illegal", _about("replay")
+    )
     rp.add_argument("file", help="level file (XSB collection or assignment input)")
     rp.add_argument("lurd", help="moves in LURD (lower case a move, upper case a push); '-' reads stdin")
     rp.add_argument("--level", "-l", default="1", metavar="N", help="level number (from 1) or title (default 1)")
     rp.add_argument("--lenient", action="store_true", help="ignore the case of the letters")
     rp.set_defaults(func=run_replay)
 
-    pl = _action(ss, "play", "play in the terminal")
+    pl = action_parser(ss, "play", "play in the terminal", _about("play"))
     pl.add_argument("file", help="level file (XSB collection or assignment input)")
     pl.add_argument(
         "--level", "-l", default="1", metavar="N", help="level number (from 1) or title to start with (default 1)"
@@ -117,7 +112,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )  # the old spelling of --color never
     pl.set_defaults(func=run_play)
 
-    rd = _action(ss, "render", "a PNG of a level, or a GIF of a solution")
+    rd = action_parser(ss, "render", "a PNG of a level, or a GIF of a solution", _about("render"))
     rd.add_argument("file", help="level file (XSB collection or assignment input)")
     rd.add_argument("lurd", nargs="?", help="moves to play first (PNG) or to animate (GIF)")
     rd.add_argument("--level", "-l", default="1", metavar="N", help="level number (from 1) or title (default 1)")
@@ -129,7 +124,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rd.add_argument("--frame-ms", type=int, default=120, help="milliseconds per GIF frame (default 120)")
     rd.set_defaults(func=run_render)
 
-    gn = _action(ss, "generate", "random levels in Boxoban's manner, solvable by construction (an XSB collection)")
+    gn = action_parser(
+        ss,
+        "generate",
+        "random levels in Boxoban's manner, solvable by construction (an XSB collection)",
+        _about("generate"),
+    )
     gn.add_argument("-s", "--size", default="10x10", metavar="RxC", help="size, walls included (default 10x10)")
     gn.add_argument("-b", "--boxes", type=int, default=4, metavar="N", help="boxes and goals (default 4)")
     gn.add_argument("-n", "--count", type=int, default=1, metavar="N", help="how many levels (default 1)")
