@@ -28,7 +28,7 @@ from mazekit.minesweeper import SolverOptions
 from mazekit.minesweeper.bench import play_games, warm_up
 
 #: Options whose value here means "off" (the cache keys of runs without them stay valid).
-NEUTRAL = {"deep": 0}
+NEUTRAL = {"deep": 0, "flips": 0.0, "flip_extra": 0}
 NEUTRAL_WITH = {"deep": ("deep_nodes",)}
 
 

@@ -244,3 +244,54 @@ def test_the_hint_says_when_a_region_was_searched() -> None:
     h = hint(view, int(mines.sum()), options=SolverOptions(fifty=False))
     assert h.rule == "region" and h.move is not None and h.move.cell in {(1, 0), (2, 0)}
     assert "touch only each other and numbers" in h.reason and "clears them 50%" in h.reason
+
+
+def _a_guess_to_make_small(view: np.ndarray, total: int) -> bool:
+    pp, prob, _ = _probabilities(view, total, K.probability_kernel.compiled())
+    closed = pp.know == -1
+    return bool(2 <= closed.sum() <= 12 and not (prob[closed] == 0.0).any())
+
+
+def _flip_by_layouts(view: np.ndarray, total: int, cells: np.ndarray, ns: int, nd: int, pp: _Padded) -> float:
+    """The share of the layouts in which every cell that could tell the possible coin flip's
+    layouts apart (``cells[4:4 + nd]``, the border aside) is a mine and its cells
+    (``cells[:ns]``) hold one of its two layouts (the first half mines and the rest safe, or
+    the other way round)."""
+    inside = [pp.point(int(c)) for c in cells[4 : 4 + nd] if pp.know[int(c)] != K.BORDER]
+    own = [pp.point(int(c)) for c in cells[:ns]]
+    half = ns // 2
+    layouts = _layouts(view, total)
+    hits = 0
+    for m in layouts:
+        if not all(m[p] for p in inside):
+            continue
+        first = all(m[p] for p in own[:half]) and not any(m[p] for p in own[half:])
+        second = all(m[p] for p in own[half:]) and not any(m[p] for p in own[:half])
+        hits += first or second
+    return hits / len(layouts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(mine_views(keep=_a_guess_to_make_small, tries=200))
+def test_the_chance_of_a_coin_flip_to_come_is_counted_exactly(case: tuple[np.ndarray, int]) -> None:
+    view, total = case
+    pp, prob, info = _probabilities(view, total, K.probability_kernel.compiled())
+    if not (pp.know == -1).any() or (pp.know == -1).sum() > 12:
+        return
+    cells = np.empty(10, np.int64)
+    scratch = np.empty(pp.know.shape[0])
+    for kind in range(3):
+        for a in np.flatnonzero(pp.know == -1):
+            got = G._flip_chance.py_func(
+                pp.know, prob, pp.offsets, pp.width, total, 2_000_000, info[0], kind, int(a), cells, scratch, 0.0
+            )
+            ns, nd = G._flip_cells.py_func(kind, int(a), pp.width, cells)
+            own = cells[:ns]
+            if (own >= pp.know.shape[0]).any() or (pp.know[own] != -1).any():
+                assert got == 0.0
+                continue
+            if (pp.know[cells[4 : 4 + nd]] >= 0).any():
+                assert got == 0.0  # an open cell already tells the layouts apart
+                continue
+            assert got == pytest.approx(_flip_by_layouts(view, total, cells, ns, nd, pp), abs=1e-9)
+    assert (pp.know == K.UNKNOWN).sum() == (view == -1).sum()  # the view is left as it was

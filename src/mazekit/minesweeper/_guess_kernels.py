@@ -222,7 +222,21 @@ def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, marg
 
 
 @njit
-def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, look, margin, skip_dead, deep):  # type: ignore[no-untyped-def]
+def lookahead_kernel(
+    know,
+    prob,
+    offsets,
+    total_mines,
+    max_nodes,
+    base_logz,
+    look,
+    margin,
+    skip_dead,
+    deep,
+    width=0,
+    flips=0.0,
+    flip_extra=0,
+):  # type: ignore[no-untyped-def]
     """The guess that best survives two moves: this one and the next guess, if any.
 
     Candidates are the closed cells whose mine probability is within ``margin``
@@ -238,26 +252,38 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
     better chance of a zero. With ``skip_dead``, a *dead* candidate (it can show
     only one number, and opening it proves nothing) is passed over while another
     one remains: the risk buys no progress, and later information may decide it
-    for free. ``know`` is restored before returning. Returns the chosen cell.
+    for free. With ``flips > 0`` each score is multiplied by the candidate's share
+    of the coin flips to come that it leaves unsettled (:func:`flip_risks`, which
+    adds up to ``flip_extra`` candidates; ``width`` is the padded board's). ``know``
+    is restored before returning. Returns the chosen cell.
     """
     n = know.shape[0]
     cand = np.empty(max(look, 1), np.int64)
     zs = np.zeros(n, np.float64)
     nc = _candidates(know, prob, offsets, look, margin, cand, zs)
-    if nc == 1:
+    if nc == 1 and (flips <= 0.0 or flip_extra == 0):
         return cand[0]
     scratch = np.empty((2, n), np.float64)
+    keep = np.ones(nc + flip_extra, np.float64)
+    if flips > 0.0:
+        more = np.empty(nc + flip_extra, np.int64)
+        more[:nc] = cand[:nc]
+        nc = flip_risks(
+            know, prob, offsets, width, total_mines, max_nodes, base_logz, more, nc, flips, flip_extra, margin, keep
+        )
+        cand = more
     pick = -1
     fallback = -1
     top = -1.0
     for j in range(nc):
         c = cand[j]
         # the score cannot exceed the chance that c is safe: prune hopeless candidates
-        if 1.0 - prob[c] < top - 1e-9:
+        if (1.0 - prob[c]) * keep[j] < top - 1e-9:
             continue
         score, values, gains, complete = _score(
-            know, prob, offsets, total_mines, max_nodes, base_logz, c, top, deep, margin, scratch
+            know, prob, offsets, total_mines, max_nodes, base_logz, c, top / keep[j], deep, margin, scratch
         )
+        score *= keep[j]
         if skip_dead and complete and values <= 1 and not gains:
             if fallback < 0:
                 fallback = c
@@ -276,6 +302,197 @@ def lookahead_kernel(know, prob, offsets, total_mines, max_nodes, base_logz, loo
     if pick < 0:
         pick = fallback if fallback >= 0 else cand[0]
     return pick
+
+
+@njit
+def _flip_cells(kind, a, width, cells):  # type: ignore[no-untyped-def]
+    """The cells of a possible coin flip: ``cells[:ns]`` the closed cells that may hide
+    it, ``cells[4:4 + nd]`` the cells that tell its two layouts apart. Returns ``(ns, nd)``.
+
+    ``kind`` 0: the pair ``a, a + 1`` (told apart by the columns on either side); 1:
+    the pair ``a, a + width`` (the rows above and below); 2: the square ``a, a + 1,
+    a + width, a + width + 1`` with its mines on one diagonal or the other (the four
+    cells diagonally beyond its corners)."""
+    if kind == 0:
+        cells[0] = a
+        cells[1] = a + 1
+        for r in range(3):
+            cells[4 + r] = a - 1 + (r - 1) * width
+            cells[7 + r] = a + 2 + (r - 1) * width
+        return 2, 6
+    if kind == 1:
+        cells[0] = a
+        cells[1] = a + width
+        for r in range(3):
+            cells[4 + r] = a - width + r - 1
+            cells[7 + r] = a + 2 * width + r - 1
+        return 2, 6
+    cells[0] = a
+    cells[1] = a + width + 1
+    cells[2] = a + 1
+    cells[3] = a + width
+    cells[4] = a - width - 1
+    cells[5] = a - width + 2
+    cells[6] = a + 2 * width - 1
+    cells[7] = a + 2 * width + 2
+    return 4, 4
+
+
+@njit
+def _flip_chance(know, prob, offsets, width, total_mines, max_nodes, base_logz, kind, a, cells, prob2, floor):  # type: ignore[no-untyped-def]
+    """The chance that the possible coin flip ``kind, a`` (see :func:`_flip_cells`) is one:
+    every cell that could tell its two layouts apart is a mine, and its closed cells hold
+    one layout or the other. Nothing opened later can then decide it. 0 when an open cell
+    already tells them apart, and when a rough estimate puts it under 0.001."""
+    ns, nd = _flip_cells(kind, a, width, cells)
+    for i in range(ns):
+        if cells[i] < 0 or cells[i] >= know.shape[0] or know[cells[i]] != UNKNOWN:
+            return 0.0
+    half = ns // 2
+    rough = 1.0
+    for i in range(half):
+        rough *= prob[cells[i]] * (1.0 - prob[cells[half + i]])
+    for i in range(4, 4 + nd):
+        x = know[cells[i]]
+        if x >= 0:
+            return 0.0
+        if x == UNKNOWN:
+            rough *= prob[cells[i]]
+    if 2.0 * rough < floor:
+        return 0.0
+    # count the layouts with the cells around and one layout's mines placed
+    for i in range(4, 4 + nd):
+        if know[cells[i]] == UNKNOWN:
+            know[cells[i]] = KNOWN_MINE
+        else:
+            cells[i] = -1
+    for i in range(half):
+        know[cells[i]] = KNOWN_MINE
+    info = np.zeros(2, np.float64)
+    st = probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
+    z = 0.0
+    if st != 2:
+        # layouts with the other cells safe: all of them, less those with a mine on the last
+        z = math.exp(info[0] - base_logz) * (1.0 - prob2[cells[ns - 1]])
+        if ns == 4:
+            # (a square) ... less those with a mine on the first of the two, the last safe
+            know[cells[2]] = KNOWN_MINE
+            st = probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
+            know[cells[2]] = UNKNOWN
+            if st != 2:
+                z -= math.exp(info[0] - base_logz) * (1.0 - prob2[cells[3]])
+    for i in range(half):
+        know[cells[i]] = UNKNOWN
+    for i in range(4, 4 + nd):
+        if cells[i] >= 0:
+            know[cells[i]] = UNKNOWN
+    return min(1.0, max(0.0, 2.0 * z))
+
+
+@njit
+def _flips_near(c, width, anchors):  # type: ignore[no-untyped-def]
+    """Every possible coin flip (``kind, a`` rows of ``anchors``, see :func:`_flip_cells`)
+    that has ``c`` among its cells or among the cells that tell it apart. Returns how many."""
+    m = 0
+    for a in (c - 1, c):
+        anchors[m, 0] = 0
+        anchors[m, 1] = a
+        m += 1
+    for a in (c - width, c):
+        anchors[m, 0] = 1
+        anchors[m, 1] = a
+        m += 1
+    for a in (c, c - 1, c - width, c - width - 1):
+        anchors[m, 0] = 2
+        anchors[m, 1] = a
+        m += 1
+    for dr in range(-1, 2):
+        for a in (c + 1 - dr * width, c - 2 - dr * width):
+            anchors[m, 0] = 0
+            anchors[m, 1] = a
+            m += 1
+        for a in (c + width - dr, c - 2 * width - dr):
+            anchors[m, 0] = 1
+            anchors[m, 1] = a
+            m += 1
+    for a in (c + width + 1, c + width - 2, c - 2 * width + 1, c - 2 * width - 2):
+        anchors[m, 0] = 2
+        anchors[m, 1] = a
+        m += 1
+    return m
+
+
+@njit
+def flip_risks(know, prob, offsets, width, total_mines, max_nodes, base_logz, cand, nc, weight, extra, margin, keep):  # type: ignore[no-untyped-def]
+    """The look-ahead's allowance for coin flips that may lie ahead; returns the candidates' count.
+
+    A pair of closed cells (or a 2x2 square with its mines on a diagonal) whose
+    neighbours that see only some of its cells are all mines is a coin flip that must
+    be taken some day. For each such possible flip near a candidate, its chance ``q``
+    is counted exactly; a guess at one of its cells, or at a cell that could show
+    a number telling its layouts apart, settles it now, while any other guess leaves
+    it to cost ``q / 2`` later. ``keep[j]`` receives, for candidate ``j``, the product
+    of ``1 - weight * q / 2`` over the flips it leaves unsettled. Up to ``extra`` cells
+    of these flips join the candidates (``cand`` must have room) when the allowance
+    could make up for their risk: their safety is within ``margin`` of the safest
+    cell's, times ``1 - weight * q / 2``."""
+    pats = np.empty((24 * nc, 2), np.int64)
+    anchors = np.empty((24, 2), np.int64)
+    npat = 0
+    for j in range(nc):
+        na = _flips_near(cand[j], width, anchors)
+        for t2 in range(na):
+            seen = False
+            for t in range(npat):
+                if pats[t, 0] == anchors[t2, 0] and pats[t, 1] == anchors[t2, 1]:
+                    seen = True
+                    break
+            if not seen:
+                pats[npat, 0] = anchors[t2, 0]
+                pats[npat, 1] = anchors[t2, 1]
+                npat += 1
+    cells = np.empty(10, np.int64)
+    prob2 = np.empty(know.shape[0], np.float64)
+    qs = np.zeros(npat, np.float64)
+    for t in range(npat):
+        qs[t] = _flip_chance(
+            know, prob, offsets, width, total_mines, max_nodes, base_logz, pats[t, 0], pats[t, 1], cells, prob2, 1e-3
+        )
+    if extra > 0:
+        safest = 0.0
+        for j in range(nc):
+            safest = max(safest, 1.0 - prob[cand[j]])
+        added = 0
+        for t in range(npat):
+            if qs[t] <= 0.0:
+                continue
+            ns, nd = _flip_cells(pats[t, 0], pats[t, 1], width, cells)
+            for i in range(ns):
+                c = cells[i]
+                if added >= extra or 1.0 - prob[c] < (safest - margin) * (1.0 - weight * qs[t] / 2.0):
+                    continue
+                new = True
+                for j in range(nc):
+                    new = new and cand[j] != c
+                if new:
+                    cand[nc] = c
+                    nc += 1
+                    added += 1
+    for j in range(nc):
+        keep[j] = 1.0
+    for t in range(npat):
+        if qs[t] <= 0.0:
+            continue
+        ns, nd = _flip_cells(pats[t, 0], pats[t, 1], width, cells)
+        for j in range(nc):
+            settles = False
+            for i in range(ns):
+                settles = settles or cells[i] == cand[j]
+            for i in range(4, 4 + nd):
+                settles = settles or cells[i] == cand[j]
+            if not settles:
+                keep[j] *= 1.0 - weight * qs[t] / 2.0
+    return nc
 
 
 @njit

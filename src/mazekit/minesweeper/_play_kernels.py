@@ -40,7 +40,8 @@ class Policy(NamedTuple):
     look-ahead over ``deep`` candidates at the second ply, from positions whose
     probabilities took at most ``deep_nodes`` search nodes (small frontiers). ``region``: before
     the look-ahead, an isolated region of at most ``region`` cells whose layouts hold one mine
-    count is played by exhaustive search (:func:`region_kernel`); 0: never."""
+    count is played by exhaustive search (:func:`region_kernel`); 0: never. ``flips``, ``flip_extra``:
+    the look-ahead's allowance for coin flips to come (see :func:`~._guess_kernels.flip_risks`; 0: none)."""
 
     guess: bool
     tol: float
@@ -55,6 +56,8 @@ class Policy(NamedTuple):
     deep: int
     deep_nodes: int
     region: int
+    flips: float
+    flip_extra: int
 
 
 class Work(NamedTuple):
@@ -70,7 +73,7 @@ class Work(NamedTuple):
 @njit
 def proofs_only(max_nodes):  # type: ignore[no-untyped-def]
     """The policy that makes proved moves only and stops when stuck."""
-    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, False, False, 0, 0, 0)
+    return Policy(False, 0.0, max_nodes, 0, 0.0, 0, 0, 0, False, False, 0, 0, 0, 0.0, 0)
 
 
 #: The rule that chose a guess (:func:`guess_kernel`'s ``out[1]``).
@@ -115,6 +118,9 @@ def guess_kernel(know, prob, offsets, width, height, total_mines, policy, info, 
             policy.margin,
             policy.skip_dead,
             deep,
+            width,
+            policy.flips,
+            policy.flip_extra,
         )
     out[1] = BY_SAFEST
     return choose_kernel(know, prob, offsets, width, height, policy.tol)

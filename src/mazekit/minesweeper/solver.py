@@ -117,6 +117,16 @@ class SolverOptions:
         Before the look-ahead, an isolated region (closed cells that touch only each
         other and open numbers) of at most this many cells, whose layouts all hold the
         same number of mines, is played by exhaustive search: a game of its own (0: never).
+    flips : float
+        The look-ahead's allowance for coin flips to come (0: none). A pair of closed
+        cells (or a 2x2 square) whose cells that could tell its layouts apart may all be
+        mines is a coin flip that must be taken some day; a guess that settles it now (at
+        one of its cells, or at one of those that tell it apart) is preferred to one that
+        leaves it to cost half its chance later, this many times over.
+    flip_extra : int
+        With ``flips``, up to this many cells of such possible coin flips join the
+        look-ahead's candidates, beyond ``margin``, when the allowance could make up for
+        their risk.
     tol : float
         Probability tolerance within which guesses count as equally safe (``look=0``).
     max_nodes : int
@@ -133,6 +143,8 @@ class SolverOptions:
     deep: int = 0
     deep_nodes: int = 2_000
     region: int = 16
+    flips: float = 0.0
+    flip_extra: int = 0
     tol: float = 1e-9
     max_nodes: int = 2_000_000
 
@@ -142,7 +154,19 @@ class SolverOptions:
         check_number("SolverOptions", "max_nodes", self.max_nodes, 0, 2**62)
         check_number("SolverOptions", "margin", self.margin, 0, 2, open_low=False)
         check_number("SolverOptions", "tol", self.tol, 0, 0.5, open_low=False)
-        for name in ("look", "look_nodes", "endgame", "endgame_work", "deep", "deep_nodes", "region", "max_nodes"):
+        check_number("SolverOptions", "flips", self.flips, 0, 2, open_low=False)
+        check_number("SolverOptions", "flip_extra", self.flip_extra, 0, 64, open_low=False)
+        for name in (
+            "look",
+            "look_nodes",
+            "endgame",
+            "endgame_work",
+            "deep",
+            "deep_nodes",
+            "region",
+            "max_nodes",
+            "flip_extra",
+        ):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"SolverOptions.{name} must be a whole number, got {getattr(self, name)!r}")
         for name in ("skip_dead", "fifty"):
@@ -165,6 +189,8 @@ class SolverOptions:
             int(self.deep),
             int(self.deep_nodes),
             int(self.region),
+            float(self.flips),
+            int(self.flip_extra),
         )
 
 
