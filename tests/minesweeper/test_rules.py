@@ -79,11 +79,14 @@ def _guess_needed(view: np.ndarray, total: int) -> bool:
     return bool(small and closed.any() and not (prob[closed] == 0.0).any() and not (prob[closed] == 1.0).any())
 
 
-def _lookahead(view: np.ndarray, total: int, skip_dead: bool, deep: int, kernel: object = None) -> tuple[_Padded, int]:
+def _lookahead(
+    view: np.ndarray, total: int, skip_dead: bool, deep: int, kernel: object = None, flips: float = 0.0
+) -> tuple[_Padded, int]:
     pp, prob, info = _probabilities(view, total)
     know = pp.know.copy()
     run = kernel or G.lookahead_kernel.py_func
-    g = run(know, prob, pp.offsets, total, 2_000_000, info[0], 8, 0.05, skip_dead, deep)  # type: ignore[operator]
+    extra = 8 if flips > 0 else 0
+    g = run(know, prob, pp.offsets, total, 2_000_000, info[0], 8, 0.05, skip_dead, deep, pp.width, flips, extra)  # type: ignore[operator]
     assert (know == pp.know).all()  # the view is restored
     return pp, int(g)
 
@@ -112,12 +115,13 @@ def test_a_dead_cell_passed_over_is_dead(case: tuple[np.ndarray, int]) -> None:
 
 #: The most win chance the look-ahead's pick (one or two plies, dead cells skipped) may give
 #: up against best play, on average over the positions below (each one's exact chance to win
-#: enumerated over every layout). Measured: 0.008 for both (21 positions, the worst 0.10).
+#: enumerated over every layout). Measured: 0.008 for both plies (22 positions, the worst 0.10),
+#: 0.003 with the allowance for coin flips to come (the worst 0.07).
 MEAN_REGRET = 0.03
 
 
-@pytest.mark.parametrize("deep", [0, 4])
-def test_the_lookahead_is_near_best_play_on_small_boards(deep: int) -> None:
+@pytest.mark.parametrize(("deep", "flips"), [(0, 0.0), (4, 0.0), (0, 1.0)])
+def test_the_lookahead_is_near_best_play_on_small_boards(deep: int, flips: float) -> None:
     """The look-ahead's picks on the stuck positions of games on 4x6 boards with 6 mines,
     scored by the exact chance to win (every layout, best play after): near the best."""
     from tests.minesweeper.test_constraints import _stuck_views
@@ -126,14 +130,14 @@ def test_the_lookahead_is_near_best_play_on_small_boards(deep: int) -> None:
     assert len(views) >= 15
     regrets = []
     for view in views:
-        pp, g = _lookahead(view, 6, True, deep)
-        _, fast = _lookahead(view, 6, True, deep, G.lookahead_kernel.compiled())
+        pp, g = _lookahead(view, 6, True, deep, flips=flips)
+        _, fast = _lookahead(view, 6, True, deep, G.lookahead_kernel.compiled(), flips=flips)
         assert g == fast  # compiled = plain
         scores = _brute_force_win(view, 6)
         best = max(scores.values())
         regrets.append(best - scores.get(pp.point(g), 0.0))
     assert min(regrets) >= -1e-9
-    print(f"deep={deep}: mean regret {np.mean(regrets):.4f}, worst {max(regrets):.4f} over {len(regrets)} positions")
+    print(f"deep={deep} flips={flips}: mean regret {np.mean(regrets):.4f}, worst {max(regrets):.4f}")
     assert float(np.mean(regrets)) <= MEAN_REGRET
 
 
@@ -271,7 +275,7 @@ def _flip_by_layouts(view: np.ndarray, total: int, cells: np.ndarray, ns: int, n
     return hits / len(layouts)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(mine_views(keep=_a_guess_to_make_small, tries=200))
 def test_the_chance_of_a_coin_flip_to_come_is_counted_exactly(case: tuple[np.ndarray, int]) -> None:
     view, total = case

@@ -339,6 +339,24 @@ def _flip_cells(kind, a, width, cells):  # type: ignore[no-untyped-def]
 
 
 @njit
+def _overfull(know, offsets, c):  # type: ignore[no-untyped-def]
+    """True when a number next to ``c`` (just marked as a mine) sees more mines than it
+    shows. The counting skips a number with no closed cell left beside it, so a placement
+    of mines made by hand is checked here."""
+    for k in range(8):
+        u = c + offsets[k]
+        if know[u] < 0:
+            continue
+        mines = 0
+        for j in range(8):
+            if know[u + offsets[j]] == KNOWN_MINE:
+                mines += 1
+        if mines > know[u]:
+            return True
+    return False
+
+
+@njit
 def _flip_chance(know, prob, offsets, width, total_mines, max_nodes, base_logz, kind, a, cells, prob2, floor):  # type: ignore[no-untyped-def]
     """The chance that the possible coin flip ``kind, a`` (see :func:`_flip_cells`) is one:
     every cell that could tell its two layouts apart is a mine, and its closed cells hold
@@ -369,7 +387,11 @@ def _flip_chance(know, prob, offsets, width, total_mines, max_nodes, base_logz, 
     for i in range(half):
         know[cells[i]] = KNOWN_MINE
     info = np.zeros(2, np.float64)
-    st = probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
+    bad = False
+    for i in range(4 + nd):
+        if (i < half or i >= 4) and cells[i] >= 0:
+            bad = bad or _overfull(know, offsets, cells[i])
+    st = 2 if bad else probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
     z = 0.0
     if st != 2:
         # layouts with the other cells safe: all of them, less those with a mine on the last
@@ -377,7 +399,11 @@ def _flip_chance(know, prob, offsets, width, total_mines, max_nodes, base_logz, 
         if ns == 4:
             # (a square) ... less those with a mine on the first of the two, the last safe
             know[cells[2]] = KNOWN_MINE
-            st = probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
+            st = (
+                2
+                if _overfull(know, offsets, cells[2])
+                else probability_kernel(know, offsets, total_mines, prob2, max_nodes, info)
+            )
             know[cells[2]] = UNKNOWN
             if st != 2:
                 z -= math.exp(info[0] - base_logz) * (1.0 - prob2[cells[3]])
