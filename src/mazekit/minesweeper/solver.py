@@ -143,8 +143,8 @@ class SolverOptions:
     deep: int = 0
     deep_nodes: int = 2_000
     region: int = 16
-    flips: float = 0.0
-    flip_extra: int = 0
+    flips: float = 1.0
+    flip_extra: int = 8
     tol: float = 1e-9
     max_nodes: int = 2_000_000
 
