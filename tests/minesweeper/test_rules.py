@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from mazekit.minesweeper import Board, SolverOptions, hint, next_move
+from mazekit.minesweeper import Board, PossibleFlip, SolverOptions, hint, next_move, possible_flips
+from mazekit.minesweeper import _flip_kernels as F
 from mazekit.minesweeper import _guess_kernels as G
 from mazekit.minesweeper import _kernels as K
 from mazekit.minesweeper.solver import _Padded
@@ -286,10 +287,10 @@ def test_the_chance_of_a_coin_flip_to_come_is_counted_exactly(case: tuple[np.nda
     scratch = np.empty(pp.know.shape[0])
     for kind in range(3):
         for a in np.flatnonzero(pp.know == -1):
-            got = G._flip_chance.py_func(
+            got = F._flip_chance.py_func(
                 pp.know, prob, pp.offsets, pp.width, total, 2_000_000, info[0], kind, int(a), cells, scratch, 0.0
             )
-            ns, nd = G._flip_cells.py_func(kind, int(a), pp.width, cells)
+            ns, nd = F._flip_cells.py_func(kind, int(a), pp.width, cells)
             own = cells[:ns]
             if (own >= pp.know.shape[0]).any() or (pp.know[own] != -1).any():
                 assert got == 0.0
@@ -298,4 +299,51 @@ def test_the_chance_of_a_coin_flip_to_come_is_counted_exactly(case: tuple[np.nda
                 assert got == 0.0  # an open cell already tells the layouts apart
                 continue
             assert got == pytest.approx(_flip_by_layouts(view, total, cells, ns, nd, pp), abs=1e-9)
+            own_cells = tuple(sorted(pp.point(int(c)) for c in own))
+            if got > 0:  # the library's list of the possible coin flips that hold a cell has it
+                assert PossibleFlip(own_cells, pytest.approx(got)) in possible_flips(view, total, own_cells[0], least=0)
     assert (pp.know == K.UNKNOWN).sum() == (view == -1).sum()  # the view is left as it was
+
+
+#: A stuck position of an expert game (16x30, 99 mines; F a proved mine). The top row's cells at
+#: columns 10 and 11 and the two below them touch only numbers that see one of each diagonal,
+#: and the cells diagonally beyond the square are mines or the border.
+FLIP_VIEW = """\
+001F2F101#####################
+001121112#####################
+11100002F4FF##################
+1F211002F33###################
+223F1001111###################
+1F2110122113##################
+1121213FF11###################
+012F3F3F322###################
+01F3F23222F4##################
+0112222F12F###################
+00012F21113###################
+1111F222223###################
+2F21111FF4F###################
+2F200025F#####################
+2210112FF#####################
+F1001F223#####################"""
+
+
+def test_the_hint_says_when_a_guess_settles_a_possible_coin_flip() -> None:
+    view = np.array(
+        [
+            [{"#": -1, "F": -2}.get(ch, 0) if not ch.isdigit() else int(ch) for ch in row]
+            for row in FLIP_VIEW.splitlines()
+        ],
+        np.int8,
+    )
+    flips = possible_flips(view, 99, (0, 9))
+    assert flips and flips[0].cells == ((0, 9), (0, 10), (1, 9), (1, 10))
+    assert 0.3 < flips[0].chance < 0.35
+    h = hint(view, 99)
+    assert h.rule == "look-ahead" and h.move is not None and h.move.cell == (0, 9)
+    assert "settles a possible coin flip in the 2x2 square" in h.reason and "32% of the time" in h.reason
+    assert set(h.because) == {(0, 10), (1, 9), (1, 10)}
+    # without the allowance the hint says nothing of it
+    plain = hint(view, 99, options=SolverOptions(flips=0.0, flip_extra=0))
+    assert "coin flip" not in plain.reason and plain.because == ()
+    with pytest.raises(ValueError, match="not a closed cell"):
+        possible_flips(view, 99, (0, 0))

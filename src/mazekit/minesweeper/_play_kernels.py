@@ -41,7 +41,7 @@ class Policy(NamedTuple):
     probabilities took at most ``deep_nodes`` search nodes (small frontiers). ``region``: before
     the look-ahead, an isolated region of at most ``region`` cells whose layouts hold one mine
     count is played by exhaustive search (:func:`region_kernel`); 0: never. ``flips``, ``flip_extra``:
-    the look-ahead's allowance for coin flips to come (see :func:`~._guess_kernels.flip_risks`; 0: none)."""
+    the look-ahead's allowance for coin flips to come (see :func:`~._flip_kernels.flip_risks`; 0: none)."""
 
     guess: bool
     tol: float

@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..grid import Point
 from . import _kernels as K
 from .board import FirstClick
-from .solver import CLOSED, DEFAULT, Decision, Move, SolverOptions, _decide, _Padded, _position
+from .solver import CLOSED, DEFAULT, Decision, Move, SolverOptions, _decide, _Padded, _position, possible_flips
 
 if TYPE_CHECKING:
     from .game import Game
@@ -175,7 +175,9 @@ def _coin_partner(view: NDArray[np.int8], prob: NDArray[np.float64], cell: Point
     return None
 
 
-def _guess(view: NDArray[np.int8], n_mines: int, d: Decision) -> tuple[str, tuple[Point, ...], GuessOutlook]:
+def _guess(
+    view: NDArray[np.int8], n_mines: int, d: Decision, options: SolverOptions
+) -> tuple[str, tuple[Point, ...], GuessOutlook]:
     cell = d.move.cell
     o = guess_outlook(view, n_mines, cell)
     head = f"the best guess: safe {100 * o.safe:.0f}%, and opens an area {100 * o.opens:.0f}% of the time"
@@ -199,10 +201,28 @@ def _guess(view: NDArray[np.int8], n_mines: int, d: Decision) -> tuple[str, tupl
             o,
         )
     if d.rule == "look-ahead":
-        return (
+        text = (
             f"{head}; of the cells nearly as safe, it best survives this guess and the next "
-            f"(the next move is proved {100 * o.progress:.0f}% of the time).",
-            (),
+            f"(the next move is proved {100 * o.progress:.0f}% of the time)"
+        )
+        flips = possible_flips(view, n_mines, cell, least=0.05) if options.flips > 0 else []
+        if not flips:
+            return (f"{text}.", (), o)
+        others = tuple(p for p in flips[0].cells if p != cell)
+        if len(others) == 1:
+            what = (
+                f"with {_at(others[0])}: {100 * flips[0].chance:.0f}% of the time no cell could ever "
+                "tell which of the two holds the mine"
+            )
+        else:
+            what = (
+                f"in the 2x2 square it makes with its neighbours: {100 * flips[0].chance:.0f}% of the time no "
+                "cell could ever tell which diagonal holds its two mines"
+            )
+        return (
+            f"{text}; and it settles a possible coin flip {what}, where another guess would leave "
+            "that flip to be taken later.",
+            others,
             o,
         )
     return (f"{head}; no cell is safer.", (), o)
@@ -244,5 +264,5 @@ def hint(position: ArrayLike | Game, total_mines: int | None = None, *, options:
     if not d.move.guess:
         reason, because = _proved(view, total, d)
         return Hint(d.move, reason, because, "proved")
-    reason, because, outlook = _guess(view, total, d)
+    reason, because, outlook = _guess(view, total, d, options)
     return Hint(d.move, reason, because, d.rule, outlook, d.win if d.rule == "end game" else None)

@@ -44,6 +44,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..errors import check_number
 from ..grid import Point, check_point
+from . import _flip_kernels as F
 from . import _kernels as K
 from . import _play_kernels as P
 from .board import Board, _padded
@@ -68,10 +69,12 @@ __all__ = [
     "Deduction",
     "Move",
     "PlayResult",
+    "PossibleFlip",
     "SolverOptions",
     "deduce",
     "next_move",
     "play",
+    "possible_flips",
     "probabilities",
     "solvable",
     "with_proved_flags",
@@ -359,6 +362,49 @@ def _decide(view: ArrayLike, total_mines: int, options: SolverOptions) -> Decisi
         )
     )
     return Decision(Move("open", pp.point(g), float(prob[g])), grid, RULES[int(out[1])], float(out[2]))
+
+
+def possible_flips(view: ArrayLike, total_mines: int, cell: Point, *, least: float = 0.01) -> list[PossibleFlip]:
+    """The possible coin flips that hold ``cell`` (a closed cell of ``view``), likeliest first.
+
+    A pair of touching closed cells with one mine (or a 2x2 square with its mines on one
+    diagonal or the other) is a coin flip for good when every cell that touches only part
+    of it is a mine: no number can ever tell its layouts apart. Each one whose chance of
+    being so is at least ``least`` is returned with that chance, counted exactly over the
+    layouts the view allows. A guess at ``cell`` settles them now; the look-ahead counts
+    that in its favour (:attr:`SolverOptions.flips`).
+    """
+    pp = _Padded(view)
+    c = (cell[0] + 1) * pp.width + cell[1] + 1
+    if pp.know[c] != CLOSED:
+        raise ValueError(f"{cell} is not a closed cell")
+    prob = np.empty(pp.know.shape[0], dtype=np.float64)
+    info = np.zeros(2, dtype=np.float64)
+    work = pp.rows * pp.cols * 8
+    if K.probability_kernel.pick(work)(pp.know, pp.offsets, int(total_mines), prob, MAX_NODES, info) == 2:
+        raise ValueError(f"no layout of {total_mines} mines agrees with the numbers of the view")
+    anchors = np.empty((24, 2), dtype=np.int64)
+    cells = np.empty(10, dtype=np.int64)
+    scratch = np.empty(pp.know.shape[0], dtype=np.float64)
+    found = []
+    for kind, a in anchors[: F._flips_near.py_func(c, pp.width, anchors)]:
+        q = F._flip_chance.pick(work)(
+            pp.know, prob, pp.offsets, pp.width, int(total_mines), MAX_NODES, info[0], kind, a, cells, scratch, 0.0
+        )
+        ns, _ = F._flip_cells.py_func(kind, a, pp.width, cells)
+        own = tuple(pp.point(int(x)) for x in cells[:ns])
+        if q >= least and cell in own:
+            found.append(PossibleFlip(tuple(sorted(own)), float(q)))
+    return sorted(found, key=lambda f: -f.chance)
+
+
+@dataclass(frozen=True, slots=True)
+class PossibleFlip:
+    """A possible coin flip (see :func:`possible_flips`): its closed cells and the chance that
+    nothing will ever tell its layouts apart."""
+
+    cells: tuple[Point, ...]
+    chance: float
 
 
 @dataclass(frozen=True, slots=True)
