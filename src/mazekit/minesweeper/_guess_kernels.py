@@ -223,7 +223,7 @@ def _score1(know, prob, offsets, total_mines, max_nodes, base_logz, c, top, marg
 
 
 @njit
-def lookahead_kernel(
+def lookahead_kernel(  # type: ignore[no-untyped-def]
     know,
     prob,
     offsets,
@@ -237,7 +237,7 @@ def lookahead_kernel(
     width=0,
     flips=0.0,
     flip_extra=0,
-):  # type: ignore[no-untyped-def]
+):
     """The guess that best survives two moves: this one and the next guess, if any.
 
     Candidates are the closed cells whose mine probability is within ``margin``
