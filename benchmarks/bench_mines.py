@@ -45,12 +45,13 @@ an exhaustive end-game search when at most 2,000 layouts remain; else, when an i
 most 16 cells, the same search over that region alone; else a one-ply look-ahead (the 8 safest cells
 within 0.05 of the safest and up to 8 cells of possible coin flips near them, scored by the chance
 of surviving this guess and the next, times the chance of not losing a possible coin flip near them
-that the guess leaves to be taken later, dead cells passed over). Safe rule: first click in the top-
-left corner (the literature's corner start); zero rule: first click at (2, 2). Game i uses the board
-seeded by (seed, i); the seeds below were not used while the solver was developed (seed 100 was).
-The interval is Wilson's 95%. JSMinesweeper's Java solver, the strongest published, reports 41%
-(classic expert, safe corner start) and 54.3% (modern expert, open start at (3, 3)). How each figure
-was reached, with paired differences: benchmarks/notes/2026-12-06-minesweeper.md.""".split()
+that the guess leaves to be taken later, dead cells passed over). Safe rule: first click in the
+top-left corner (the literature's corner start); zero rule: first click at (2, 2). Game i uses the
+board seeded by (seed, i); the seeds below were not used while the solver was developed (seed 100
+was). The interval is Wilson's 95%. JSMinesweeper's Java solver, the strongest published, reports
+41% (classic expert, safe corner start) and 54.3% (modern expert, open start at (3, 3)). How each
+figure was reached, with paired differences: benchmarks/notes/2026-12-06-minesweeper.md and
+2026-12-07-minesweeper.md.""".split()
 )
 
 

@@ -121,6 +121,21 @@ def minesweeper() -> list[str]:
     ]
 
 
+def minesweeper_peer() -> list[str]:
+    """The two solvers on the same boards, both seeds together (the section's first table)."""
+
+    def rates(rule: str) -> tuple[str, str]:
+        for line in section("mines_peer").splitlines():
+            found = [c.strip() for c in line.strip().strip("|").split("|")]
+            if found[1:3] == [rule, "61, 1206"]:
+                pair = [Decimal(found[i].split("%")[0]).quantize(Decimal("0.1"), ROUND_HALF_UP) for i in (4, 5)]
+                return str(pair[0]), str(pair[1])
+        raise AssertionError(f"no {rule} row of both seeds")
+
+    (ours_s, peer_s), (ours_z, peer_z) = rates("safe"), rates("zero")
+    return [f"wins {peer_s}% and {peer_z}%, mazekit {ours_s}% and {ours_z}%"]
+
+
 def universal() -> list[str]:
     r10, r12, r16 = (row("universal_quality", f"{n}x{n}") for n in (10, 12, 16))
     assert r10[5].startswith("100/100") and r12[5].startswith("100/100"), "not every 10x10 or 12x12 string proved"
@@ -216,6 +231,7 @@ CHECKS: dict[str, Callable[[], list[str]]] = {
     "sokoban": sokoban,
     "optimise": optimiser,
     "mines": minesweeper,
+    "mines_peer": minesweeper_peer,
     "universal_quality": universal,
     "web": playground,
     "first_run": first_run,
