@@ -164,9 +164,11 @@ def from_results(paths: list[Path], cpu_games: int, noguess: int) -> str:
     if len(by_seed) > 1:
         parts.insert(0, f"All seeds together ({', '.join(map(str, by_seed))}):\n\n{format_table(pooled(by_seed))}")
     seeds = " and ".join(map(str, by_seed))
+    expert = {row.games for rows in by_seed.values() for row in rows if row.level == "expert"}
+    games = f"{expert.pop():,}".replace(",", "") if len(expert) == 1 else "N"
     cmds = (
-        f"For each seed S ({seeds}): `nice -n 10 mazekit mines bench --board expert --seed S --games N --jobs 2 "
-        "--results mines-expert-S.jsonl` with N grown 25,000 at a time (each run resumes from its results file) "
+        f"For each seed S ({seeds}): `mazekit mines bench --board expert --seed S --games {games} --jobs 2 "
+        "--results mines-expert-S.jsonl` (a run resumes from its results file, so the games can be grown in steps) "
         "and `... --board beginner --board intermediate --games 10000 ...`; then `python benchmarks/bench_mines.py "
         f"--from-results {' '.join(p.name for p in paths)} --results benchmarks/RESULTS.md`"
     )
@@ -174,10 +176,10 @@ def from_results(paths: list[Path], cpu_games: int, noguess: int) -> str:
     return (
         "## Minesweeper\n\n"
         f"{cmds}; "
-        f"{platform.machine()}, Python {platform.python_version()}, 2 worker processes at `nice -n 10` on a "
-        f"2-core machine shared with other engineers' jobs (load average {load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f} "
+        f"{platform.machine()}, Python {platform.python_version()}, 2 worker processes on a 2-core machine "
+        f"(load average {load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f} "
         f"when this was written, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). ms/game is the tasks' "
-        "wall time under that contention; the CPU time of a game on one core is in the table after.\n\n"
+        "wall time (two at once); the CPU time of a game on one core is in the table after.\n\n"
         + METHOD
         + "\n\n"
         + "\n".join(parts)
