@@ -69,7 +69,8 @@ def _flip_chance(know, prob, offsets, width, total_mines, max_nodes, base_logz, 
     """The chance that the possible coin flip ``kind, a`` (see :func:`_flip_cells`) is one:
     every cell that could tell its two layouts apart is a mine, and its closed cells hold
     one layout or the other. Nothing opened later can then decide it. 0 when an open cell
-    already tells them apart, and when a rough estimate puts it under 0.001."""
+    already tells them apart, and when a rough estimate (the cells taken as independent)
+    puts it under ``floor``. ``cells`` and ``prob2`` are scratch; ``know`` is restored."""
     ns, nd = _flip_cells(kind, a, width, cells)
     for i in range(ns):
         if cells[i] < 0 or cells[i] >= know.shape[0] or know[cells[i]] != UNKNOWN:

@@ -474,9 +474,10 @@ async def article_route(request: Request, body: dict[str, Any]) -> Response:
 
 def _warm() -> None:
     """Compile (or load) what the room's requests run before the first game: the no-guess
-    layout, the first click's flood, the view's 3BV, the probabilities, and a hint that proves
-    a move and one that must guess (a 2x2 board with one mine, its far corner open)."""
-    from ...minesweeper import Board, generate_no_guess
+    layout, the first click's flood, the view's 3BV, the probabilities, a hint that proves
+    a move and one that must guess (a 2x2 board with one mine, its far corner open), and the
+    possible coin flips a guess's hint may name."""
+    from ...minesweeper import Board, generate_no_guess, possible_flips
 
     board = generate_no_guess(9, 9, 10, click=(4, 4), rng=0)
     g = Game(board=board)
@@ -488,6 +489,7 @@ def _warm() -> None:
     guess = Game(board=Board.parse("*.\n.."))
     guess.open((1, 1))
     hint(guess)
+    possible_flips(guess.view(), 1, (0, 0))
 
 
 #: Run once at start-up (in a thread) so the first request does not wait for numba.
