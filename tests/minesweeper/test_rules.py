@@ -347,3 +347,5 @@ def test_the_hint_says_when_a_guess_settles_a_possible_coin_flip() -> None:
     assert "coin flip" not in plain.reason and plain.because == ()
     with pytest.raises(ValueError, match="not a closed cell"):
         possible_flips(view, 99, (0, 0))
+    with pytest.raises(ValueError, match="cell"):
+        possible_flips(view, 99, (16, 0))

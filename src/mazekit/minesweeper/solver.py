@@ -375,6 +375,7 @@ def possible_flips(view: ArrayLike, total_mines: int, cell: Point, *, least: flo
     that in its favour (:attr:`SolverOptions.flips`).
     """
     pp = _Padded(view)
+    cell = check_point(cell, (pp.rows, pp.cols), name="cell")
     c = (cell[0] + 1) * pp.width + cell[1] + 1
     if pp.know[c] != CLOSED:
         raise ValueError(f"{cell} is not a closed cell")
