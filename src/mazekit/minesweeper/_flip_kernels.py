@@ -171,23 +171,22 @@ def flip_risks(know, prob, offsets, width, total_mines, max_nodes, base_logz, ca
     of these flips join the candidates (``cand`` must have room) when the allowance
     could make up for their risk: their safety is within ``margin`` of the safest
     cell's, times ``1 - weight * q / 2``."""
+    n = know.shape[0]
     pats = np.empty((24 * nc, 2), np.int64)
     anchors = np.empty((24, 2), np.int64)
+    seen = np.zeros((3, n), np.bool_)
     npat = 0
     for j in range(nc):
         na = _flips_near(cand[j], width, anchors)
         for t2 in range(na):
-            seen = False
-            for t in range(npat):
-                if pats[t, 0] == anchors[t2, 0] and pats[t, 1] == anchors[t2, 1]:
-                    seen = True
-                    break
-            if not seen:
-                pats[npat, 0] = anchors[t2, 0]
-                pats[npat, 1] = anchors[t2, 1]
+            kind, a = anchors[t2, 0], anchors[t2, 1]
+            if 0 <= a < n and not seen[kind, a]:  # an anchor off the board holds no flip
+                seen[kind, a] = True
+                pats[npat, 0] = kind
+                pats[npat, 1] = a
                 npat += 1
     cells = np.empty(10, np.int64)
-    prob2 = np.empty(know.shape[0], np.float64)
+    prob2 = np.empty(n, np.float64)
     qs = np.zeros(npat, np.float64)
     for t in range(npat):
         qs[t] = _flip_chance(

@@ -259,7 +259,7 @@ def lookahead_kernel(  # type: ignore[no-untyped-def]
     is restored before returning. Returns the chosen cell.
     """
     n = know.shape[0]
-    cand = np.empty(max(look, 1), np.int64)
+    cand = np.empty(max(look, 1) + flip_extra, np.int64)  # room for the extra candidates
     zs = np.zeros(n, np.float64)
     nc = _candidates(know, prob, offsets, look, margin, cand, zs)
     if nc == 1 and (flips <= 0.0 or flip_extra == 0):
@@ -267,12 +267,9 @@ def lookahead_kernel(  # type: ignore[no-untyped-def]
     scratch = np.empty((2, n), np.float64)
     keep = np.ones(nc + flip_extra, np.float64)
     if flips > 0.0:
-        more = np.empty(nc + flip_extra, np.int64)
-        more[:nc] = cand[:nc]
         nc = flip_risks(
-            know, prob, offsets, width, total_mines, max_nodes, base_logz, more, nc, flips, flip_extra, margin, keep
+            know, prob, offsets, width, total_mines, max_nodes, base_logz, cand, nc, flips, flip_extra, margin, keep
         )
-        cand = more
     pick = -1
     fallback = -1
     top = -1.0
