@@ -157,15 +157,32 @@ def cpu_ms(games: int, seed: int = 7) -> str:
     return "\n".join(lines) + "\n"
 
 
+def tables(by_seed: dict[int, list[BenchRow]]) -> list[str]:
+    """The section's tables: all seeds together (with more than one), then every seed's rows."""
+    parts = [f"By seed:\n\n{seed_table(by_seed)}"]
+    if len(by_seed) > 1:
+        parts.insert(0, f"All seeds together ({', '.join(map(str, by_seed))}):\n\n{format_table(pooled(by_seed))}")
+    return parts
+
+
+def seed_table(by_seed: dict[int, list[BenchRow]]) -> str:
+    """One table of every seed's rows, the seed in its first column."""
+    lines: list[str] = []
+    for seed, rows in by_seed.items():
+        table = format_table(rows).splitlines()
+        if not lines:
+            lines = ["| seed " + table[0], "|---" + table[1]]
+        lines += [f"| {seed} " + row for row in table[2:]]
+    return "\n".join(lines) + "\n"
+
+
 def from_results(paths: list[Path], cpu_games: int, noguess: int) -> str:
     """The section from ``mazekit mines bench --results`` files: each seed, and all together."""
     by_seed = batch_rows(paths)
-    parts = [f"Seed {seed}:\n\n{format_table(rows)}" for seed, rows in by_seed.items()]
-    if len(by_seed) > 1:
-        parts.insert(0, f"All seeds together ({', '.join(map(str, by_seed))}):\n\n{format_table(pooled(by_seed))}")
+    parts = tables(by_seed)
     seeds = " and ".join(map(str, by_seed))
     expert = {row.games for rows in by_seed.values() for row in rows if row.level == "expert"}
-    games = f"{expert.pop():,}".replace(",", "") if len(expert) == 1 else "N"
+    games = str(expert.pop()) if len(expert) == 1 else "N"
     cmds = (
         f"For each seed S ({seeds}): `mazekit mines bench --board expert --seed S --games {games} --jobs 2 "
         "--results mines-expert-S.jsonl` (a run resumes from its results file, so the games can be grown in steps) "
@@ -210,7 +227,7 @@ def main() -> int:
         if args.results:
             replace_section(args.results, section)
         return 0
-    parts = []
+    by_seed: dict[int, list[BenchRow]] = {}
     runs = []
     small = args.small_games or args.games
     seeds = {int(x.split(":")[0]): int(x.split(":")[1]) if ":" in x else args.games for x in args.seeds}
@@ -220,9 +237,8 @@ def main() -> int:
         big, run = expert[seed]
         rows += big
         runs.append((seed, run))
-        table = format_table(rows)
-        print(f"seed {seed}\n{table}", flush=True)
-        parts.append(f"Seed {seed}:\n\n{table}")
+        by_seed[seed] = rows
+        print(f"seed {seed}\n{format_table(rows)}", flush=True)
     ng = noguess_timing(args.noguess) if args.noguess else ""
     print(ng)
     if args.results:
@@ -242,7 +258,7 @@ def main() -> int:
             f"other engineers' jobs ({when}), so ms/game is wall time under contention.\n\n"
             + METHOD
             + "\n\n"
-            + "\n".join(parts)
+            + "\n".join(tables(by_seed))
             + "\n"
             + ng
         )
