@@ -12,8 +12,8 @@ outcome, guesses and open cells (also checked against the compiled loop,
 ``solve_kernel``), a digest of every move in order (each proved cell opened or flagged,
 each guess and the rule that chose it), and a digest of every probability array, count
 and end-game answer the solver computed on the way (bit for bit). ``check`` replays the
-same games and lists those that differ. ``speed`` times ``play_games`` with
-``time.process_time`` (run it alone on the machine, e.g. inside ``flock LOCKFILE``; ``--src`` runs
+same games (their number and seed read from the record) and lists those that differ.
+``speed`` times ``play_games`` with ``time.process_time`` (run it alone on the machine, e.g. inside ``flock LOCKFILE``; ``--src`` runs
 another checkout's ``src`` in a subprocess, alternately with this one).
 """
 
@@ -135,8 +135,8 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("what", choices=("record", "check", "speed"))
     p.add_argument("file", nargs="?")
-    p.add_argument("--games", type=int, default=3000)
-    p.add_argument("--seed", type=int, default=100)
+    p.add_argument("--games", type=int, default=3000, help="record, speed (check reads it from the record)")
+    p.add_argument("--seed", type=int, default=100, help="record, speed (check reads it from the record)")
     p.add_argument("--rule", default="safe", help="speed: the first-click rule")
     p.add_argument("--src", action="append", default=[], help="speed: another checkout's src (repeatable)")
     p.add_argument("--rounds", type=int, default=3, help="speed: alternations")
@@ -159,13 +159,16 @@ def main() -> int:
         return 0
     if a.file is None:
         p.error("record and check need a file")
+    before = None
+    if a.what == "check":
+        before = np.load(a.file)
+        a.games, a.seed = int(before["games"]), int(before["seed"])
     t0 = time.perf_counter()
     now = trace(a.games, a.seed)
-    print(f"traced {a.games} games of each rule in {time.perf_counter() - t0:.0f} s")
-    if a.what == "record":
+    print(f"traced {a.games} games of each rule (seed {a.seed}) in {time.perf_counter() - t0:.0f} s")
+    if before is None:
         np.savez(a.file, games=a.games, seed=a.seed, **now)
         return 0
-    before = np.load(a.file)
     bad = 0
     for rule in RULES:
         for part in ("result", "moves", "numbers"):

@@ -50,6 +50,8 @@ def test_play_no_guess_game_to_a_win(page: Any) -> None:
         )
         m = re.match(r"(Open|Flag) row (\d+), column (\d+)", hint_text.inner_text())
         assert m and "guess" not in hint_text.inner_text(), hint_text.inner_text()
+        # under the board, the move alone: the reason is in the panel, not said twice
+        assert page.locator("#status").inner_text() == "Hint: " + m.group(0) + "."
         r, c = int(m.group(2)) - 1, int(m.group(3)) - 1
         if not flagged:
             # a right click flags a cell the solver proves a mine

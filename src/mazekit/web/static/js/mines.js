@@ -287,7 +287,8 @@ async function hint() {
     if (h.cell) { S.cursor = [...h.cell]; }
     const what = h.cell ? (h.kind === "flag" ? "Flag" : "Open") + ` row ${h.cell[0] + 1}, column ${h.cell[1] + 1}` + (h.proved ? "" : ` (a guess, ${(100 * h.p_mine).toFixed(1)}% mine)`) + ". " : "";
     $("#hint-text").textContent = what + h.reason;
-    status(statusLine, what + h.reason);
+    // the panel has the reason (and speaks it); under the board, only the move
+    status(statusLine, h.cell ? `Hint: ${what.trim()}` : "");
     draw();
   } catch (e) { fail(e); }
 }
