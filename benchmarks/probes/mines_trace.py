@@ -13,8 +13,9 @@ outcome, guesses and open cells (also checked against the compiled loop,
 each guess and the rule that chose it), and a digest of every probability array, count
 and end-game answer the solver computed on the way (bit for bit). ``check`` replays the
 same games (their number and seed read from the record) and lists those that differ.
-``speed`` times ``play_games`` with ``time.process_time`` (run it alone on the machine, e.g. inside ``flock LOCKFILE``; ``--src`` runs
-another checkout's ``src`` in a subprocess, alternately with this one).
+``speed`` times ``play_games`` with ``time.process_time`` (run it alone on the machine, e.g.
+inside ``flock LOCKFILE``; ``--src`` runs another checkout's ``src`` in a subprocess,
+alternately with this one).
 """
 
 from __future__ import annotations
