@@ -114,13 +114,80 @@ def lone_box_start_kernel(boxat, start, player, vstamp, qbox, qpl, qg):  # type:
 
 @step
 def lone_box_region_kernel(floor, boxat, off, b, saved, player, vstamp, mark, queue):  # type: ignore[no-untyped-def]
-    """Stamp in ``mark`` the player's region with the lone box (entry ``saved``) on ``b``;
-    the box is off the board again afterwards. Returns the stamp."""
+    """Stamp in ``mark`` the free cells beside the lone box (entry ``saved``) on ``b`` that the
+    player on ``player`` can reach (what a push of the box needs; other cells may be stamped
+    too, not all of the region). The box is off the board again afterwards. Returns the stamp.
+
+    The player stands beside the box after a push: the free cells round ``b`` (the ring of eight)
+    in one unbroken run with the player's are reached along it; each other free cell beside
+    ``b`` is reached when a flood from it meets one of those, and not when it ends first (a
+    small pocket ends soon; a flood of the whole region is the rare worst case). A player
+    elsewhere gets a flood of the whole region.
+    """
     vstamp[0] += 1
+    stamp = vstamp[0]
     boxat[b] = saved
-    flood_min_kernel(floor, boxat, off, player, vstamp[0], mark, queue)
+    at = -1  # the player's place on the ring (even: beside b), clockwise from up
+    for j in range(0, 8, 2):
+        if b + off[RING[j >> 1]] == player:
+            at = j
+    if at < 0:
+        flood_min_kernel(floor, boxat, off, player, stamp, mark, queue)
+        boxat[b] = -1
+        return stamp
+    mark[player] = stamp
+    for way in range(2):  # along the ring both ways from the player while the cells are free
+        for t in range(1, 8):
+            j = (at + t) & 7 if way == 0 else (at - t) & 7
+            y = _ring_cell(off, b, j)
+            if floor[y] == 0 or boxat[y] >= 0:
+                break
+            mark[y] = stamp
+    for d in range(4):
+        y = b + off[d]
+        if (
+            floor[y] != 0
+            and boxat[y] < 0
+            and mark[y] != stamp
+            and _meets(floor, boxat, off, y, stamp, vstamp, mark, queue)
+        ):
+            mark[y] = stamp
     boxat[b] = -1
-    return vstamp[0]
+    return stamp
+
+
+@step
+def _ring_cell(off, b, j):  # type: ignore[no-untyped-def]
+    """The cell at place ``j`` of the ring round ``b`` (clockwise from up; even places beside it)."""
+    y = b + off[RING[j >> 1]]
+    if j & 1:
+        y += off[RING[((j >> 1) + 1) & 3]]
+    return y
+
+
+@step
+def _meets(floor, boxat, off, start, stamp, vstamp, mark, queue):  # type: ignore[no-untyped-def]
+    """Whether a flood of the free cells from ``start`` meets a cell with ``mark == stamp`` (it
+    stamps what it floods with a stamp of its own and stops when it meets one)."""
+    vstamp[0] += 1
+    own = vstamp[0]
+    mark[start] = own
+    queue[0] = start
+    head = 0
+    tail = 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for d in range(4):
+            w = u + off[d]
+            if floor[w] != 0 and boxat[w] < 0:
+                if mark[w] == stamp:
+                    return True
+                if mark[w] != own:
+                    mark[w] = own
+                    queue[tail] = w
+                    tail += 1
+    return False
 
 
 @step

@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 from mazekit import _jit
 from mazekit.sokoban import Level, State, parse_level, parse_levels, replay, step
 from mazekit.sokoban._deadlock_kernels import frozen_kernel, unmatched_kernel
-from mazekit.sokoban._padded_kernels import child_min_kernel, flood_min_kernel, pull_distances_kernel
+from mazekit.sokoban._padded_kernels import (
+    child_min_kernel,
+    flood_min_kernel,
+    lone_box_region_kernel,
+    pull_distances_kernel,
+)
 from mazekit.sokoban._pair_kernels import pair_dead_kernel
 from mazekit.sokoban.pairs import pair_table
 from mazekit.sokoban.solver import (
@@ -817,6 +822,37 @@ def test_a_childs_region_told_from_its_parents_is_the_flooded_one(level, data):
         assert after == (region - {to}) | {c}
         assert told == min(after)
         assert len(regions) == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(sokoban_levels(sides=(3, 7), border=True, wall_percent=20, max_boxes=8), st.data())
+def test_the_lone_box_search_reaches_the_cells_beside_its_box_as_a_flood_does(level, data):
+    """:func:`lone_box_region_kernel` stamps a free cell beside the box exactly when a flood of
+    the player's region (the box on its cell, the other boxes fixed) reaches it, with the player
+    beside the box (after a push: the ring and the floods from the other sides) or anywhere."""
+    prob = as_problem(level)
+    floor, off = prob.floor, prob.off
+    free = [int(x) for x in np.flatnonzero(floor)]
+    assume(len(free) >= 3)
+    cells = data.draw(st.permutations(free))
+    nb = data.draw(st.integers(0, len(free) - 3))
+    b, others = cells[0], cells[1 : nb + 1]
+    beside = [int(b + o) for o in off if floor[b + o] and int(b + o) not in others]
+    anywhere = [x for x in free if x != b and x not in others]
+    player = data.draw(st.sampled_from(beside if beside and data.draw(st.booleans()) else anywhere))
+    boxat = np.full(len(floor), -1, dtype=np.int64)
+    for j, x in enumerate(others):
+        boxat[x] = j + 1
+    mark = np.zeros(len(floor), dtype=np.int64)
+    queue = np.empty(len(floor), dtype=np.int64)
+    vstamp = np.zeros(1, dtype=np.int64)
+    ms = lone_box_region_kernel.py_func(floor, boxat, off, b, 0, player, vstamp, mark, queue)
+    assert boxat[b] == -1
+    region = next(r for r in free_regions(floor, set(others) | {b}, off) if player in r)
+    for o in off:
+        y = int(b + o)
+        if floor[y] and boxat[y] < 0:
+            assert (mark[y] == ms) == (y in region), (y, player)
 
 
 def test_a_corral_s_spare_empty_goals_do_not_force_a_push_into_it():

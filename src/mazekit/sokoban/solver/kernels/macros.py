@@ -38,8 +38,8 @@ def goal_macro_kernel(  # type: ignore[no-untyped-def]
     A breadth-first search of the lone box's pushes, the other boxes fixed
     (``boxat``; the moving box's own entry is ignored), the box kept on the
     area's cells (``garea == area``) and off ``dead`` cells, the player starting on
-    ``start_pl``. A state is (box cell, direction of the last move); each needs a flood of
-    the player's region. ``vstamp`` is a one-slot
+    ``start_pl``. A state is (box cell, direction of the last move); each asks which cells
+    beside the box the player can reach (:func:`lone_box_region_kernel`). ``vstamp`` is a one-slot
     stamp counter for ``vis`` and ``mark``; ``out[0]`` receives the player's cell after the
     last move.
     """
