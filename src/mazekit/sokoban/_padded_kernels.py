@@ -121,7 +121,7 @@ def lone_box_region_kernel(floor, boxat, off, b, saved, player, vstamp, mark, qu
     The player stands beside the box after a push: the free cells round ``b`` (the ring of eight)
     in one unbroken run with the player's are reached along it; each other free cell beside
     ``b`` is reached when a flood from it meets one of those, and not when it ends first (a
-    small pocket ends soon; a flood of the whole region is the rare worst case). A player
+    small pocket ends soon; the worst case floods the whole region from the far side). A player
     elsewhere gets a flood of the whole region.
     """
     vstamp[0] += 1
