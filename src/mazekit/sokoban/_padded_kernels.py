@@ -56,10 +56,7 @@ def child_min_kernel(floor, boxat, off, mark, stamp, low, c, to):  # type: ignor
     # the ring round to, clockwise from up: up, up-right, right, ..., left, up-left
     bits = 0
     for j in range(8):
-        a = RING[j >> 1]
-        y = to + off[a]
-        if j & 1:
-            y += off[RING[((j >> 1) + 1) & 3]]
+        y = _ring_cell(off, to, j)
         if floor[y] != 0 and boxat[y] < 0 and (mark[y] == stamp or y == c):
             bits |= 1 << j
     # runs of open cells round the ring that hold a side cell (an even place): at most one
