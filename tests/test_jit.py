@@ -174,6 +174,36 @@ def test_a_kernel_compiles_anew_when_a_kernel_it_calls_changed_in_another_file(t
     assert after == ["30", "True"]
 
 
+def test_a_kernel_compiles_anew_when_a_type_it_was_compiled_for_is_gone(tmp_path):
+    """numba reads a kernel's whole cache index before it compares the source, so an index that
+    names a type since renamed (a named tuple defined in a file the kernel does not call) would
+    stop the call with an unpickling error; mazekit's kernels drop such an index and compile."""
+    import os
+    import subprocess
+    import sys
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    shape = "from typing import NamedTuple\n\n\nclass {}(NamedTuple):\n    a: int\n    b: int\n"
+    (pkg / "shapes.py").write_text(shape.format("Pair"))
+    (pkg / "use.py").write_text("from mazekit._jit import njit\n\n\n@njit\ndef total(p):\n    return p.a + p.b\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]))
+
+    def run(name: str) -> list[str]:
+        code = f"from pkg.shapes import {name}; from pkg.use import total; print(total.compiled()({name}(1, 2)))"
+        return subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.split()
+
+    assert run("Pair") == ["3"]  # compiled and cached for pkg.shapes.Pair
+    (pkg / "shapes.py").write_text(shape.format("Couple"))  # Pair is gone; use.py is unchanged
+    check = [sys.executable, "-c", "from pkg.use import total; print(total.is_cached())"]
+    assert subprocess.run(check, env=env, capture_output=True, text=True, check=True).stdout.split() == ["False"]
+    assert run("Couple") == ["3"]
+    assert subprocess.run(check, env=env, capture_output=True, text=True, check=True).stdout.split() == ["True"]
+
+
 @njit(cache=False)
 def _plus_one(a):  # type: ignore[no-untyped-def]
     return a[0] + 1

@@ -173,7 +173,7 @@ class Kernel:
         """
         if self._compiled is not None and self._compiled.signatures:
             return True
-        if self._cache_is_stale():
+        if self._cache_is_stale() or self._cache_unreadable():
             return False
         try:
             import hashlib
@@ -238,9 +238,27 @@ class Kernel:
         except Exception:  # noqa: BLE001  # pragma: no cover - numba's internals moved, or no file
             return False
 
+    def _cache_unreadable(self) -> bool:
+        """True when numba's cache index of this kernel cannot be read back, as when a type it
+        was compiled for (a named tuple of its arguments) was renamed or removed since in a
+        file the kernel does not call. numba reads the whole index before it compares the
+        kernel's source, so it would stop every call with that error instead of compiling."""
+        try:
+            if not self._cache_index().exists():
+                return False
+            load = self._cache_file()._load_index
+        except Exception:  # noqa: BLE001  # pragma: no cover - numba's internals moved
+            return False
+        try:
+            load()
+        except Exception:  # noqa: BLE001  # an unpickling error of any kind
+            return True
+        return False
+
     def _drop_stale_cache(self) -> None:
-        """Forget numba's cache of this kernel when :meth:`_cache_is_stale`: it compiles anew."""
-        if self._cache_is_stale():
+        """Forget numba's cache of this kernel when :meth:`_cache_is_stale` or
+        :meth:`_cache_unreadable`: it compiles anew."""
+        if self._cache_is_stale() or self._cache_unreadable():
             with contextlib.suppress(OSError):
                 self._cache_index().unlink()
 
