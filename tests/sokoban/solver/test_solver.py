@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from mazekit import _jit
@@ -36,7 +36,7 @@ from mazekit.sokoban.solver import (
 )
 from mazekit.sokoban.solver.kernels.bound import hungarian_kernel
 from mazekit.sokoban.solver.kernels.expand import search_kernel
-from mazekit.sokoban.solver.kernels.freeze import frozen_goals_cache, frozen_goals_kernel
+from mazekit.sokoban.solver.kernels.freeze import frozen_goals_cache, frozen_goals_kernel, reach_bits_kernel
 from mazekit.sokoban.solver.kernels.macros import goal_macro_kernel
 from mazekit.sokoban.solver.kernels.state import BIG, RUNNING
 from tests.conftest import jit_mode
@@ -184,6 +184,46 @@ BLOCKED = """\
 #                        #
 ##########################
 """
+
+
+#: Walled rooms up to 20 a side of floor, walls and goals (up to about 80 goals: two words of bits).
+goal_rooms = st.tuples(st.integers(1, 20), st.integers(1, 20)).flatmap(
+    lambda hw: st.tuples(
+        st.just(hw), st.lists(st.sampled_from("   #."), min_size=hw[0] * hw[1], max_size=hw[0] * hw[1])
+    )
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(goal_rooms, st.sampled_from(["never", "always"]))
+@example(((9, 10), list(" ." * 45)), "always")  # 45 goals among floor: one word of bits
+@example(((12, 12), list("." * 70 + " #" * 37)), "always")  # 70 goals: two words of bits
+def test_the_goals_each_cell_reaches_are_those_a_search_of_pulls_finds(room, mode):
+    """The freeze test's bits of the goals a box on each cell can be pushed to, all goals at
+    once, against a breadth-first search of pulls from each goal."""
+    (h, w), cells = room
+    width = w + 2
+    floor = np.zeros((h + 2) * width, dtype=np.uint8)
+    goals = []
+    for k, ch in enumerate(cells):
+        x = (k // w + 1) * width + k % w + 1
+        floor[x] = ch != "#"
+        if ch == ".":
+            goals.append(x)
+    assume(goals)
+    off = np.array([-width, width, -1, 1], dtype=np.int64)
+    g = np.array(goals, dtype=np.int64)
+    dist = np.full((len(g), len(floor)), -1, dtype=np.int32)
+    queue = np.empty(len(floor), dtype=np.int64)
+    pull_distances_kernel(floor, off, g, dist, queue)
+    reach = np.zeros((len(floor), (len(g) + 63) // 64), dtype=np.uint64)
+    inq = np.zeros(len(floor), dtype=np.uint8)
+    with jit_mode(mode):
+        reach_bits_kernel.pick(10**9 if mode == "always" else 0)(floor, off, g, reach, queue, inq)
+    for k in range(len(g)):
+        bits = (reach[:, k >> 6] >> np.uint64(k & 63)) & np.uint64(1)
+        assert (bits == 1).tolist() == (dist[k] >= 0).tolist(), k
+    assert not inq.any()
 
 
 def test_a_start_frozen_off_the_goals_stops_at_once():

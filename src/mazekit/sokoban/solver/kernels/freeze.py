@@ -15,7 +15,6 @@ import numpy as np
 
 from ...._jit import step
 from ..._deadlock_kernels import frozen_kernel, unmatched_kernel
-from ..._padded_kernels import pull_distances_kernel
 
 #: Bytes a search direction's frozen sets may take, their cells and reachable goals (see :class:`FrozenGoals`).
 FROZEN_CACHE_BYTES = 16 << 20
@@ -32,8 +31,8 @@ class FrozenGoals(NamedTuple):
     Slot ``s`` (of a power of two) holds the set hashed to ``key[s]`` (-1: none): its
     ``count[s]`` cells ``cells[s, :count]`` and, for its ``free[s]`` free goals (in the goals'
     order), ``reach[s, cell]``: a bit a goal, set when a box on ``cell`` can be pushed there.
-    ``floor`` is the floor with the set walled in, ``goals`` its free goals and ``dist`` their
-    push distances while a slot is filled; ``rows`` the free boxes' cells; ``by_goal``,
+    ``floor`` is the floor with the set walled in, ``goals`` its free goals and ``inq`` the
+    flags of :func:`reach_bits_kernel` while a slot is filled; ``rows`` the free boxes' cells; ``by_goal``,
     ``by_box``, ``via``, ``seen``, ``todo`` the matching's.
     """
 
@@ -43,7 +42,7 @@ class FrozenGoals(NamedTuple):
     goals: Any
     free: Any
     reach: Any
-    dist: Any
+    inq: Any
     floor: Any
     rows: Any
     by_goal: Any
@@ -69,7 +68,7 @@ def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_S
         goals=np.zeros(ngm, dtype=np.int64),
         free=np.zeros(slots, dtype=np.int64),
         reach=np.zeros((slots, nc, words), dtype=np.uint64),
-        dist=np.full((ngm, nc), -1, dtype=np.int32),
+        inq=np.zeros(nc, dtype=np.uint8),
         floor=np.zeros(nc, dtype=np.uint8),
         rows=np.zeros(nbm, dtype=np.int64),
         by_goal=np.zeros(ngm, dtype=np.int64),
@@ -78,6 +77,49 @@ def frozen_goals_cache(nb: int, ng: int, ncells: int, most: int = FROZEN_CACHE_S
         seen=np.zeros(ngm, dtype=np.uint8),
         todo=np.zeros(nbm, dtype=np.int64),
     )
+
+
+@step
+def reach_bits_kernel(floor, off, goals, reach, queue, inq):  # type: ignore[no-untyped-def]
+    """Set in ``reach[x]`` (all 0 before) the bit of each goal ``goals[g]`` that a box on ``x`` can
+    be pushed to (the cells a breadth-first search of pulls from the goal reaches, as in
+    :func:`~..._padded_kernels.pull_distances_kernel`, other boxes ignored), for all goals at once:
+    a cell's bits pass to every cell a pull leads to, again whenever they grow. ``queue`` (a cell
+    each) is a ring of the cells to pass on, ``inq`` their flags (all 0 before and after)."""
+    n = floor.shape[0]
+    words = reach.shape[1]
+    tail = 0
+    for g in range(goals.shape[0]):
+        x = goals[g]
+        reach[x, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+        if inq[x] == 0:
+            inq[x] = 1
+            queue[tail] = x
+            tail += 1
+    head = 0
+    size = tail
+    tail = tail if tail < n else 0
+    while size > 0:
+        x = queue[head]
+        head = head + 1 if head + 1 < n else 0
+        size -= 1
+        inq[x] = 0
+        for d in range(4):
+            y = x - off[d]
+            if floor[y] == 0 or floor[y - off[d]] == 0:
+                continue
+            grew = False
+            for w in range(words):
+                more = reach[x, w] & ~reach[y, w]
+                if more != 0:
+                    reach[y, w] |= more
+                    grew = True
+            if grew and inq[y] == 0:
+                inq[y] = 1
+                queue[tail] = y
+                tail = tail + 1 if tail + 1 < n else 0
+                size += 1
+    return 0
 
 
 @step
@@ -124,16 +166,9 @@ def frozen_goals_kernel(cells, fz, floor, goals, off, queue, fg):  # type: ignor
             if fl[goals[k]] != 0:
                 fg.goals[m] = goals[k]
                 m += 1
-        dist = fg.dist
-        dist[:m] = -1
-        pull_distances_kernel(fl, off, fg.goals[:m], dist, queue)
         reach = fg.reach[slot]
         reach[:] = 0
-        for g in range(m):
-            bit = np.uint64(1) << np.uint64(g & 63)
-            for x in range(fl.shape[0]):
-                if dist[g, x] >= 0:
-                    reach[x, g >> 6] |= bit
+        reach_bits_kernel(fl, off, fg.goals[:m], reach, queue, fg.inq)
         fg.key[slot] = key
         fg.count[slot] = nfz
         fg.free[slot] = m
