@@ -168,24 +168,29 @@ class Kernel:
 
         False means the first compiled call compiles (seconds for a large kernel),
         and the commands say so first. Reads the cache index only (it neither
-        compiles nor makes :meth:`pick` choose the compiled path); when numba's
-        cache cannot be read it answers True (nothing to announce).
+        compiles nor makes :meth:`pick` choose the compiled path); an index that
+        cannot be read back (see :meth:`_cache_unreadable`) will be compiled anew;
+        when numba's internals cannot be reached it answers True (nothing to announce).
         """
         if self._compiled is not None and self._compiled.signatures:
             return True
-        if self._cache_is_stale() or self._cache_unreadable():
+        if self._cache_is_stale():
             return False
         try:
             import hashlib
 
             from numba.core.registry import cpu_target
 
-            index = self._cache_file()._load_index()
+            load = self._cache_file()._load_index
             magic = cpu_target.target_context.codegen().magic_tuple()
             code = hashlib.sha256(self.py_func.__code__.co_code).hexdigest()
-            return any(key[1] == magic and key[2][0] == code for key in index)
         except Exception:  # noqa: BLE001  # pragma: no cover - numba's internals moved
             return True
+        try:
+            index = load()
+        except Exception:  # noqa: BLE001  # an unpickling error of any kind
+            return False
+        return any(key[1] == magic and key[2][0] == code for key in index)
 
     def compiled(self) -> Any:
         """The numba dispatcher (compiled, or loaded from the cache, on first use)."""
