@@ -1,5 +1,7 @@
 """Every room on a phone (390x844) and on a laptop (1280x800): the board keeps its shape and is on
-the first screen of a phone; on the laptop the controls a room needs while playing are on screen."""
+the first screen of a phone (a board too wide for it at a size a finger can tap, Minesweeper's
+expert, scrolls sideways in a view that is); on the laptop the controls a room needs while playing
+are on screen."""
 
 from __future__ import annotations
 
@@ -11,13 +13,16 @@ import pytest
 # room, its board, the controls used while playing it (on screen at 1280x800)
 VIEW = "canvas[data-view='0']"
 PLAYER = ["[data-role=play]", "[data-role=step]", "[data-role=back]", "[data-role=position]"]
+MINES = "/mines?level=expert&seed=3"
 ROOMS = [
     ("/search", VIEW, ["#run", *PLAYER]),
     ("/maze", VIEW, ["#generate", "#solve", *PLAYER]),
     ("/universal", VIEW, ["#compute", "#commands", "#play", *PLAYER]),
-    ("/mines?level=expert&seed=3", "#board", ["#new", "#hint", "#probs", "#hint-text", "#legend"]),
+    (MINES, "#board", ["#new", "#hint", "#probs", "#hint-text", "#legend"]),
     ("/sokoban", "#board", ["#undo", "#redo", "#restart", "#solve", "#time-limit"]),
 ]
+#: What must fit on a phone's screen: the board, or the view it scrolls in.
+FRAME = {MINES: "#board-scroll"}
 
 
 @pytest.fixture
@@ -60,7 +65,8 @@ def test_phone_board_keeps_its_shape_on_the_first_screen(sized: Any, path: str, 
     box = settle(page, board)
     natural = page.eval_on_selector(board, "c => c.width / c.height")
     assert box["width"] / box["height"] == pytest.approx(natural, rel=0.03), (box, natural)
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, box
+    frame = page.locator(FRAME.get(path, board)).bounding_box()
+    assert frame["x"] >= 0 and frame["x"] + frame["width"] <= 390 + 0.5, frame
     assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
 
 
@@ -85,7 +91,8 @@ def test_board_refits_when_the_window_changes(sized: Any, path: str, board: str,
     page.set_viewport_size({"width": 390, "height": 700})
     page.wait_for_function(f'document.querySelector("{board}").width !== {pixels}')
     small = settle(page, board)
-    assert small["x"] >= 0 and small["x"] + small["width"] <= 390 + 0.5, small
+    frame = page.locator(FRAME.get(path, board)).bounding_box()
+    assert frame["x"] >= 0 and frame["x"] + frame["width"] <= 390 + 0.5, frame
     natural = page.eval_on_selector(board, "c => c.width / c.height")
     assert small["width"] / small["height"] == pytest.approx(natural, rel=0.03), (small, natural)
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -100,3 +107,42 @@ def test_board_refits_when_the_window_changes(sized: Any, path: str, board: str,
                   return seen.size; }""",
     )
     assert colours >= 2, "the board is blank after the refit"
+
+
+def _swipe(page: Any, x: float, y: float, dx: float) -> None:
+    """A finger put down at (x, y), moved ``dx`` px sideways in steps, and lifted (touch events
+    through the browser's own input, so that it scrolls as a phone's would)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x + dx * k / 10, "y": y}]})
+        time.sleep(0.02)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_phone_expert_cells_are_big_enough_to_tap(sized: Any) -> None:
+    """On a phone the expert board's cells stay 20 px or more: the board scrolls sideways in its
+    view, a swipe across it scrolls and opens nothing, a tap opens the cell under the finger."""
+    page = sized(390, 844, MINES)
+    box = settle(page, "#board")
+    assert box["width"] / 30 >= 20, box
+    scroller = "#board-scroll"
+    assert page.eval_on_selector(scroller, "s => s.scrollWidth > s.clientWidth + 100")
+    assert page.locator("#board-note").is_visible(), "nothing says the board scrolls"
+    frame = page.locator(scroller).bounding_box()
+    cell = box["width"] / 30
+    y = frame["y"] + 1.5 * cell
+    left = page.locator("#mines-left").inner_text()
+    # a short swipe, inside one cell, and a long one across many: the view scrolls, nothing opens
+    start = frame["x"] + frame["width"] - 40
+    start -= (start - box["x"]) % cell - cell + 1  # the right edge of a cell, less a pixel
+    for dx in (-(cell - 2), -200):
+        at = page.eval_on_selector(scroller, "s => s.scrollLeft")
+        _swipe(page, start, y, dx)
+        page.wait_for_function(f'document.querySelector("{scroller}").scrollLeft > {at}')
+        time.sleep(0.6)  # longer than a long press: a swipe must not flag either
+        assert page.locator("#face").inner_text().startswith("ready"), f"a swipe of {dx} px opened a cell"
+        assert page.locator("#mines-left").inner_text() == left, f"a swipe of {dx} px flagged a cell"
+    page.touchscreen.tap(frame["x"] + frame["width"] / 2, y)
+    page.wait_for_function('!document.querySelector("#face").textContent.startsWith("ready")')
+    assert page.locator("#face").inner_text() in ("playing", "won!", "boom: lost")

@@ -19,8 +19,10 @@ export function fitIn(box, { side = 0, below = 40 } = {}) {
 export class GridView {
   /**
    * @param {HTMLCanvasElement} canvas
-   * @param {{maxWidth?: number, maxHeight?: number, minCell?: number, maxCell?: number,
-   *          fit?: () => {width: number, height: number}}} opts  fit: the space the room has for the board now
+   * @param {{maxWidth?: number, maxHeight?: number, minCell?: number | (() => number), maxCell?: number,
+   *          fit?: () => {width: number, height: number}}} opts  fit: the space the room has for the board now;
+   *          minCell: a number, or the least cell size for the screen now (a board wider than its box then
+   *          scrolls in it)
    */
   constructor(canvas, opts = {}) {
     this.canvas = canvas;
@@ -38,6 +40,7 @@ export class GridView {
   /** The cell size that fits a `rows` x `cols` grid in the box (and the room's space, with `fit`). */
   cellFor(rows, cols) {
     let { maxWidth, maxHeight, minCell, maxCell } = this.opts;
+    if (typeof minCell === "function") minCell = minCell();
     if (this.opts.fit) {  // the room's room for the board now (the window's size, the panels beside)
       const room = this.opts.fit();
       maxWidth = Math.min(maxWidth, Math.max(120, room.width));

@@ -27,7 +27,11 @@ const S = {
   anim: null, hint: null, prob: null, showProbs: false, queue: Promise.resolve(), seedDirty: false, busy: false,
 };
 const statusLine = $("#status"), canvas = $("#board");
-const view = new GridView(canvas, { maxWidth: 900, maxHeight: 600, maxCell: 40, minCell: 6, fit: fitIn(canvas.closest(".stage"), { side: 330, below: 110 }) });
+// On a phone a cell stays big enough to tap (20 px): the expert board is then wider than the
+// screen and scrolls sideways in its view; elsewhere the whole board fits.
+const PHONE = window.matchMedia("(max-width: 820px)");
+const boardScroll = $("#board-scroll"), boardNote = $("#board-note");
+const view = new GridView(canvas, { maxWidth: 900, maxHeight: 600, maxCell: 40, minCell: () => (PHONE.matches ? 20 : 6), fit: fitIn(canvas.closest(".stage"), { side: 330, below: 110 }) });
 view.refitOnResize(() => draw());
 
 // ---- legends ----
@@ -45,6 +49,7 @@ $("#prob-legend").append(probLegend);
 // ---- drawing ----
 function draw() {
   if (!S.board) return;
+  boardNote.classList.toggle("hidden", boardScroll.scrollWidth <= boardScroll.clientWidth + 1);
   const { rows, cols } = S, n = rows * cols, px = view.pixels, board = S.board;
   const hidden = animHidden(), won = S.view.state === "won";
   const probs = S.showProbs && S.prob && S.view.state !== "won" && S.view.state !== "lost" ? S.prob : null;
@@ -278,13 +283,20 @@ function act(action, r, c) {
   return S.queue;
 }
 
+/** Scroll the board's view (on a phone, where the board is wider than the screen) so that cell
+ *  (r, c) is in sight. */
+function showCell(r, c) {
+  const x = c * view.cell, w = boardScroll.clientWidth;
+  if (x < boardScroll.scrollLeft || x + view.cell > boardScroll.scrollLeft + w) boardScroll.scrollLeft = Math.max(0, x - (w - view.cell) / 2);
+}
+
 async function hint() {
   const v = S.view;
   if (!v) return;
   try {
     const h = await api("/api/mines/hint", { id: v.id });
     S.hint = h;
-    if (h.cell) { S.cursor = [...h.cell]; }
+    if (h.cell) { S.cursor = [...h.cell]; showCell(...h.cell); }
     const what = h.cell ? (h.kind === "flag" ? "Flag" : "Open") + ` row ${h.cell[0] + 1}, column ${h.cell[1] + 1}` + (h.proved ? "" : ` (a guess, ${(100 * h.p_mine).toFixed(1)}% mine)`) + ". " : "";
     $("#hint-text").textContent = what + h.reason;
     // the panel has the reason (and speaks it); under the board, only the move
@@ -312,10 +324,11 @@ view.pointer = {
     else if (ev.button === 0) primary(r, c);
   },
   move() { if (press) { clearTimeout(press.timer); press = null; } },
-  up() {
+  up(ev) {
     if (!press) return;
     clearTimeout(press.timer);
-    if (!press.fired) primary(press.r, press.c);
+    // a touch the browser took over (the board scrolled sideways) opens nothing
+    if (!press.fired && ev.type !== "pointercancel") primary(press.r, press.c);
     press = null;
   },
 };
@@ -329,7 +342,7 @@ window.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     const [dr, dc] = moves[ev.key];
     S.cursor = [Math.min(S.rows - 1, Math.max(0, r + dr)), Math.min(S.cols - 1, Math.max(0, c + dc))];
-    S.showCursor = true; draw(); return;
+    S.showCursor = true; showCell(...S.cursor); draw(); return;
   }
   const key = ev.key.toLowerCase();
   const fn = {
