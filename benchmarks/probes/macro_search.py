@@ -37,25 +37,9 @@ from mazekit.sokoban import parse_levels, replay  # noqa: E402
 from mazekit.sokoban.problem import Problem, as_problem  # noqa: E402
 from mazekit.sokoban.solver.kernels.features import packed_kernel  # noqa: E402
 from mazekit.sokoban.solver.kernels.freeze import frozen_after_kernel, frozen_goals_cache  # noqa: E402
+from mazekit.sokoban.solver.kernels.packing import flood_kernel  # noqa: E402
 from mazekit.sokoban.solver.prepare import goal_areas  # noqa: E402
 from mazekit.sokoban.solver.rebuild import lurd_of  # noqa: E402
-
-
-@njit
-def _flood(floor, off, occ, start, mark, stamp, stack):  # type: ignore[no-untyped-def]
-    """Mark with ``stamp`` the cells the player reaches from ``start`` (``occ`` not 0: a box)."""
-    mark[start] = stamp
-    stack[0] = start
-    top = 1
-    while top > 0:
-        top -= 1
-        x = stack[top]
-        for d in range(4):
-            y = x + off[d]
-            if floor[y] != 0 and occ[y] == 0 and mark[y] != stamp:
-                mark[y] = stamp
-                stack[top] = y
-                top += 1
 
 
 @njit
@@ -66,7 +50,7 @@ def _lone_box(floor, dead, off, occ, box, player, dist, parent, mark, stamps, st
     dist[:] = -1
     occ[box] = 1
     stamps[0] += 1
-    _flood(floor, off, occ, player, mark, stamps[0], stack)
+    flood_kernel(floor, off, occ, -1, player, mark, stamps[0], stack)
     head, tail = 0, 0
     for d in range(4):
         if mark[box - off[d]] == stamps[0]:
@@ -85,7 +69,7 @@ def _lone_box(floor, dead, off, occ, box, player, dist, parent, mark, stamps, st
             continue
         occ[n] = 1
         stamps[0] += 1
-        _flood(floor, off, occ, c, mark, stamps[0], stack)
+        flood_kernel(floor, off, occ, -1, c, mark, stamps[0], stack)
         occ[n] = 0
         for d2 in range(4):
             t = 4 * n + d2
@@ -142,8 +126,7 @@ class Probe:
         self.occ[:] = 0
         self.occ[list(boxes)] = 1
         self.stamps[0] += 1
-        _flood(self.floor, self.off, self.occ, player, self.mark, self.stamps[0], self.stack)
-        return int(np.flatnonzero(self.mark == self.stamps[0])[0])
+        return int(flood_kernel(self.floor, self.off, self.occ, -1, player, self.mark, self.stamps[0], self.stack))
 
     def targets(self, boxes: frozenset[int]) -> tuple[set[int], set[int]]:
         """The goals a box may go to now, and the boxes that stay (on a filled prefix)."""
@@ -173,9 +156,9 @@ class Probe:
         """Each whole-box move from here: (boxes after, player after, pushes)."""
         goals, stay = self.targets(boxes)
         out = []
+        self.occ[:] = 0
+        self.occ[list(boxes)] = 1
         for b in sorted(boxes - stay):
-            self.occ[:] = 0
-            self.occ[list(boxes)] = 1
             self.occ[b] = 0
             reached = _lone_box(
                 self.floor, self.dead, self.off, self.occ, b, player, self.dist, self.parent,
@@ -192,6 +175,7 @@ class Probe:
                 path = self.pushes_to(best[c])
                 nb = (boxes - {b}) | {c}
                 out.append((nb, path[-1][0], path))
+            self.occ[b] = 1
         return out
 
     def search(self, deadline: float) -> list[tuple[int, int]] | None:

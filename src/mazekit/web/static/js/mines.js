@@ -33,6 +33,9 @@ const PHONE = window.matchMedia("(max-width: 820px)");
 const boardScroll = $("#board-scroll"), boardNote = $("#board-note");
 const view = new GridView(canvas, { maxWidth: 900, maxHeight: 600, maxCell: 40, minCell: () => (PHONE.matches ? 20 : 6), fit: fitIn(canvas.closest(".stage"), { side: 330, below: 110 }) });
 view.refitOnResize(() => draw());
+// the line under the board shows while the board is wider than its view (its size or the view's changed)
+const overflow = new ResizeObserver(() => boardNote.classList.toggle("hidden", boardScroll.scrollWidth <= boardScroll.clientWidth + 1));
+overflow.observe(boardScroll); overflow.observe(canvas);
 
 // ---- legends ----
 $("#legend").append(legend([
@@ -49,7 +52,6 @@ $("#prob-legend").append(probLegend);
 // ---- drawing ----
 function draw() {
   if (!S.board) return;
-  boardNote.classList.toggle("hidden", boardScroll.scrollWidth <= boardScroll.clientWidth + 1);
   const { rows, cols } = S, n = rows * cols, px = view.pixels, board = S.board;
   const hidden = animHidden(), won = S.view.state === "won";
   const probs = S.showProbs && S.prob && S.view.state !== "won" && S.view.state !== "lost" ? S.prob : null;
